@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { MnemoliteError } from '../errors.js';
+import { blobToVector, vectorToBlob } from '../search/vector-index.js';
+import type { Store } from '../store/store.js';
+import type { Embedder } from './provider.js';
+
+/** Texts per call to the embedder. */
+export const EMBED_BATCH = 32;
+const QUERY_LRU = 512;
+const CACHE_MAX_ROWS = 20_000;
+
+/** sha256 hex of a text: the cache key (with the model id). */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Check length and finiteness, then L2-normalise (so cosine is a dot product). */
+export function normalise(v: ArrayLike<number>, dims: number, who: string): Float32Array {
+  if (!v || v.length !== dims) {
+    throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${who}" returned a vector of length ${v?.length ?? 0}; it declared dims ${dims}. Fix the embedder or its dims.`);
+  }
+  const out = new Float32Array(dims);
+  let norm = 0;
+  for (let i = 0; i < dims; i++) {
+    const x = Number(v[i]);
+    if (!Number.isFinite(x)) {
+      throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${who}" returned a non-finite value (${x}) at position ${i}. Fix the embedder; nothing was written.`);
+    }
+    out[i] = x;
+    norm += x * x;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < dims; i++) out[i]! /= norm;
+  return out;
+}
+
+/**
+ * Embeds through a cache: a text already embedded by the same model (stored as a memory,
+ * or in the `embedding_cache` table) is never sent to the model again.
+ */
+export class EmbeddingService {
+  readonly embedder: Embedder;
+  private readonly store: Store;
+  private readonly writable: boolean;
+  private readonly queries = new Map<string, Float32Array>();
+  private cacheWrites = 0;
+
+  constructor(embedder: Embedder, store: Store, writable: boolean) {
+    this.embedder = embedder;
+    this.store = store;
+    this.writable = writable;
+  }
+
+  /** Call the model for texts, batched, longest-similar texts together (less padding work). */
+  private async callModel(texts: string[]): Promise<Float32Array[]> {
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+    const out: Float32Array[] = new Array(texts.length);
+    for (let i = 0; i < order.length; i += EMBED_BATCH) {
+      const idx = order.slice(i, i + EMBED_BATCH);
+      let vecs: ArrayLike<number>[];
+      try {
+        vecs = await this.embedder.embed(idx.map((j) => texts[j]!));
+      } catch (err) {
+        if (err instanceof MnemoliteError) throw err;
+        throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${this.embedder.id}" failed: ${(err as Error)?.message ?? String(err)}. Nothing was written.`, undefined, { cause: err });
+      }
+      if (!Array.isArray(vecs) || vecs.length !== idx.length) {
+        throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${this.embedder.id}" returned ${Array.isArray(vecs) ? vecs.length : 'no'} vectors for ${idx.length} texts. It must return one vector per text.`);
+      }
+      idx.forEach((j, k) => { out[j] = normalise(vecs[k]!, this.embedder.dims, this.embedder.id); });
+    }
+    return out;
+  }
+
+  /** Vectors for texts with known hashes; only cache misses reach the model (each distinct text once). */
+  async embedMany(items: { text: string; hash: string }[]): Promise<Float32Array[]> {
+    const model = this.embedder.id;
+    const out: (Float32Array | undefined)[] = new Array(items.length);
+    const missing = new Map<string, number[]>();
+    items.forEach((it, i) => {
+      const hit = this.store.read('read the embedding cache', () => this.store.cachedEmbedding(model, it.hash));
+      if (hit && hit.byteLength === this.embedder.dims * 4) out[i] = blobToVector(hit);
+      else missing.set(it.hash, [...(missing.get(it.hash) ?? []), i]);
+    });
+    if (missing.size) {
+      const groups = [...missing.values()];
+      const vecs = await this.callModel(groups.map((g) => items[g[0]!]!.text));
+      groups.forEach((g, k) => g.forEach((i) => { out[i] = vecs[k]!; }));
+    }
+    return out as Float32Array[];
+  }
+
+  /** Vector for a recall query (in-process LRU, then the file's cache, then the model). */
+  async embedQuery(text: string): Promise<Float32Array> {
+    const hash = contentHash(text);
+    const hot = this.queries.get(hash);
+    if (hot) {
+      this.queries.delete(hash);
+      this.queries.set(hash, hot);
+      return hot;
+    }
+    const [v] = await this.embedMany([{ text, hash }]);
+    this.queries.set(hash, v!);
+    if (this.queries.size > QUERY_LRU) this.queries.delete(this.queries.keys().next().value!);
+    if (this.writable) {
+      try {
+        this.store.putCache(this.embedder.id, hash, vectorToBlob(v!));
+        if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
+      } catch {
+        // A cache write that loses a lock race is not worth failing a recall for.
+      }
+    }
+    return v!;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * mnemolite: long-term memory for AI agents in one SQLite file.
+ * @packageDocumentation
+ */
+export { Memory, openMemory } from './memory.js';
+export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, ReindexOptions } from './memory.js';
+export type {
+  AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
+} from './types.js';
+export type { Embedder } from './embed/provider.js';
+export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
+export { OpenAIEmbedder, ollamaEmbedder } from './embed/openai.js';
+export type { OpenAIEmbedderOptions } from './embed/openai.js';
+export { MnemoliteError } from './errors.js';
+export type { ErrorCode } from './errors.js';
+export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';
+export { rrf } from './search/fusion.js';
+export type { FusedHit } from './search/fusion.js';
+export { toMatchExpression } from './search/keyword.js';

@@ -1,0 +1,116 @@
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MnemoliteError } from '../errors.js';
+import { APPLICATION_ID, SCHEMA_VERSION, migrate } from './schema.js';
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** Options for {@link openDatabase}. */
+export interface ConnectionOptions {
+  readonly?: boolean;
+  busyTimeoutMs?: number;
+}
+
+/** Read the 16-byte header without letting SQLite touch the file. */
+function checkHeader(path: string): void {
+  if (!existsSync(path)) return;
+  const st = statSync(path);
+  if (st.isDirectory()) {
+    throw new MnemoliteError('NOT_A_DATABASE', `${path} is a directory, not a database file. Pass a file path with --db.`);
+  }
+  if (st.size === 0) return; // an empty file is a fresh database to SQLite
+  const buf = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buf, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (st.size < 100 || buf.toString('latin1') !== SQLITE_MAGIC) {
+    throw new MnemoliteError(
+      'NOT_A_DATABASE',
+      `${path} is not a SQLite database (or is truncated). Point --db at a mnemolite file or a new path; the file was not changed.`,
+    );
+  }
+}
+
+/** Map a raw SQLite error to a typed error; rethrow anything already typed. */
+export function storageError(err: unknown, path: string, action: string): MnemoliteError {
+  if (err instanceof MnemoliteError) return err;
+  const code = (err as { code?: string })?.code ?? '';
+  const msg = (err as Error)?.message ?? String(err);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return new MnemoliteError('NOT_A_DATABASE', `${path} is damaged or not a database (${msg}) while trying to ${action}. Restore it from a backup.`, undefined, { cause: err });
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new MnemoliteError('BUSY', `${path} stayed locked by another process while trying to ${action}. Retry, or raise busyTimeoutMs.`, undefined, { cause: err });
+  }
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
+    return new MnemoliteError('READ_ONLY', `Cannot ${action}: ${path} (or its directory) is not writable or cannot be opened (${msg}). Check permissions, or open it with readonly: true.`, undefined, { cause: err });
+  }
+  if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
+    return new MnemoliteError('STORAGE', `Disk error while trying to ${action} on ${path} (${msg}). Check free space and the disk.`, undefined, { cause: err });
+  }
+  return new MnemoliteError('STORAGE', `Database error while trying to ${action} on ${path}: ${msg}`, undefined, { cause: err });
+}
+
+/**
+ * Open (creating if needed) a mnemolite SQLite file, apply pragmas and migrations.
+ * Refuses, without writing anything, files that are not SQLite, not mnemolite, or too new.
+ */
+export function openDatabase(path: string, opts: ConnectionOptions = {}): Database.Database {
+  const memory = path === ':memory:';
+  if (!memory) {
+    checkHeader(path);
+    if (opts.readonly && !existsSync(path)) {
+      throw new MnemoliteError('NOT_FOUND', `${path} does not exist, so it cannot be opened read-only. Check the path.`);
+    }
+    if (!opts.readonly && !existsSync(dirname(path) || '.')) {
+      throw new MnemoliteError('INVALID_INPUT', `The directory of ${path} does not exist. Create it first or choose another --db path.`);
+    }
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: !!opts.readonly, fileMustExist: !!opts.readonly });
+  } catch (err) {
+    throw storageError(err, path, 'open the database');
+  }
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+    // Version checks first: nothing may be written to a file we do not understand.
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new MnemoliteError(
+        'SCHEMA_TOO_NEW',
+        `${path} was written by a newer mnemolite (schema ${version}; this version reads up to ${SCHEMA_VERSION}). Upgrade mnemolite; the file was not changed.`,
+        { fileVersion: version, supported: SCHEMA_VERSION },
+      );
+    }
+    if (appId !== 0 && appId !== APPLICATION_ID) {
+      throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database of another application (application_id ${appId}). Use a separate file for mnemolite.`);
+    }
+    if (version === 0) {
+      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as { n: number };
+      if (tables.n > 0) {
+        throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database that mnemolite did not create. Use a new file for mnemolite; this one was not changed.`);
+      }
+    }
+    if (opts.readonly) {
+      if (version < SCHEMA_VERSION) {
+        throw new MnemoliteError('READ_ONLY', `${path} uses an older schema (${version}) and must be upgraded; open it once without readonly.`);
+      }
+    } else {
+      if (!memory) db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      if (version < SCHEMA_VERSION) migrate(db, version);
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -32000'); // 32 MB page cache
+    return db;
+  } catch (err) {
+    db.close();
+    throw storageError(err, path, 'open the database');
+  }
+}

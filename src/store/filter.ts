@@ -1,0 +1,31 @@
+import type { RowFilter } from './rows.js';
+
+/** Turn a filter into a parameterised WHERE fragment over alias `m`. Values are always bound, never spliced. */
+export function whereClause(f: RowFilter): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (f.namespace !== undefined) { parts.push('m.namespace = ?'); params.push(f.namespace); }
+  if (f.category !== undefined) { parts.push('m.category = ?'); params.push(f.category); }
+  if (f.sessionId !== undefined) { parts.push('m.session_id = ?'); params.push(f.sessionId); }
+  if (f.since !== undefined) { parts.push('m.created_at >= ?'); params.push(f.since); }
+  if (f.until !== undefined) { parts.push('m.created_at < ?'); params.push(f.until); }
+  for (const [path, value] of f.metadata ?? []) {
+    if (value === null) {
+      parts.push("json_type(m.metadata, ?) = 'null'");
+      params.push(path);
+    } else if (typeof value === 'boolean') {
+      // JSON booleans come back from json_extract as 1/0; check the type too.
+      parts.push(`json_type(m.metadata, ?) = '${value ? 'true' : 'false'}'`);
+      params.push(path);
+    } else {
+      parts.push('json_extract(m.metadata, ?) = ?');
+      params.push(path, value);
+    }
+  }
+  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+}
+
+/** True when the filter restricts by metadata (the only part the vector index cannot check in memory). */
+export function hasMetadataFilter(f: RowFilter): boolean {
+  return (f.metadata?.length ?? 0) > 0;
+}

@@ -1,0 +1,52 @@
+/** A row of the `memories` table as the store hands it up (vector excluded). */
+export interface MemoryRow {
+  seq: number;
+  id: string;
+  namespace: string;
+  key: string | null;
+  content: string;
+  category: string | null;
+  session_id: string | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  content_hash: string;
+  embedding_model: string | null;
+}
+
+/** A row with its vector, for building the in-memory vector index. */
+export interface VectorRow {
+  seq: number;
+  namespace: string;
+  category: string | null;
+  session_id: string | null;
+  created_at: string;
+  embedding: Buffer;
+}
+
+/** Validated filter in storage terms (dates as ISO strings). */
+export interface RowFilter {
+  /** `undefined` = all namespaces. */
+  namespace?: string;
+  category?: string;
+  sessionId?: string;
+  since?: string;
+  until?: string;
+  metadata?: Array<[path: string, value: string | number | boolean | null]>;
+}
+
+/** Values for inserting a memory. */
+export interface NewRow {
+  id: string;
+  namespace: string;
+  key: string | null;
+  content: string;
+  category: string | null;
+  session_id: string | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  content_hash: string;
+  embedding: Buffer | null;
+  embedding_model: string | null;
+}

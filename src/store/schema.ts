@@ -1,0 +1,115 @@
+import type Database from 'better-sqlite3';
+
+/** Schema version this build writes. Stored in `PRAGMA user_version`. */
+export const SCHEMA_VERSION = 1;
+
+/** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
+export const APPLICATION_ID = 0x4d4e454d;
+
+/**
+ * Forward-only migrations: entry `i` upgrades a file from version `i` to `i + 1`.
+ * Never edit a released entry; append a new one.
+ */
+const MIGRATIONS: string[] = [
+  // 0 -> 1: the initial layout.
+  `
+  CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE memories (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT, -- internal row id, also the FTS rowid
+    id              TEXT NOT NULL UNIQUE,              -- public id (UUID v7)
+    namespace       TEXT NOT NULL,
+    key             TEXT,                              -- optional, unique per namespace
+    content         TEXT NOT NULL,
+    category        TEXT,
+    session_id      TEXT,
+    metadata        TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+    created_at      TEXT NOT NULL,                     -- ISO 8601 UTC
+    updated_at      TEXT NOT NULL,
+    content_hash    TEXT NOT NULL,                     -- sha256 of content, hex
+    embedding       BLOB,                              -- little-endian float32, L2-normalised
+    embedding_model TEXT                               -- embedder id that made the vector
+  );
+  CREATE UNIQUE INDEX memories_namespace_key ON memories(namespace, key) WHERE key IS NOT NULL;
+  CREATE INDEX memories_namespace_created ON memories(namespace, created_at);
+  CREATE INDEX memories_content_hash ON memories(content_hash);
+
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content,
+    content = 'memories',
+    content_rowid = 'seq',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+
+  -- Keep the FTS index in step with the memories table.
+  CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, content) VALUES (new.seq, new.content);
+  END;
+  CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+  END;
+  CREATE TRIGGER memories_fts_update AFTER UPDATE OF content ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+    INSERT INTO memories_fts(rowid, content) VALUES (new.seq, new.content);
+  END;
+
+  -- Vectors by (model, content hash), so the same text is never embedded twice.
+  -- Holds query vectors and the vectors of content that left the memories table;
+  -- vectors of stored memories are found in memories itself.
+  CREATE TABLE embedding_cache (
+    model        TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    embedding    BLOB NOT NULL,
+    used_at      TEXT NOT NULL,
+    PRIMARY KEY (model, content_hash)
+  ) WITHOUT ROWID;
+
+  CREATE TRIGGER memories_cache_delete AFTER DELETE ON memories
+  WHEN old.embedding IS NOT NULL BEGIN
+    INSERT OR IGNORE INTO embedding_cache(model, content_hash, embedding, used_at)
+    VALUES (old.embedding_model, old.content_hash, old.embedding, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+  END;
+  CREATE TRIGGER memories_cache_update AFTER UPDATE OF embedding ON memories
+  WHEN old.embedding IS NOT NULL AND old.content_hash <> new.content_hash BEGIN
+    INSERT OR IGNORE INTO embedding_cache(model, content_hash, embedding, used_at)
+    VALUES (old.embedding_model, old.content_hash, old.embedding, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+  END;
+
+  -- Change log: lets each process keep its in-memory vector index in step with
+  -- writes made by other processes (read rows with version > last seen).
+  CREATE TABLE changes (
+    version INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq     INTEGER NOT NULL
+  );
+  CREATE TRIGGER memories_changes_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO changes(seq) VALUES (new.seq);
+  END;
+  CREATE TRIGGER memories_changes_update AFTER UPDATE ON memories BEGIN
+    INSERT INTO changes(seq) VALUES (new.seq);
+  END;
+  CREATE TRIGGER memories_changes_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO changes(seq) VALUES (old.seq);
+  END;
+  `,
+];
+
+/** Bring a writable database up to {@link SCHEMA_VERSION}. Runs inside one IMMEDIATE transaction. */
+export function migrate(db: Database.Database, from: number): void {
+  const run = db.transaction(() => {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    const current = db.pragma('user_version', { simple: true }) as number;
+    for (let v = Math.max(from, current); v < SCHEMA_VERSION; v++) {
+      db.exec(MIGRATIONS[v]!);
+    }
+    if (current < SCHEMA_VERSION) {
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+      db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)").run(new Date().toISOString());
+    }
+  });
+  run.immediate();
+}

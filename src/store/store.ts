@@ -1,0 +1,276 @@
+import type Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import { whereClause } from './filter.js';
+import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
+import type { MemoryRow, NewRow, RowFilter, VectorRow } from './rows.js';
+
+const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model';
+
+/** Embedding identity recorded in the meta table. */
+export interface EmbeddingIdentity {
+  provider: string;
+  model: string;
+  dims: number;
+}
+
+/**
+ * The SQLite store: every read and write of the file goes through here.
+ * Synchronous (better-sqlite3); all SQL is parameterised.
+ */
+export class Store {
+  readonly db: Database.Database;
+  readonly path: string;
+  private readonly stmts = new Map<string, Database.Statement>();
+
+  constructor(path: string, opts: ConnectionOptions = {}) {
+    this.path = path;
+    this.db = openDatabase(path, opts);
+  }
+
+  /** Cached prepared statement. */
+  private st(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Run `fn` in one IMMEDIATE write transaction, mapping SQLite errors to typed ones. */
+  write<T>(action: string, fn: () => T): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (err) {
+      throw storageError(err, this.path, action);
+    }
+  }
+
+  /** Run a read, mapping SQLite errors to typed ones. */
+  read<T>(action: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw storageError(err, this.path, action);
+    }
+  }
+
+  // ---- meta --------------------------------------------------------------
+
+  getMeta(key: string): string | undefined {
+    const r = this.st('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return r?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.st('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  getEmbeddingIdentity(): EmbeddingIdentity | null {
+    const model = this.getMeta('embedding_model');
+    if (!model) return null;
+    return { provider: this.getMeta('embedding_provider') ?? 'unknown', model, dims: Number(this.getMeta('embedding_dims') ?? 0) };
+  }
+
+  setEmbeddingIdentity(e: EmbeddingIdentity): void {
+    this.setMeta('embedding_provider', e.provider);
+    this.setMeta('embedding_model', e.model);
+    this.setMeta('embedding_dims', String(e.dims));
+  }
+
+  schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  /** Changes whenever another connection commits to the file. */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  // ---- memories: writes ----------------------------------------------------
+
+  insert(r: NewRow): number {
+    const info = this.st(
+      `INSERT INTO memories(id, namespace, key, content, category, session_id, metadata, created_at, updated_at, content_hash, embedding, embedding_model)
+       VALUES (@id, @namespace, @key, @content, @category, @session_id, @metadata, @created_at, @updated_at, @content_hash, @embedding, @embedding_model)`,
+    ).run(r);
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Overwrite every mutable column of the row `seq` (id and created_at stay). */
+  replace(seq: number, r: Omit<NewRow, 'id' | 'created_at'>): void {
+    this.st(
+      `UPDATE memories SET namespace = @namespace, key = @key, content = @content, category = @category,
+         session_id = @session_id, metadata = @metadata, updated_at = @updated_at, content_hash = @content_hash,
+         embedding = @embedding, embedding_model = @embedding_model
+       WHERE seq = @seq`,
+    ).run({ ...r, seq });
+  }
+
+  setEmbedding(seq: number, embedding: Buffer, model: string): void {
+    this.st('UPDATE memories SET embedding = ?, embedding_model = ? WHERE seq = ?').run(embedding, model, seq);
+  }
+
+  deleteBySeq(seq: number): boolean {
+    return this.st('DELETE FROM memories WHERE seq = ?').run(seq).changes > 0;
+  }
+
+  // ---- memories: reads -----------------------------------------------------
+
+  getById(id: string): MemoryRow | undefined {
+    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
+  }
+
+  getByKey(namespace: string, key: string): MemoryRow | undefined {
+    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.namespace = ? AND m.key = ?`).get(namespace, key) as MemoryRow | undefined;
+  }
+
+  getBySeqs(seqs: number[]): Map<number, MemoryRow> {
+    const out = new Map<number, MemoryRow>();
+    if (!seqs.length) return out;
+    const stmt = this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`);
+    for (const r of stmt.all(JSON.stringify(seqs)) as MemoryRow[]) out.set(r.seq, r);
+    return out;
+  }
+
+  list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): MemoryRow[] {
+    const w = whereClause(f);
+    const dir = order === 'asc' ? 'ASC' : 'DESC';
+    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w.sql} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`)
+      .all(...w.params, limit, offset) as MemoryRow[];
+  }
+
+  /** Iterate every row matching `f` with its vector (for export). */
+  *iterate(f: RowFilter): IterableIterator<MemoryRow & { embedding: Buffer | null }> {
+    const w = whereClause(f);
+    yield* this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
+      .iterate(...w.params) as IterableIterator<MemoryRow & { embedding: Buffer | null }>;
+  }
+
+  count(f: RowFilter): number {
+    const w = whereClause(f);
+    return (this.st(`SELECT count(*) AS n FROM memories m WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  }
+
+  countByNamespace(f: RowFilter): Record<string, number> {
+    const w = whereClause(f);
+    const out: Record<string, number> = {};
+    for (const r of this.st(`SELECT m.namespace AS ns, count(*) AS n FROM memories m WHERE ${w.sql} GROUP BY m.namespace ORDER BY m.namespace`).all(...w.params) as { ns: string; n: number }[]) {
+      out[r.ns] = r.n;
+    }
+    return out;
+  }
+
+  countEmbedded(f: RowFilter, model: string): number {
+    const w = whereClause(f);
+    return (this.st(`SELECT count(*) AS n FROM memories m WHERE ${w.sql} AND m.embedding_model = ?`).get(...w.params, model) as { n: number }).n;
+  }
+
+  /** Seqs matching a filter (used to restrict the vector leg by metadata). */
+  seqsMatching(f: RowFilter): number[] {
+    const w = whereClause(f);
+    return this.st(`SELECT m.seq FROM memories m WHERE ${w.sql}`).pluck().all(...w.params) as number[];
+  }
+
+  /** Rows whose vector is missing or from another model, oldest first (for reindex). */
+  rowsNeedingEmbedding(model: string, afterSeq: number, limit: number): { seq: number; content: string; content_hash: string }[] {
+    return this.st(
+      'SELECT seq, content, content_hash FROM memories WHERE seq > ? AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY seq LIMIT ?',
+    ).all(afterSeq, model, limit) as { seq: number; content: string; content_hash: string }[];
+  }
+
+  // ---- keyword leg ---------------------------------------------------------
+
+  /** BM25 search; `match` must already be a safe FTS5 expression. Returns seqs best first. */
+  keywordSearch(match: string, f: RowFilter, limit: number): { seq: number; bm25: number }[] {
+    const w = whereClause(f);
+    return this.st(
+      `SELECT m.seq AS seq, memories_fts.rank AS bm25 FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+       WHERE memories_fts MATCH ? AND ${w.sql} ORDER BY memories_fts.rank LIMIT ?`,
+    ).all(match, ...w.params, limit) as { seq: number; bm25: number }[];
+  }
+
+  // ---- vectors ---------------------------------------------------------------
+
+  /** All rows with a vector from `model`, for (re)building the in-memory index. */
+  *vectorRows(model: string): IterableIterator<VectorRow> {
+    yield* this.st('SELECT seq, namespace, category, session_id, created_at, embedding FROM memories WHERE embedding_model = ? ORDER BY seq')
+      .iterate(model) as IterableIterator<VectorRow>;
+  }
+
+  vectorRowsBySeqs(model: string, seqs: number[]): VectorRow[] {
+    return this.st(
+      'SELECT seq, namespace, category, session_id, created_at, embedding FROM memories WHERE embedding_model = ? AND seq IN (SELECT value FROM json_each(?))',
+    ).all(model, JSON.stringify(seqs)) as VectorRow[];
+  }
+
+  vectorsBySeqs(seqs: number[]): Map<number, Buffer> {
+    const out = new Map<number, Buffer>();
+    const rows = this.st('SELECT seq, embedding FROM memories WHERE embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[];
+    for (const r of rows) out.set(r.seq, r.embedding);
+    return out;
+  }
+
+  /** Highest change-log version (0 when empty). */
+  changeVersion(): number {
+    return (this.st('SELECT coalesce(max(version), 0) AS v FROM changes').get() as { v: number }).v;
+  }
+
+  /** Seqs changed after `version`, and the lowest version still kept (to detect a pruned gap). */
+  changesSince(version: number): { seqs: number[]; latest: number; oldest: number } {
+    const rows = this.st('SELECT version, seq FROM changes WHERE version > ? ORDER BY version').all(version) as { version: number; seq: number }[];
+    const oldest = (this.st('SELECT coalesce(min(version), 0) AS v FROM changes').get() as { v: number }).v;
+    return { seqs: [...new Set(rows.map((r) => r.seq))], latest: rows.length ? rows[rows.length - 1]!.version : version, oldest };
+  }
+
+  /** Keep the change log short; readers that fall behind rebuild fully. */
+  pruneChanges(keep: number): void {
+    this.st('DELETE FROM changes WHERE version <= (SELECT max(version) FROM changes) - ?').run(keep);
+  }
+
+  // ---- embedding cache -------------------------------------------------------
+
+  cachedEmbedding(model: string, hash: string): Buffer | undefined {
+    const fromMemories = this.st('SELECT embedding FROM memories WHERE content_hash = ? AND embedding_model = ? LIMIT 1').pluck().get(hash, model) as Buffer | undefined;
+    if (fromMemories) return fromMemories;
+    return this.st('SELECT embedding FROM embedding_cache WHERE model = ? AND content_hash = ?').pluck().get(model, hash) as Buffer | undefined;
+  }
+
+  putCache(model: string, hash: string, embedding: Buffer): void {
+    this.st('INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at')
+      .run(model, hash, embedding, new Date().toISOString());
+  }
+
+  /** Bound the cache to `max` entries, dropping the least recently used. */
+  trimCache(max: number): void {
+    this.st('DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC LIMIT -1 OFFSET ?)').run(max);
+  }
+
+  cacheEntries(): number {
+    return (this.st('SELECT count(*) AS n FROM embedding_cache').get() as { n: number }).n;
+  }
+
+  // ---- file ----------------------------------------------------------------
+
+  fileBytes(): number {
+    if (this.path === ':memory:') return 0;
+    let n = 0;
+    for (const p of [this.path, `${this.path}-wal`]) {
+      try { n += statSync(p).size; } catch { /* absent */ }
+    }
+    return n;
+  }
+
+  async backup(dest: string): Promise<void> {
+    try {
+      await this.db.backup(dest);
+    } catch (err) {
+      throw storageError(err, dest, 'write the backup');
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

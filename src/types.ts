@@ -1,0 +1,169 @@
+import type { Embedder } from './embed/provider.js';
+
+/** JSON-serialisable metadata attached to a memory. */
+export type Metadata = Record<string, unknown>;
+
+/** A stored memory as returned by the API. */
+export interface MemoryRecord {
+  /** Stable id (UUID v7, time-ordered). */
+  id: string;
+  /** The remembered text. */
+  content: string;
+  /** Optional caller-chosen key, unique within its namespace (used for upserts). */
+  key: string | null;
+  /** Isolation boundary, e.g. one per agent or user. Defaults to `"default"`. */
+  namespace: string;
+  /** Free-form category, e.g. `"core"`, `"preference"`. */
+  category: string | null;
+  /** Conversation or run the memory came from. */
+  sessionId: string | null;
+  /** Caller metadata, stored as JSON. */
+  metadata: Metadata;
+  /** When the memory was first created. */
+  createdAt: Date;
+  /** When the memory last changed. */
+  updatedAt: Date;
+}
+
+/** A recall hit: the memory plus why it ranked where it did. */
+export interface RecallHit extends MemoryRecord {
+  /** Fused score (higher is better). In single-leg modes, the leg's own score. */
+  score: number;
+  /** 1-based rank in the keyword (FTS5 BM25) leg, if the memory appeared there. */
+  keywordRank?: number;
+  /** 1-based rank in the vector (cosine) leg, if the memory appeared there. */
+  vectorRank?: number;
+}
+
+/** Options for {@link Memory.add}. */
+export interface AddOptions {
+  /** Namespace (default `"default"`). */
+  namespace?: string;
+  /** Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt). */
+  key?: string;
+  /** Category label. */
+  category?: string;
+  /** Session / conversation id. */
+  sessionId?: string;
+  /** JSON-serialisable metadata. */
+  metadata?: Metadata;
+  /** Creation time (default: now). Useful when importing history. */
+  createdAt?: Date | string;
+}
+
+/** One item of {@link Memory.addMany}. */
+export interface AddInput extends AddOptions {
+  /** The text to remember. */
+  content: string;
+}
+
+/** Result of an add. */
+export interface AddResult {
+  /** Id of the stored (or replaced) memory. */
+  id: string;
+  /** `true` when an existing memory with the same key was replaced. */
+  replaced: boolean;
+}
+
+/** Filters shared by recall, list and export. */
+export interface Filter {
+  /** Only this namespace (default: `"default"`). Use `"*"` with list/export to see all namespaces. */
+  namespace?: string;
+  /** Only this category. */
+  category?: string;
+  /** Only this session. */
+  sessionId?: string;
+  /** Only memories created at or after this time. */
+  since?: Date | string;
+  /** Only memories created before this time. */
+  until?: Date | string;
+  /** Equality filters on top-level metadata fields (string, number, boolean or null values). */
+  metadata?: Record<string, string | number | boolean | null>;
+}
+
+/** Which legs recall runs. */
+export type RecallMode = 'hybrid' | 'keyword' | 'vector';
+
+/** Options for {@link Memory.recall}. */
+export interface RecallOptions extends Filter {
+  /** Maximum hits (1..1000, default 10). */
+  limit?: number;
+  /** `hybrid` (default when an embedder is configured), `keyword` or `vector`. */
+  mode?: RecallMode;
+  /** RRF constant k (default 60). */
+  rrfK?: number;
+  /** Candidates each leg contributes before fusion (default max(50, limit*5)). */
+  candidates?: number;
+  /** Force an exact float scan in the vector leg (default is already exact below the index threshold). */
+  exact?: boolean;
+}
+
+/** Options for {@link Memory.list}. */
+export interface ListOptions extends Filter {
+  /** Maximum rows (default 100, max 10,000). */
+  limit?: number;
+  /** Rows to skip. */
+  offset?: number;
+  /** Sort order by creation time (default `desc`: newest first). */
+  order?: 'asc' | 'desc';
+}
+
+/** Fields {@link Memory.update} can change. */
+export interface UpdateInput {
+  /** New content (re-embedded). */
+  content?: string;
+  /** New category (`null` clears it). */
+  category?: string | null;
+  /** New session id (`null` clears it). */
+  sessionId?: string | null;
+  /** Replace the metadata. */
+  metadata?: Metadata;
+  /** New key (`null` clears it). */
+  key?: string | null;
+}
+
+/** Numbers about a memory file. */
+export interface Stats {
+  /** Path of the SQLite file. */
+  path: string;
+  /** Memories in scope (one namespace, or all). */
+  memories: number;
+  /** Memory count per namespace (only namespaces in scope). */
+  namespaces: Record<string, number>;
+  /** Memories whose vector was made by the current embedder. */
+  embedded: number;
+  /** Memories with no vector from the current embedder (run `mnemolite reindex`). */
+  unembedded: number;
+  /** Whether semantic (vector) recall is available. */
+  semantic: boolean;
+  /** Why semantic recall is off, when it is. */
+  semanticReason?: string;
+  /** The embedding identity recorded in the file, if any. */
+  embedding: { provider: string; model: string; dims: number } | null;
+  /** Entries in the embedding cache. */
+  cacheEntries: number;
+  /** File size in bytes (main file + WAL). */
+  fileBytes: number;
+  /** Schema version of the file. */
+  schemaVersion: number;
+}
+
+/** Options for {@link openMemory}. */
+export interface OpenOptions {
+  /** Path of the SQLite file (default `memory.db`). `:memory:` works for throwaway use. */
+  path?: string;
+  /**
+   * Embedding provider: `'local'` (default, bundled model), `'none'` (keyword only),
+   * or any object implementing {@link Embedder}.
+   */
+  embedder?: 'local' | 'none' | Embedder;
+  /** Open read-only. */
+  readonly?: boolean;
+  /** Milliseconds to wait on a locked database before failing (default 5000). */
+  busyTimeoutMs?: number;
+  /**
+   * Accept an embedder different from the one recorded in the file and switch the file over to it.
+   * Vectors of the old model are ignored until re-embedded by {@link Memory.reindex}. Used by `mnemolite reindex`.
+   */
+  allowModelChange?: boolean;
+}
