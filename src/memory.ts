@@ -48,7 +48,7 @@ export interface ExportOptions extends Filter {
 export interface ImportOptions {
   /** What to do when a record's id (or namespace+key) already exists: `skip` (default) or `replace`. */
   onConflict?: 'skip' | 'replace';
-  /** Records per transaction (default 500). */
+  /** Records per transaction (default 500). All records are validated before the first is written. */
   batchSize?: number;
   /** Called after each batch. */
   onProgress?: (done: number) => void;
@@ -387,20 +387,14 @@ export class Memory {
     const onConflict = options.onConflict ?? 'skip';
     if (onConflict !== 'skip' && onConflict !== 'replace') throw invalid('onConflict must be "skip" or "replace".');
     const res: ImportResult = { imported: 0, replaced: 0, skipped: 0 };
-    let batch: ExportRecord[] = [];
+    // Validate everything before writing anything: a bad record on line 10,000 must not leave a half import.
+    const all: ExportRecord[] = [];
     let line = 0;
-    const flush = async (): Promise<void> => {
-      if (!batch.length) return;
-      await this.importBatch(batch, onConflict, res);
-      batch = [];
+    for await (const rec of records as AsyncIterable<unknown>) all.push(this.checkRecord(rec, ++line));
+    for (let i = 0; i < all.length; i += batchSize) {
+      await this.importBatch(all.slice(i, i + batchSize), onConflict, res);
       options.onProgress?.(res.imported + res.replaced + res.skipped);
-    };
-    for await (const rec of records as AsyncIterable<unknown>) {
-      line++;
-      batch.push(this.checkRecord(rec, line));
-      if (batch.length >= batchSize) await flush();
     }
-    await flush();
     return res;
   }
 

@@ -1,0 +1,65 @@
+import type { MemoryRecord, RecallHit, Stats } from '../index.js';
+
+/** Terminal width to fit tables into. */
+const WIDTH = Math.max(60, Math.min(process.stdout.columns || 120, 160));
+
+/** Shorten to `n` characters on one line. */
+export function clip(s: string, n: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length <= n ? one : `${one.slice(0, Math.max(0, n - 1))}…`;
+}
+
+/** A plain text table with a header rule; the last column takes the remaining width. */
+export function table(head: string[], rows: string[][]): string {
+  if (!rows.length) return '(none)';
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
+  widths[widths.length - 1] = Math.max(10, Math.min(widths[widths.length - 1]!, WIDTH - fixed));
+  const line = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? clip(c, widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const day = (d: Date): string => d.toISOString().slice(0, 16).replace('T', ' ');
+
+/** Table of memories. */
+export function memoriesTable(rows: MemoryRecord[]): string {
+  return table(['id', 'created', 'namespace', 'key', 'content'], rows.map((m) => [m.id, day(m.createdAt), m.namespace, m.key ?? '', m.content]));
+}
+
+/** Table of recall hits with per-leg ranks. */
+export function hitsTable(hits: RecallHit[]): string {
+  return table(
+    ['#', 'score', 'kw', 'vec', 'id', 'content'],
+    hits.map((h, i) => [String(i + 1), h.score.toFixed(4), h.keywordRank ? String(h.keywordRank) : '-', h.vectorRank ? String(h.vectorRank) : '-', h.id.slice(0, 13), h.content]),
+  );
+}
+
+/** One memory in full. */
+export function memoryDetail(m: MemoryRecord): string {
+  return [
+    `id:        ${m.id}`,
+    `namespace: ${m.namespace}`,
+    `key:       ${m.key ?? ''}`,
+    `category:  ${m.category ?? ''}`,
+    `session:   ${m.sessionId ?? ''}`,
+    `created:   ${m.createdAt.toISOString()}`,
+    `updated:   ${m.updatedAt.toISOString()}`,
+    `metadata:  ${JSON.stringify(m.metadata)}`,
+    '',
+    m.content,
+  ].join('\n');
+}
+
+/** Human-readable stats. */
+export function statsText(s: Stats): string {
+  const mb = (s.fileBytes / 1048576).toFixed(2);
+  const lines = [
+    `file:        ${s.path} (${mb} MB, schema ${s.schemaVersion})`,
+    `memories:    ${s.memories}`,
+    ...Object.entries(s.namespaces).map(([ns, n]) => `  ${ns}: ${n}`),
+    `embedding:   ${s.embedding ? `${s.embedding.provider} ${s.embedding.model} (${s.embedding.dims} dims)` : 'none recorded'}`,
+    `semantic:    ${s.semantic ? `on (${s.embedded} embedded, ${s.unembedded} without a vector${s.unembedded ? ': run mnemolite reindex' : ''})` : `OFF: ${s.semanticReason}; recall is keyword only`}`,
+    `cache:       ${s.cacheEntries} cached vectors`,
+  ];
+  return lines.join('\n');
+}

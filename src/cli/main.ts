@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import cliProgress from 'cli-progress';
+import { MnemoliteError, openMemory, type Memory, type RecallMode } from '../index.js';
+import { runDemo } from './demo.js';
+import { embedderFromFlags } from './embedder.js';
+import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
+
+interface Globals {
+  db: string;
+  json?: boolean;
+  embedder: string;
+  model?: string;
+  baseUrl?: string;
+  dims?: string;
+}
+
+const out = (s: string): void => { process.stdout.write(`${s}\n`); };
+const json = (v: unknown): void => out(JSON.stringify(v, null, 2));
+
+function globals(cmd: Command): Globals {
+  return cmd.optsWithGlobals<Globals>();
+}
+
+async function open(cmd: Command, extra: { readonly?: boolean; allowModelChange?: boolean } = {}): Promise<Memory> {
+  const g = globals(cmd);
+  return openMemory({ path: g.db, embedder: embedderFromFlags(g), ...extra });
+}
+
+/** Open, run, always close. */
+async function withMemory<T>(cmd: Command, fn: (m: Memory, g: Globals) => Promise<T>, extra: { readonly?: boolean; allowModelChange?: boolean } = {}): Promise<T> {
+  const g = globals(cmd);
+  if (extra.readonly && !existsSync(g.db)) {
+    throw new MnemoliteError('NOT_FOUND', `${g.db} does not exist yet. Add a memory first, or pass --db PATH (env MNEMOLITE_DB).`);
+  }
+  const m = await open(cmd, extra);
+  try {
+    return await fn(m, g);
+  } finally {
+    await m.close();
+  }
+}
+
+/** Parse repeated `--meta key=value` flags; values that look like JSON scalars become them. */
+function metaPairs(pairs: string[] | undefined): Record<string, string | number | boolean | null> | undefined {
+  if (!pairs?.length) return undefined;
+  const o: Record<string, string | number | boolean | null> = {};
+  for (const p of pairs) {
+    const i = p.indexOf('=');
+    if (i <= 0) throw new MnemoliteError('INVALID_INPUT', `--meta expects key=value, got "${p}".`);
+    const raw = p.slice(i + 1);
+    let v: string | number | boolean | null = raw;
+    if (raw === 'true' || raw === 'false') v = raw === 'true';
+    else if (raw === 'null') v = null;
+    else if (raw.trim() !== '' && Number.isFinite(Number(raw))) v = Number(raw);
+    o[p.slice(0, i)] = v;
+  }
+  return o;
+}
+
+function parseJsonObject(s: string | undefined, flag: string): Record<string, unknown> | undefined {
+  if (s === undefined) return undefined;
+  try {
+    return JSON.parse(s) as Record<string, unknown>;
+  } catch {
+    throw new MnemoliteError('INVALID_INPUT', `${flag} must be a JSON object, e.g. '{"source":"cli"}'.`);
+  }
+}
+
+function int(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n)) throw new MnemoliteError('INVALID_INPUT', `${name} must be a whole number, got "${v}".`);
+    return n;
+  };
+}
+
+const collect = (v: string, acc: string[] = []): string[] => [...acc, v];
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function progressBar(enabled: boolean, label: string): { update(done: number, total?: number): void; stop(): void } {
+  if (!enabled) return { update() {}, stop() {} };
+  const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total} {eta_formatted}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) { bar.start(total ?? 0, 0); started = true; }
+      if (total !== undefined) bar.setTotal(total);
+      bar.update(done);
+    },
+    stop() { if (started) bar.stop(); },
+  };
+}
+
+function filterFlags(c: Command): Command {
+  return c
+    .option('-n, --namespace <ns>', 'namespace')
+    .option('--category <c>', 'only this category')
+    .option('--session <id>', 'only this session id')
+    .option('--since <date>', 'created at or after (ISO 8601)')
+    .option('--until <date>', 'created before (ISO 8601)')
+    .option('--meta <key=value>', 'metadata equality filter (repeatable)', collect);
+}
+
+interface FilterOpts { namespace?: string; category?: string; session?: string; since?: string; until?: string; meta?: string[] }
+function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> {
+  const f: Record<string, unknown> = {};
+  const ns = o.namespace ?? defaultNs;
+  if (ns !== undefined) f.namespace = ns;
+  if (o.category !== undefined) f.category = o.category;
+  if (o.session !== undefined) f.sessionId = o.session;
+  if (o.since !== undefined) f.since = o.since;
+  if (o.until !== undefined) f.until = o.until;
+  const m = metaPairs(o.meta);
+  if (m) f.metadata = m;
+  return f;
+}
+
+/** Build the `mnemolite` command tree. */
+export function buildProgram(): Command {
+  const program = new Command('mnemolite')
+    .description('Long-term memory for AI agents in one SQLite file.')
+    .version('0.1.0')
+    .option('--db <path>', 'memory file (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
+    .option('--json', 'print JSON for scripts')
+    .addOption(new Option('--embedder <name>', 'embedding provider (env MNEMOLITE_EMBEDDER)').choices(['local', 'none', 'openai', 'ollama']).default(process.env.MNEMOLITE_EMBEDDER ?? 'local'))
+    .option('--model <name>', 'model for --embedder openai/ollama (env MNEMOLITE_MODEL)', process.env.MNEMOLITE_MODEL)
+    .option('--base-url <url>', 'OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (env MNEMOLITE_BASE_URL)', process.env.MNEMOLITE_BASE_URL)
+    .option('--dims <n>', 'vector length of --model when it is not a known one')
+    .showHelpAfterError('(run mnemolite --help for usage)');
+
+  program.command('add')
+    .description('remember a text ("-" reads it from stdin)')
+    .argument('<content...>', 'the text to remember')
+    .option('-n, --namespace <ns>', 'namespace', 'default')
+    .option('-k, --key <key>', 'key: an existing memory with this key is replaced')
+    .option('--category <c>', 'category, e.g. core, preference')
+    .option('--session <id>', 'session id')
+    .option('--metadata <json>', 'metadata as a JSON object')
+    .option('--created-at <date>', 'creation time (ISO 8601), default now')
+    .action(async (words: string[], o: { namespace: string; key?: string; category?: string; session?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
+      const content = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
+      await withMemory(cmd, async (m, g) => {
+        const metadata = parseJsonObject(o.metadata, '--metadata');
+        const r = await m.add(content, {
+          namespace: o.namespace,
+          ...(o.key !== undefined ? { key: o.key } : {}),
+          ...(o.category !== undefined ? { category: o.category } : {}),
+          ...(o.session !== undefined ? { sessionId: o.session } : {}),
+          ...(metadata !== undefined ? { metadata } : {}),
+          ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
+        });
+        if (g.json) json(r);
+        else out(`${r.replaced ? 'replaced' : 'added'} ${r.id}`);
+      });
+    });
+
+  filterFlags(program.command('recall'))
+    .description('find memories relevant to a query')
+    .argument('<query...>', 'what to look for')
+    .addOption(new Option('-m, --mode <mode>', 'hybrid, keyword or vector').choices(['hybrid', 'keyword', 'vector']))
+    .option('-l, --limit <n>', 'maximum results', int('--limit'), 10)
+    .option('--rrf-k <k>', 'RRF constant k', Number)
+    .option('--exact', 'exact vector scan')
+    .action(async (words: string[], o: FilterOpts & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const hits = await m.recall(words.join(' '), {
+          ...filterFrom(o, 'default'),
+          limit: o.limit,
+          ...(o.mode ? { mode: o.mode } : {}),
+          ...(o.rrfK !== undefined ? { rrfK: o.rrfK } : {}),
+          ...(o.exact ? { exact: true } : {}),
+        });
+        if (g.json) json(hits);
+        else {
+          if (!m.semantic) process.stderr.write('note: semantic recall is off (embedder none); keyword results only\n');
+          out(hitsTable(hits));
+        }
+      }, { readonly: true });
+    });
+
+  program.command('get')
+    .description('show one memory')
+    .argument('<id>', 'memory id')
+    .option('-n, --namespace <ns>', 'only if it is in this namespace')
+    .action(async (id: string, o: { namespace?: string }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const r = await m.get(id, o.namespace ? { namespace: o.namespace } : {});
+        if (!r) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
+        if (g.json) json(r);
+        else out(memoryDetail(r));
+      }, { readonly: true });
+    });
+
+  filterFlags(program.command('list'))
+    .description('list memories, newest first (all namespaces unless --namespace)')
+    .option('-l, --limit <n>', 'maximum rows', int('--limit'), 50)
+    .option('--offset <n>', 'rows to skip', int('--offset'), 0)
+    .addOption(new Option('--order <order>', 'asc or desc by creation time').choices(['asc', 'desc']).default('desc'))
+    .action(async (o: FilterOpts & { limit: number; offset: number; order: 'asc' | 'desc' }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const rows = await m.list({ ...filterFrom(o, '*'), limit: o.limit, offset: o.offset, order: o.order });
+        if (g.json) json(rows);
+        else out(memoriesTable(rows));
+      }, { readonly: true });
+    });
+
+  program.command('update')
+    .description('change a memory')
+    .argument('<id>', 'memory id')
+    .option('--content <text>', 'new content')
+    .option('--category <c>', 'new category')
+    .option('--session <id>', 'new session id')
+    .option('--metadata <json>', 'new metadata (JSON object)')
+    .option('-n, --namespace <ns>', 'only if it is in this namespace')
+    .action(async (id: string, o: { content?: string; category?: string; session?: string; metadata?: string; namespace?: string }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const metadata = parseJsonObject(o.metadata, '--metadata');
+        const r = await m.update(id, {
+          ...(o.content !== undefined ? { content: o.content } : {}),
+          ...(o.category !== undefined ? { category: o.category } : {}),
+          ...(o.session !== undefined ? { sessionId: o.session } : {}),
+          ...(metadata !== undefined ? { metadata } : {}),
+        }, o.namespace ? { namespace: o.namespace } : {});
+        if (g.json) json(r);
+        else out(`updated ${r.id}`);
+      });
+    });
+
+  program.command('forget')
+    .description('delete a memory')
+    .argument('<id>', 'memory id')
+    .option('-n, --namespace <ns>', 'only if it is in this namespace')
+    .action(async (id: string, o: { namespace?: string }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const gone = await m.forget(id, o.namespace ? { namespace: o.namespace } : {});
+        if (!gone) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}; nothing was deleted. List ids with: mnemolite list`);
+        if (g.json) json({ id, forgotten: true });
+        else out(`forgot ${id}`);
+      });
+    });
+
+  program.command('stats')
+    .description('counts, embedding model, file size')
+    .option('-n, --namespace <ns>', 'only this namespace')
+    .action(async (o: { namespace?: string }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const s = await m.stats(o.namespace ? { namespace: o.namespace } : {});
+        if (g.json) json(s);
+        else out(statsText(s));
+      }, { readonly: true });
+    });
+
+  filterFlags(program.command('export'))
+    .description('write memories as JSON Lines (to FILE or stdout)')
+    .argument('[file]', 'output file (default stdout)')
+    .option('--vectors', 'include vectors')
+    .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean }, cmd: Command) => {
+      await withMemory(cmd, async (m) => {
+        const stream: Writable = file && file !== '-' ? createWriteStream(file, { flags: 'wx' }) : process.stdout;
+        let n = 0;
+        for (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
+          if (!stream.write(`${JSON.stringify(rec)}\n`)) await new Promise((r) => stream.once('drain', r));
+          n++;
+        }
+        if (stream !== process.stdout) {
+          await new Promise<void>((res, rej) => { stream.once('error', rej); stream.end(res); });
+          process.stderr.write(`exported ${n} memories to ${file}\n`);
+        }
+      }, { readonly: true });
+    });
+
+  program.command('import')
+    .description('import memories from a JSON Lines file made by export ("-" for stdin)')
+    .argument('<file>', 'input file')
+    .addOption(new Option('--from <format>', 'input format').choices(['jsonl']).default('jsonl'))
+    .addOption(new Option('--on-conflict <what>', 'existing id or key: skip or replace').choices(['skip', 'replace']).default('skip'))
+    .action(async (file: string, o: { onConflict: 'skip' | 'replace' }, cmd: Command) => {
+      if (file !== '-' && !existsSync(file)) throw new MnemoliteError('NOT_FOUND', `${file} does not exist.`);
+      const records: unknown[] = [];
+      const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
+      let line = 0;
+      for await (const text of rl) {
+        line++;
+        if (!text.trim()) continue;
+        try {
+          records.push(JSON.parse(text));
+        } catch {
+          throw new MnemoliteError('INVALID_INPUT', `${file}:${line} is not valid JSON. Nothing was imported.`);
+        }
+      }
+      await withMemory(cmd, async (m, g) => {
+        const bar = progressBar(!g.json && !!process.stderr.isTTY, 'import');
+        bar.update(0, records.length);
+        const r = await m.import(records, { onConflict: o.onConflict, onProgress: (d) => bar.update(d) });
+        bar.stop();
+        if (g.json) json(r);
+        else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}`);
+      });
+    });
+
+  program.command('backup')
+    .description('write a consistent copy of the file (safe while others write)')
+    .argument('<dest>', 'new file to create')
+    .action(async (dest: string, _o: unknown, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        await m.backup(dest);
+        if (g.json) json({ backup: dest });
+        else out(`backed up ${m.path} to ${dest}`);
+      }, { readonly: true });
+    });
+
+  program.command('reindex')
+    .description('embed memories that have no vector from the current embedder (after switching models); resumable')
+    .option('--batch-size <n>', 'memories per batch', int('--batch-size'), 64)
+    .action(async (o: { batchSize: number }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const bar = progressBar(!g.json && !!process.stderr.isTTY, 'reindex');
+        const r = await m.reindex({ batchSize: o.batchSize, onProgress: (d, t) => bar.update(d, t) });
+        bar.stop();
+        if (g.json) json({ ...r, model: m.embedder?.id });
+        else out(`embedded ${r.embedded} memories with ${m.embedder?.id}`);
+      }, { allowModelChange: true });
+    });
+
+  program.command('demo')
+    .description('store a few memories in a temporary file and compare keyword, vector and hybrid recall')
+    .action(async (_o: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      const explicitDb = cmd.parent?.getOptionValueSource('db') === 'cli';
+      await runDemo({ ...(explicitDb ? { dbPath: g.db } : {}), json: !!g.json, out });
+    });
+
+  return program;
+}
+
+/** Run the CLI; resolves to the exit code (0 ok, 1 user error, 2 internal error). */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram().exitOverride();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version exit 0; usage errors were already printed by commander.
+      return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 1;
+    }
+    if (err instanceof MnemoliteError) {
+      const internal = err.code === 'STORAGE';
+      process.stderr.write(`error: ${err.message}\n`);
+      return internal ? 2 : 1;
+    }
+    process.stderr.write(`internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.\n`);
+    return 2;
+  }
+}
+
+main(process.argv).then((code) => {
+  process.exitCode = code;
+});
