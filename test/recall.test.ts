@@ -15,8 +15,9 @@ test('RRF arithmetic: score = sum of 1/(k + rank) with per-leg ranks', () => {
   assert.deepEqual({ kw: by.get(30)!.keywordRank, vec: by.get(30)!.vectorRank }, { kw: 3, vec: 1 });
   assert.equal(by.get(40)!.keywordRank, undefined);
   // k changes the balance: with k = 1, a single first place beats two mediocre ranks.
-  const k1 = rrf([1, 2, 3], [3, 4], 1);
-  assert.equal(k1[0]!.seq, 1);
+  const kw = [1, 2, 3, 4, 5, 6, 7];
+  assert.equal(rrf(kw, [8, 9, 7], 60)[0]!.seq, 7, 'k = 60: agreement of two legs wins');
+  assert.equal(rrf(kw, [8, 9, 7], 1)[0]!.seq, 1, 'k = 1: a first place wins');
   // Ties (same score) fall back to the better single-leg rank, then seq.
   assert.deepEqual(rrf([5], [6], 60).map((h) => h.seq), [5, 6]);
 });

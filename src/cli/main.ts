@@ -264,6 +264,7 @@ export function buildProgram(): Command {
     .argument('[file]', 'output file (default stdout)')
     .option('--vectors', 'include vectors')
     .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean }, cmd: Command) => {
+      if (file && file !== '-' && existsSync(file)) throw new MnemoliteError('INVALID_INPUT', `${file} already exists. Choose a new file; export never overwrites.`);
       await withMemory(cmd, async (m) => {
         const stream: Writable = file && file !== '-' ? createWriteStream(file, { flags: 'wx' }) : process.stdout;
         let n = 0;

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { cli, cliAsync, tempDb, tempDir } from './helpers.js';
+
+// Every command runs the built CLI (dist/cli/main.js) as a real child process.
+
+test('add, recall, get, list, update, forget, stats with --json and readable output', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  const added = cli([...base, '--json', 'add', 'We', 'deploy', 'on', 'a', 'Raspberry', 'Pi', '-n', 'agent-1', '-k', 'deploy-target', '--category', 'core', '--session', 's1', '--metadata', '{"source":"cli"}', '--created-at', '2026-03-01T00:00:00Z']);
+  assert.equal(added.code, 0, added.stderr);
+  const { id, replaced } = JSON.parse(added.stdout) as { id: string; replaced: boolean };
+  assert.equal(replaced, false);
+  const again = cli([...base, 'add', 'We deploy on a Raspberry Pi 5', '-n', 'agent-1', '-k', 'deploy-target']);
+  assert.equal(again.code, 0);
+  assert.equal(again.stdout.trim(), `replaced ${id}`);
+  assert.equal(cli([...base, 'add', '-'], { input: 'from stdin: the cat is called Whiskers' }).code, 0);
+
+  const rec = cli([...base, '--json', 'recall', 'raspberry', '-n', 'agent-1']);
+  assert.equal(rec.code, 0, rec.stderr);
+  const hits = JSON.parse(rec.stdout) as { id: string; keywordRank: number; content: string }[];
+  assert.equal(hits[0]!.id, id);
+  assert.equal(hits[0]!.keywordRank, 1);
+  const human = cli([...base, 'recall', 'whiskers']);
+  assert.match(human.stdout, /Whiskers/);
+  assert.match(human.stderr, /semantic recall is off/);
+
+  const got = JSON.parse(cli([...base, '--json', 'get', id]).stdout) as { content: string; metadata: unknown; createdAt: string };
+  assert.equal(got.content, 'We deploy on a Raspberry Pi 5');
+  assert.equal(got.createdAt, '2026-03-01T00:00:00.000Z');
+  assert.match(cli([...base, 'get', id]).stdout, /namespace: agent-1/);
+
+  const list = JSON.parse(cli([...base, '--json', 'list']).stdout) as unknown[];
+  assert.equal(list.length, 2, 'list shows every namespace by default');
+  assert.equal((JSON.parse(cli([...base, '--json', 'list', '-n', 'agent-1']).stdout) as unknown[]).length, 1);
+  assert.match(cli([...base, 'list']).stdout, /namespace/);
+
+  const up = cli([...base, '--json', 'update', id, '--content', 'We deploy on an Intel NUC']);
+  assert.equal(up.code, 0, up.stderr);
+  assert.equal((JSON.parse(up.stdout) as { content: string }).content, 'We deploy on an Intel NUC');
+
+  const stats = JSON.parse(cli([...base, '--json', 'stats']).stdout) as { memories: number; semantic: boolean };
+  assert.equal(stats.memories, 2);
+  assert.equal(stats.semantic, false);
+  assert.match(cli([...base, 'stats']).stdout, /semantic:\s+OFF/);
+
+  assert.equal(cli([...base, 'forget', id]).code, 0);
+  const gone = cli([...base, 'forget', id]);
+  assert.equal(gone.code, 1);
+  assert.match(gone.stderr, /No memory with id/);
+  assert.equal(cli([...base, 'get', id]).code, 1);
+});
+
+test('exit codes: 1 for user errors with a one-line message, 0 for help', () => {
+  const db = tempDb();
+  const bad = (args: string[], re: RegExp) => {
+    const r = cli(['--db', db, '--embedder', 'none', ...args]);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.ok(!/at .*\.js:\d+/.test(r.stderr), 'no stack trace');
+  };
+  bad(['add', '   '], /empty/);
+  bad(['recall', 'x', '--mode', 'fuzzy'], /Allowed choices/);
+  bad(['recall', 'x', '--limit', '0'], /limit/);
+  bad(['recall', 'x', '--limit', 'abc'], /whole number/);
+  bad(['add', 'x', '--metadata', '{nope'], /JSON object/);
+  bad(['add', 'x', '--created-at', 'not-a-date'], /valid date/);
+  bad(['recall', 'x', '--mode', 'vector'], /Semantic recall is off/);
+  bad(['frobnicate'], /unknown command/);
+  const notDb = join(tempDir(), 'notes.txt');
+  writeFileSync(notDb, 'hello, I am not a database at all, just some text that is long enough'.repeat(3));
+  const r = cli(['--db', notDb, 'stats']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /not a SQLite database/);
+  assert.equal(cli(['--help']).code, 0);
+  assert.match(cli(['--help']).stdout, /recall/);
+});
+
+test('export and import: lossless JSON Lines round trip into a new file', () => {
+  const src = tempDb('src.db');
+  const base = ['--db', src, '--embedder', 'none'];
+  cli([...base, 'add', 'first memory', '-n', 'a', '-k', 'k1', '--category', 'c', '--session', 's', '--metadata', '{"x":[1,2,{"y":null}],"ü":"ñ"}', '--created-at', '2025-01-02T03:04:05.678Z']);
+  cli([...base, 'add', 'second memory with "quotes" and\nnewlines', '-n', 'b']);
+  cli([...base, 'add', 'third 🚀 東京']);
+  const out = join(tempDir(), 'dump.jsonl');
+  const ex = cli([...base, 'export', out]);
+  assert.equal(ex.code, 0, ex.stderr);
+  assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 3);
+  assert.equal(cli([...base, 'export', out]).code, 1, 'export never overwrites');
+
+  const dst = tempDb('dst.db');
+  const im = cli(['--db', dst, '--embedder', 'none', '--json', 'import', out]);
+  assert.equal(im.code, 0, im.stderr);
+  assert.deepEqual(JSON.parse(im.stdout), { imported: 3, replaced: 0, skipped: 0 });
+  const a = cli([...base, 'export']).stdout;
+  const b = cli(['--db', dst, '--embedder', 'none', 'export']).stdout;
+  assert.equal(b, a, 'identical ids, content, metadata, timestamps');
+  // Re-import skips everything; --on-conflict replace replaces.
+  assert.deepEqual(JSON.parse(cli(['--db', dst, '--embedder', 'none', '--json', 'import', out]).stdout), { imported: 0, replaced: 0, skipped: 3 });
+  assert.deepEqual(JSON.parse(cli(['--db', dst, '--embedder', 'none', '--json', 'import', out, '--on-conflict', 'replace']).stdout), { imported: 0, replaced: 3, skipped: 0 });
+  // Stdin works; a bad line imports nothing.
+  const bad = `${readFileSync(out, 'utf8')}{not json}\n`;
+  const fresh = tempDb('fresh.db');
+  const r = cli(['--db', fresh, '--embedder', 'none', 'import', '-'], { input: bad });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /-:4 is not valid JSON/);
+  assert.equal(existsSync(fresh), false, 'nothing written');
+  const badRecord = `${readFileSync(out, 'utf8')}{"content":""}\n`;
+  const fresh2 = tempDb('fresh2.db');
+  const r2 = cli(['--db', fresh2, '--embedder', 'none', 'import', '-'], { input: badRecord });
+  assert.equal(r2.code, 1);
+  const count = new Database(fresh2, { readonly: true }).prepare('SELECT count(*) FROM memories').pluck().get();
+  assert.equal(count, 0, 'a bad record imports nothing');
+});
+
+test('export --vectors keeps vectors; import reuses them for the same model', () => {
+  const src = tempDb('v.db');
+  cli(['--db', src, 'add', 'vectors travel with the export']);
+  const dump = cli(['--db', src, 'export', '--vectors']).stdout;
+  const rec = JSON.parse(dump.trim()) as { embedding: number[]; embeddingModel: string };
+  assert.equal(rec.embedding.length, 512);
+  assert.equal(rec.embeddingModel, 'energetic-ai/use-lite@0.2.0');
+  const dst = tempDb('v2.db');
+  assert.equal(cli(['--db', dst, 'import', '-'], { input: dump }).code, 0);
+  const db = new Database(dst, { readonly: true });
+  const a = new Database(src, { readonly: true }).prepare('SELECT embedding FROM memories').pluck().get() as Buffer;
+  assert.deepEqual(db.prepare('SELECT embedding FROM memories').pluck().get(), a);
+});
+
+test('backup while another process writes gives a consistent, openable copy', async () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  cli([...base, 'add', 'seed memory']);
+  const writers = Array.from({ length: 6 }, (_, i) => cliAsync([...base, 'add', `concurrent write ${i}`]));
+  const dest = join(tempDir(), 'backup.db');
+  const b = await cliAsync([...base, 'backup', dest]);
+  const results = await Promise.all(writers);
+  assert.equal(b.code, 0, b.stderr);
+  for (const r of results) assert.equal(r.code, 0, r.stderr);
+  const copy = new Database(dest, { readonly: true });
+  assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+  const n = copy.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+  const fts = copy.prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'memory OR write'").pluck().get() as number;
+  assert.ok(n >= 1 && n <= 7);
+  assert.equal(fts, n, 'FTS index and table agree in the snapshot');
+  copy.close();
+  const again = cli([...base, 'backup', dest]);
+  assert.equal(again.code, 1, 'never overwrites');
+  const st = JSON.parse(cli(['--db', dest, '--embedder', 'none', '--json', 'stats']).stdout) as { memories: number };
+  assert.equal(st.memories, n);
+});
+
+test('reindex switches a file to another embedder with progress; demo runs offline', () => {
+  const db = tempDb();
+  cli(['--db', db, '--embedder', 'none', 'add', 'Keyword-only memory about the Raspberry Pi']);
+  const before = JSON.parse(cli(['--db', db, '--json', 'stats']).stdout) as { unembedded: number };
+  assert.equal(before.unembedded, 1);
+  const r = cli(['--db', db, '--json', 'reindex']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((JSON.parse(r.stdout) as { embedded: number }).embedded, 1);
+  assert.equal((JSON.parse(cli(['--db', db, '--json', 'stats']).stdout) as { unembedded: number }).unembedded, 0);
+
+  const demo = cli(['demo']);
+  assert.equal(demo.code, 0, demo.stderr);
+  assert.match(demo.stdout, /keyword \(FTS5 BM25\)/);
+  const dj = JSON.parse(cli(['--json', 'demo']).stdout) as { results: Record<string, Record<string, { content: string }[]>> };
+  const pi = dj.results['Deploying on ARM hardware']!;
+  assert.equal(pi.vector![0]!.content, 'My Raspberry Pi setup');
+  assert.equal(pi.hybrid![0]!.content, 'My Raspberry Pi setup');
+  assert.ok(!pi.keyword!.some((h) => h.content === 'My Raspberry Pi setup'));
+});
+
+test('a model mismatch on the CLI names the fix', () => {
+  const db = tempDb();
+  cli(['--db', db, 'add', 'made with the local model']);
+  const r = cli(['--db', db, '--embedder', 'openai', '--model', 'text-embedding-3-small', 'recall', 'x']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /mnemolite reindex/);
+});
