@@ -571,9 +571,14 @@ const EVENT_T: (() => [string, string])[] = [
   () => [fill('Weekly sync with {team}: {x}.', { team: rng.pick(TEAMS), x: rng.pick(['nothing blocking', 'waiting on design', 'capacity is tight', 'one incident follow-up open', 'reviewing the error budget']) }), 'event'],
   () => [fill('Interviewed a candidate for {team}; {x}.', { team: rng.pick(TEAMS), x: rng.pick(['strong on systems design', 'weak on testing', 'good culture add', 'no hire']) }), 'event'],
 ];
-while (drafts.length < 2300) {
-  const [text, cat] = rng.pick(EVENT_T)();
-  mem(text, anyTime(), cat);
+{
+  const seen = new Set(drafts.map((d) => d.content));
+  while (drafts.length < 2300) {
+    const [text, cat] = rng.pick(EVENT_T)();
+    if (seen.has(text) && !rng.chance(0.1)) continue; // some exact repeats, as real agents store them
+    seen.add(text);
+    mem(text, anyTime(), cat);
+  }
 }
 
 // ---- finalise ------------------------------------------------------------------------------------
