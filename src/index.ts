@@ -17,3 +17,13 @@ export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPA
 export { rrf } from './search/fusion.js';
 export type { FusedHit } from './search/fusion.js';
 export { toMatchExpression } from './search/keyword.js';
+export { memoryTools, MEMORY_TOOL_NAMES } from './tools.js';
+export type {
+  AISDKTool, JsonSchema, MemoryToolName, MemoryTools, MemoryToolsOptions, OpenAIChatTool, OpenAIResponsesTool, ToolDefinition, ToolHit, ToolMemory, ToolResult,
+} from './tools.js';
+export { createMcpServer, serveMcpStdio } from './mcp/index.js';
+export type { McpServerOptions } from './mcp/server.js';
+export type { ConversationMemory, ConversationOptions, ConversationTurn } from './ingest/conversation.js';
+export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
+export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
+export { estimateTokens } from './ingest/text.js';

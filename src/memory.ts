@@ -5,6 +5,7 @@ import { resolveEmbedder } from './embed/index.js';
 import type { Embedder } from './embed/provider.js';
 import { MnemoliteError, invalid } from './errors.js';
 import { uuidv7 } from './ids.js';
+import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { rrf, type FusedHit } from './search/fusion.js';
 import { toMatchExpression } from './search/keyword.js';
 import { CHANGES_KEPT, VectorLeg } from './search/vector-leg.js';
@@ -168,6 +169,16 @@ export class Memory {
     );
     this.afterWrite(results.length);
     return results;
+  }
+
+  /**
+   * Remember a conversation: one memory per turn, content prefixed by the speaker ("Caroline: ..."),
+   * metadata `{ speaker, turn }`, `createdAt` from each turn's `at`; very short turns ("ok",
+   * "haha yes") are merged into a neighbour. One transaction, embeddings batched.
+   */
+  async addConversation(turns: ConversationTurn[], options: ConversationOptions = {}): Promise<ConversationMemory[]> {
+    this.writable();
+    return addConversation(this, turns, options);
   }
 
   private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null): AddResult {

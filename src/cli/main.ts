@@ -7,6 +7,8 @@ import cliProgress from 'cli-progress';
 import { MnemoliteError, openMemory, type Memory, type RecallMode } from '../index.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
+import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
+import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
 
 interface Globals {
@@ -280,11 +282,15 @@ export function buildProgram(): Command {
     });
 
   program.command('import')
-    .description('import memories from a JSON Lines file made by export ("-" for stdin)')
-    .argument('<file>', 'input file')
-    .addOption(new Option('--from <format>', 'input format').choices(['jsonl']).default('jsonl'))
+    .description('import memories from a JSON Lines file made by export ("-" for stdin), or Markdown memory files (--from markdown)')
+    .argument('<file>', 'input file (a file or directory with --from markdown)')
+    .addOption(new Option('--from <format>', 'input format').choices(['jsonl', 'markdown']).default('jsonl'))
     .addOption(new Option('--on-conflict <what>', 'existing id or key: skip or replace').choices(['skip', 'replace']).default('skip'))
-    .action(async (file: string, o: { onConflict: 'skip' | 'replace' }, cmd: Command) => {
+    .option('-n, --namespace <ns>', '--from markdown: namespace of the chunks', 'default')
+    .option('--category <c>', '--from markdown: category of the chunks')
+    .option('--chunk-tokens <n>', '--from markdown: target chunk size in tokens', int('--chunk-tokens'))
+    .action(async (file: string, o: MarkdownImportFlags & { from: string; onConflict: 'skip' | 'replace' }, cmd: Command) => {
+      if (o.from === 'markdown') return importMarkdownCommand(file, o, cmd);
       if (file !== '-' && !existsSync(file)) throw new MnemoliteError('NOT_FOUND', `${file} does not exist.`);
       const records: unknown[] = [];
       const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
@@ -340,6 +346,7 @@ export function buildProgram(): Command {
       await runDemo({ ...(explicitDb ? { dbPath: g.db } : {}), json: !!g.json, out });
     });
 
+  registerMcp(program);
   return program;
 }
 

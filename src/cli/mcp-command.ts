@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { MnemoliteError, openMemory } from '../index.js';
+import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
+
+interface McpFlags { namespace: string; session?: string; readOnly?: boolean }
+
+/** Keep stdout for the protocol: anything a library prints with console.log/info/debug goes to stderr. */
+function guardStdout(): void {
+  const toStderr = (...args: unknown[]): void => { console.error(...args); };
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+/** Register `mnemolite mcp`: a Model Context Protocol server on stdio. */
+export function registerMcp(program: Command): void {
+  program.command('mcp')
+    .description('serve the memory to AI agents over the Model Context Protocol (stdio)')
+    .option('-n, --namespace <ns>', 'the only namespace clients can read and write', 'default')
+    .option('--session <id>', 'session id recorded on stored memories')
+    .option('--read-only', 'offer only memory_recall, memory_get and memory_list')
+    .action(async (o: McpFlags, cmd: Command) => {
+      guardStdout();
+      const g = cmd.optsWithGlobals<EmbedderFlags & { db: string }>();
+      if (o.namespace === '*') throw new MnemoliteError('INVALID_INPUT', '--namespace must name one namespace; "*" would expose every namespace to the client.');
+      const mem = await openMemory({ path: g.db, embedder: embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
+      try {
+        // Loaded here so other commands do not pay for the MCP SDK.
+        const { serveMcpStdio } = await import('../mcp/server.js');
+        await serveMcpStdio(mem, {
+          namespace: o.namespace,
+          ...(o.session !== undefined ? { sessionId: o.session } : {}),
+          ...(o.readOnly ? { readOnly: true } : {}),
+        });
+      } finally {
+        await mem.close();
+      }
+    });
+}

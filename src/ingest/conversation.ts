@@ -1,0 +1,151 @@
+/**
+ * Conversation ingest: chat turns become memories, one per turn, with very short turns
+ * ("ok", "haha yes") merged into a neighbour so they keep their context.
+ */
+import { MnemoliteError, invalid } from '../errors.js';
+import type { AddInput, AddResult, Metadata } from '../types.js';
+import { wordCount } from './text.js';
+
+/** One chat turn. */
+export interface ConversationTurn {
+  /** Who spoke, e.g. "Caroline" or "user". */
+  speaker: string;
+  /** What they said. */
+  content: string;
+  /** When it was said (Date or ISO 8601); becomes the memory's `createdAt`. */
+  at?: Date | string;
+}
+
+/** Options for {@link Memory.addConversation}. */
+export interface ConversationOptions {
+  /** Conversation id stored as every memory's `sessionId`. */
+  sessionId?: string;
+  /** Namespace (default `"default"`). */
+  namespace?: string;
+  /** Category of every memory. */
+  category?: string;
+  /** Extra metadata merged into every memory's metadata. */
+  metadata?: Metadata;
+  /** Turns with fewer words are merged with a neighbour (default 5; 0 never merges). */
+  minWords?: number;
+  /** Number of the first turn (default 0), for adding a session in several calls. */
+  firstTurn?: number;
+}
+
+/** One stored memory of a conversation. */
+export interface ConversationMemory extends AddResult {
+  /** First and last turn number the memory holds (equal unless short turns were merged in). */
+  turns: [number, number];
+}
+
+/** At most this many short turns join one longer turn (a run of only short turns is cut into groups of one more). */
+const MAX_MERGED = 3;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+interface Group { turns: number[]; short: number; main: number | undefined }
+
+/** Group turn indexes: each group is one memory. Short turns join the previous group, or the next one at the start. */
+export function groupTurns(words: number[], minWords: number): number[][] {
+  const groups: Group[] = [];
+  let pending: number[] = [];
+  words.forEach((w, i) => {
+    const short = minWords > 0 && w < minWords;
+    const last = groups[groups.length - 1];
+    if (!short) {
+      groups.push({ turns: [...pending, i], short: pending.length, main: i });
+      pending = [];
+    } else if (last && !pending.length && last.short < MAX_MERGED) {
+      last.turns.push(i);
+      last.short++;
+    } else {
+      pending.push(i);
+      if (pending.length > MAX_MERGED) {
+        groups.push({ turns: pending, short: pending.length, main: undefined });
+        pending = [];
+      }
+    }
+  });
+  if (pending.length) groups.push({ turns: pending, short: pending.length, main: undefined });
+  return groups.map((g) => g.turns);
+}
+
+function checkTurns(turns: unknown): { speaker: string; content: string; at: string | undefined }[] {
+  if (!Array.isArray(turns)) throw invalid('addConversation expects an array of { speaker, content, at? } turns.');
+  return turns.map((t: unknown, i) => {
+    if (t === null || typeof t !== 'object') throw invalid(`turn ${i} must be an object { speaker, content, at? }.`);
+    const { speaker, content, at, ...rest } = t as Record<string, unknown>;
+    const extra = Object.keys(rest);
+    if (extra.length) throw invalid(`turn ${i} has unknown field(s): ${extra.join(', ')}. A turn is { speaker, content, at? }.`);
+    if (typeof speaker !== 'string' || !speaker.trim() || speaker.length > 200 || CONTROL.test(speaker)) {
+      throw invalid(`turn ${i}: speaker must be a short non-empty name without control characters, e.g. "Caroline".`);
+    }
+    if (typeof content !== 'string' || !content.trim()) throw invalid(`turn ${i}: content must be a non-empty string.`);
+    let when: string | undefined;
+    if (at !== undefined && at !== null) {
+      const d = at instanceof Date ? at : typeof at === 'string' ? new Date(at) : undefined;
+      if (!d || !Number.isFinite(d.getTime())) throw invalid(`turn ${i}: at must be a Date or an ISO 8601 string such as 2026-03-01T12:00:00Z.`);
+      when = d.toISOString();
+    }
+    return { speaker: speaker.trim(), content: content.trim(), at: when };
+  });
+}
+
+/** Build the addMany items for a conversation (exported for testing). @internal */
+export function conversationItems(turns: ConversationTurn[], options: ConversationOptions = {}): { items: AddInput[]; groups: number[][] } {
+  if (options === null || typeof options !== 'object') throw invalid('addConversation options must be an object.');
+  const minWords = options.minWords ?? 5;
+  const first = options.firstTurn ?? 0;
+  if (!Number.isInteger(minWords) || minWords < 0) throw invalid('minWords must be a whole number ≥ 0.');
+  if (!Number.isInteger(first) || first < 0) throw invalid('firstTurn must be a whole number ≥ 0.');
+  if (options.metadata !== undefined && (options.metadata === null || typeof options.metadata !== 'object' || Array.isArray(options.metadata))) {
+    throw invalid('metadata must be a plain object such as { "source": "chat" }.');
+  }
+  const ts = checkTurns(turns);
+  const groups = groupTurns(ts.map((t) => wordCount(t.content)), minWords);
+  const items = groups.map((g): AddInput => {
+    const main = g.find((i) => minWords === 0 || wordCount(ts[i]!.content) >= minWords) ?? g[0]!;
+    const speakers = [...new Set(g.map((i) => ts[i]!.speaker))];
+    const metadata: Metadata = { ...(options.metadata ?? {}), speaker: ts[main]!.speaker, turn: first + main };
+    if (g.length > 1) {
+      metadata.turns = [first + g[0]!, first + g[g.length - 1]!];
+      metadata.speakers = speakers;
+    }
+    const at = g.map((i) => ts[i]!.at).find((a) => a !== undefined);
+    return {
+      content: g.map((i) => `${ts[i]!.speaker}: ${ts[i]!.content}`).join('\n'),
+      metadata,
+      ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+      ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+      ...(options.category !== undefined ? { category: options.category } : {}),
+      ...(at !== undefined ? { createdAt: at } : {}),
+    };
+  });
+  return { items, groups };
+}
+
+/**
+ * Store chat turns as memories in one transaction: content is speaker-prefixed
+ * ("Caroline: ..."), metadata holds `speaker` and `turn`, `createdAt` comes from `at`.
+ */
+export async function addConversation(
+  mem: { addMany(items: AddInput[]): Promise<AddResult[]> },
+  turns: ConversationTurn[],
+  options: ConversationOptions = {},
+): Promise<ConversationMemory[]> {
+  const { items, groups } = conversationItems(turns, options ?? {});
+  if (!items.length) return [];
+  let results: AddResult[];
+  try {
+    results = await mem.addMany(items);
+  } catch (err) {
+    // addMany names items; say which turns they were.
+    if (err instanceof MnemoliteError && err.code === 'INVALID_INPUT') {
+      const m = /item (\d+)/.exec(err.message);
+      const g = m ? groups[Number(m[1])] : undefined;
+      if (g) throw new MnemoliteError('INVALID_INPUT', `${err.message} (turn${g.length > 1 ? 's' : ''} ${g.join(', ')})`, err.details, { cause: err });
+    }
+    throw err;
+  }
+  const first = options.firstTurn ?? 0;
+  return results.map((r, i) => ({ ...r, turns: [first + groups[i]![0]!, first + groups[i]![groups[i]!.length - 1]!] }));
+}

@@ -1,0 +1,124 @@
+/**
+ * Model Context Protocol server over the memory tools of {@link memoryTools}.
+ *
+ * stdout belongs to the protocol: this module never writes to it; logs go to stderr.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Memory } from '../memory.js';
+import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
+
+/** Options for {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** The only namespace the server reads and writes (default `"default"`). Clients cannot change it. */
+  namespace?: string;
+  /** Session id recorded on stored memories. */
+  sessionId?: string;
+  /** Offer only memory_recall, memory_get and memory_list. */
+  readOnly?: boolean;
+  /** Where log lines go (default: stderr). */
+  log?: (line: string) => void;
+  /** Server version reported to clients. */
+  version?: string;
+}
+
+const stderrLog = (line: string): void => { process.stderr.write(`mnemolite mcp: ${line}\n`); };
+
+const titles: Record<MemoryToolName, string> = {
+  memory_store: 'Store a memory',
+  memory_recall: 'Recall memories',
+  memory_get: 'Get a memory',
+  memory_list: 'List memories',
+  memory_forget: 'Forget a memory',
+};
+
+/**
+ * An MCP server exposing memory_store, memory_recall, memory_get, memory_list and memory_forget,
+ * bound to one namespace. Connect it to any transport; see {@link serveMcpStdio} for stdio.
+ */
+export function createMcpServer(mem: Memory, options: McpServerOptions = {}): McpServer {
+  const log = options.log ?? stderrLog;
+  const tools = memoryTools(mem, {
+    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
+  });
+  const server = new McpServer(
+    { name: 'mnemolite', version: options.version ?? '0.1.0' },
+    { instructions: `Long-term memory (namespace "${tools.namespace}"). Recall before answering questions about the user or past work; store durable facts, preferences and decisions as short self-contained memories.` },
+  );
+  const offered = new Set(tools.definitions.map((d) => d.name));
+  for (const name of MEMORY_TOOL_NAMES) {
+    if (!offered.has(name)) continue;
+    const write = WRITE_TOOLS.has(name);
+    server.registerTool(name, {
+      title: titles[name],
+      description: descriptions[name],
+      inputSchema: inputSchemas[name],
+      outputSchema: outputSchemas[name],
+      annotations: {
+        title: titles[name],
+        readOnlyHint: !write,
+        destructiveHint: name === 'memory_forget',
+        idempotentHint: name !== 'memory_store',
+        openWorldHint: false,
+      },
+    }, async (args: unknown): Promise<CallToolResult> => {
+      try {
+        const r = await tools.execute(name, args);
+        if (!r.ok) {
+          log(`${name}: ${r.error.code}: ${r.error.message}`);
+          return { content: [{ type: 'text', text: r.text }], isError: true };
+        }
+        return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
+      } catch (err) {
+        // A bug, not a user error: report it to the client as a tool error and keep serving.
+        log(`${name} failed unexpectedly: ${(err as Error)?.stack ?? String(err)}`);
+        return { content: [{ type: 'text', text: `Error (INTERNAL): ${(err as Error)?.message ?? String(err)}` }], isError: true };
+      }
+    });
+  }
+  return server;
+}
+
+/**
+ * Serve {@link createMcpServer} over stdio until the client closes stdin (or SIGINT/SIGTERM).
+ * Resolves once the server is closed; the caller then closes the Memory.
+ */
+export async function serveMcpStdio(mem: Memory, options: McpServerOptions = {}): Promise<void> {
+  const log = options.log ?? stderrLog;
+  const server = createMcpServer(mem, options);
+  const transport = new StdioServerTransport();
+  let finish!: () => void;
+  const done = new Promise<void>((res) => { finish = res; });
+  let closing = false;
+  const stop = (why: string): void => {
+    if (closing) return;
+    closing = true;
+    log(`stopping (${why})`);
+    server.close().catch((err: unknown) => log(`close failed: ${String(err)}`)).finally(finish);
+  };
+  transport.onerror = (err) => log(`transport error: ${err.message}`);
+  const onEnd = (): void => stop('stdin closed');
+  const onSignal = (sig: NodeJS.Signals): void => stop(sig);
+  process.stdin.once('end', onEnd);
+  process.stdin.once('close', onEnd);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // A client that disappears makes stdout writes fail with EPIPE: stop instead of crashing.
+  const onStdoutError = (err: Error): void => stop(`stdout ${(err as NodeJS.ErrnoException).code ?? err.message}`);
+  process.stdout.on('error', onStdoutError);
+  server.server.onclose = () => stop('connection closed');
+  await server.connect(transport);
+  log(`serving ${mem.path} on stdio, namespace "${options.namespace ?? 'default'}"${options.readOnly || mem.readonly ? ', read-only' : ''}, semantic recall ${mem.semantic ? 'on' : 'off'}`);
+  try {
+    await done;
+  } finally {
+    process.stdin.off('end', onEnd);
+    process.stdin.off('close', onEnd);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.stdout.off('error', onStdoutError);
+  }
+}

@@ -1,0 +1,387 @@
+/**
+ * Memory tools for LLM function calling: plain JSON-Schema definitions plus an executor.
+ *
+ * The same five tools back the MCP server (`mnemolite mcp`). Every tool is bound to one
+ * namespace chosen by the host program, never by the model: no argument can reach another
+ * namespace.
+ */
+import { z } from 'zod';
+import { MnemoliteError, type ErrorCode } from './errors.js';
+import type { Memory } from './memory.js';
+import type { MemoryRecord, RecallHit } from './types.js';
+import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
+
+/** Names of the memory tools. */
+export type MemoryToolName = 'memory_store' | 'memory_recall' | 'memory_get' | 'memory_list' | 'memory_forget';
+
+/** A JSON Schema object (draft 2020-12 subset that OpenAI, Anthropic, Gemini and MCP accept). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool definition: what an LLM needs to call the tool. */
+export interface ToolDefinition {
+  name: MemoryToolName;
+  /** One sentence that tells the model when to use the tool. */
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+}
+
+/** A memory as tools return it (JSON-safe: dates are ISO 8601 strings). */
+export interface ToolMemory {
+  id: string;
+  content: string;
+  key: string | null;
+  category: string | null;
+  sessionId: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A recall hit as tools return it. */
+export interface ToolHit extends ToolMemory {
+  score: number;
+  keywordRank?: number;
+  vectorRank?: number;
+}
+
+/** Outcome of {@link MemoryTools.execute}. Never thrown for user or model mistakes: they come back as `ok: false`. */
+export type ToolResult =
+  | {
+    ok: true;
+    /** Readable text for the model (what to put in a `tool` message). */
+    text: string;
+    /** Structured result (JSON-safe). */
+    data: Record<string, unknown>;
+  }
+  | {
+    ok: false;
+    /** The error message, readable by the model. */
+    text: string;
+    /** `{ error: { code, message } }`. */
+    data: { error: { code: ErrorCode; message: string } };
+    /** The typed error. */
+    error: MnemoliteError;
+  };
+
+/** Options for {@link memoryTools}. */
+export interface MemoryToolsOptions {
+  /** The only namespace the tools read and write (default `"default"`). `"*"` is refused. */
+  namespace?: string;
+  /** Session id recorded on memories stored through `memory_store`. */
+  sessionId?: string;
+  /** Offer only the reading tools (recall, get, list). */
+  readOnly?: boolean;
+}
+
+/** An OpenAI Chat Completions tool (`tools: [...]`). */
+export interface OpenAIChatTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+
+/** An OpenAI Responses API tool (`tools: [...]`). */
+export interface OpenAIResponsesTool {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** A Vercel AI SDK tool (`tools: { name: tool }`), built without depending on the `ai` package. */
+export interface AISDKTool<S = JsonSchema> {
+  description: string;
+  inputSchema: S;
+  execute: (args: unknown) => Promise<Record<string, unknown>>;
+}
+
+/** What {@link memoryTools} returns. */
+export interface MemoryTools {
+  /** The namespace every tool is bound to. */
+  readonly namespace: string;
+  /** Tool definitions (name, description, JSON-Schema parameters). */
+  readonly definitions: ToolDefinition[];
+  /**
+   * Run a tool. `args` is an object or a JSON string (as OpenAI sends `function.arguments`).
+   * Invalid arguments and errors such as an unknown id come back as `{ ok: false, error }`.
+   */
+  execute(name: string, args?: unknown): Promise<ToolResult>;
+  /** Definitions for OpenAI-style function calling (Chat Completions by default, or the Responses API). */
+  toOpenAITools(options?: { api?: 'chat' }): OpenAIChatTool[];
+  toOpenAITools(options: { api: 'responses' }): OpenAIResponsesTool[];
+  /**
+   * Tools for the Vercel AI SDK (`generateText({ tools })`). Pass the SDK's `jsonSchema` helper so
+   * `inputSchema` is in the form the SDK expects: `toAISDKTools(jsonSchema)`.
+   * `execute` resolves to the structured result (or `{ error: { code, message } }`).
+   */
+  toAISDKTools<S = JsonSchema>(wrapSchema?: (schema: JsonSchema) => S): Record<MemoryToolName, AISDKTool<S>>;
+}
+
+// ---- schemas ------------------------------------------------------------------------
+
+const DATE_HINT = 'ISO 8601 date or time, e.g. "2026-03-01" or "2026-03-01T12:00:00Z"';
+
+/** Input schemas (zod), the single source for the JSON Schemas and for validation. @internal */
+export const inputSchemas = {
+  memory_store: z.object({
+    content: z.string().min(1).describe('The text to remember: one self-contained fact, preference or event, written so it makes sense out of context.'),
+    key: z.string().min(1).max(512).optional().describe('Optional stable name, e.g. "user-timezone". Storing again with the same key replaces that memory (use it for facts that change).'),
+    category: z.string().min(1).max(128).optional().describe('Optional label, e.g. "preference", "fact", "event", "task".'),
+    metadata: z.record(z.string(), z.unknown()).optional().describe('Optional JSON object of extra fields, e.g. {"source": "user"}.'),
+  }).strict(),
+  memory_recall: z.object({
+    query: z.string().min(1).describe('What to look for, in natural language or keywords.'),
+    limit: z.number().int().min(1).max(50).optional().describe('Maximum results (1-50, default 5).'),
+    mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('"hybrid" (default: keywords + meaning), "keyword" (exact words) or "vector" (meaning only).'),
+    since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
+    until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
+    category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
+  }).strict(),
+  memory_get: z.object({
+    id: z.string().min(1).describe('The memory id, as returned by memory_recall, memory_list or memory_store.'),
+  }).strict(),
+  memory_list: z.object({
+    limit: z.number().int().min(1).max(100).optional().describe('Maximum memories (1-100, default 20).'),
+    offset: z.number().int().min(0).optional().describe('Memories to skip, for paging (default 0).'),
+    category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
+    since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
+    until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
+  }).strict(),
+  memory_forget: z.object({
+    id: z.string().min(1).describe('The id of the memory to delete.'),
+  }).strict(),
+} as const;
+
+const memoryOut = z.object({
+  id: z.string(),
+  content: z.string(),
+  key: z.string().nullable(),
+  category: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** Output schemas (zod) of the structured results, used by the MCP server. @internal */
+export const outputSchemas = {
+  memory_store: z.object({ id: z.string(), replaced: z.boolean() }),
+  memory_recall: z.object({
+    query: z.string(),
+    count: z.number().int(),
+    hits: z.array(memoryOut.extend({ score: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() })),
+  }),
+  memory_get: z.object({ memory: memoryOut }),
+  memory_list: z.object({ count: z.number().int(), total: z.number().int(), offset: z.number().int(), memories: z.array(memoryOut) }),
+  memory_forget: z.object({ id: z.string(), forgotten: z.boolean() }),
+} as const;
+
+/** One-line descriptions an LLM understands. @internal */
+export const descriptions: Record<MemoryToolName, string> = {
+  memory_store: 'Save a fact, preference or event to long-term memory so it can be recalled in later conversations.',
+  memory_recall: 'Search long-term memory for what is relevant to a query; returns the best matching memories with their ids.',
+  memory_get: 'Fetch one memory in full (content, category, metadata, dates) by its id.',
+  memory_list: 'List stored memories, newest first, optionally only one category or time range.',
+  memory_forget: 'Permanently delete one memory by its id, e.g. when it is wrong or outdated.',
+};
+
+/** Tools that change the memory file. @internal */
+export const WRITE_TOOLS: ReadonlySet<MemoryToolName> = new Set(['memory_store', 'memory_forget']);
+
+/** Every tool name, in a stable order. */
+export const MEMORY_TOOL_NAMES: readonly MemoryToolName[] = ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_forget'];
+
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  return rest;
+}
+
+// ---- formatting ---------------------------------------------------------------------
+
+/** A memory as JSON-safe data. @internal */
+export function toToolMemory(m: MemoryRecord): ToolMemory {
+  return {
+    id: m.id, content: m.content, key: m.key, category: m.category, sessionId: m.sessionId, metadata: m.metadata,
+    createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
+  };
+}
+
+function toToolHit(h: RecallHit): ToolHit {
+  const out: ToolHit = { ...toToolMemory(h), score: h.score };
+  if (h.keywordRank !== undefined) out.keywordRank = h.keywordRank;
+  if (h.vectorRank !== undefined) out.vectorRank = h.vectorRank;
+  return out;
+}
+
+const when = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const indent = (s: string, pad: string): string => s.replace(/\r?\n/g, `\n${pad}`);
+
+function describeLine(m: ToolMemory): string {
+  const parts = [`id: ${m.id}`, `created: ${when(m.createdAt)}`];
+  if (m.category) parts.push(`category: ${m.category}`);
+  if (m.key) parts.push(`key: ${m.key}`);
+  return parts.join(' | ');
+}
+
+function numbered(items: ToolMemory[]): string {
+  return items.map((m, i) => `${i + 1}. ${indent(m.content, '   ')}\n   ${describeLine(m)}`).join('\n');
+}
+
+// ---- validation ---------------------------------------------------------------------
+
+function argError(tool: string, issues: z.core.$ZodIssue[]): MnemoliteError {
+  const first = issues[0]!;
+  const path = first.path.map(String).join('.');
+  let msg: string;
+  if (first.code === 'unrecognized_keys') {
+    const keys = (first as { keys?: string[] }).keys ?? [];
+    const allowed = Object.keys((inputSchemas as Record<string, z.ZodObject>)[tool]!.shape).join(', ');
+    msg = keys.includes('namespace')
+      ? `${tool} does not take a namespace: the host fixed it. Allowed arguments: ${allowed}.`
+      : `${tool} got unknown argument(s) ${keys.map((k) => `"${k}"`).join(', ')}. Allowed arguments: ${allowed}.`;
+  } else if (first.code === 'invalid_type' && first.input === undefined) {
+    msg = `${tool} needs the argument "${path}".`;
+  } else {
+    msg = `${tool}: argument "${path || 'arguments'}" ${first.message.replace(/^Invalid input: /, '').replace(/^./, (c) => c.toLowerCase())}.`;
+  }
+  return new MnemoliteError('INVALID_INPUT', msg, { tool, field: path });
+}
+
+function parseArgs(tool: MemoryToolName, args: unknown): Record<string, unknown> {
+  let value = args ?? {};
+  if (typeof value === 'string') {
+    const s = value.trim();
+    try {
+      value = s ? JSON.parse(s) : {};
+    } catch {
+      throw new MnemoliteError('INVALID_INPUT', `${tool}: the arguments are not valid JSON. Pass a JSON object such as {"query": "..."}.`, { tool });
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new MnemoliteError('INVALID_INPUT', `${tool}: the arguments must be a JSON object.`, { tool });
+  }
+  const r = inputSchemas[tool].safeParse(value);
+  if (!r.success) throw argError(tool, r.error.issues);
+  return r.data as Record<string, unknown>;
+}
+
+const defined = <T extends Record<string, unknown>>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+// ---- executor -----------------------------------------------------------------------
+
+/**
+ * Tool definitions and an executor for LLM function calling, bound to one namespace.
+ *
+ * @example OpenAI Chat Completions
+ * const tools = memoryTools(mem, { namespace: 'user-42' });
+ * const res = await openai.chat.completions.create({ model, messages, tools: tools.toOpenAITools() });
+ * for (const call of res.choices[0].message.tool_calls ?? []) {
+ *   const r = await tools.execute(call.function.name, call.function.arguments);
+ *   messages.push({ role: 'tool', tool_call_id: call.id, content: r.text });
+ * }
+ *
+ * @example Vercel AI SDK
+ * import { generateText, jsonSchema, stepCountIs } from 'ai';
+ * await generateText({ model, prompt, tools: memoryTools(mem).toAISDKTools(jsonSchema), stopWhen: stepCountIs(5) });
+ */
+export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): MemoryTools {
+  if (!mem || typeof (mem as Partial<Memory>).recall !== 'function') throw new MnemoliteError('INVALID_INPUT', 'memoryTools expects a Memory from openMemory().');
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  if (typeof namespace !== 'string' || !namespace.trim() || namespace === ALL_NAMESPACES) {
+    throw new MnemoliteError('INVALID_INPUT', `memoryTools needs one concrete namespace (got ${JSON.stringify(namespace)}); "*" would let the model reach every namespace.`);
+  }
+  parseScope({ namespace });
+  const sessionId = options.sessionId;
+  const readOnly = !!options.readOnly || mem.readonly;
+  const names = MEMORY_TOOL_NAMES.filter((n) => !(readOnly && WRITE_TOOLS.has(n)));
+  const definitions: ToolDefinition[] = names.map((name) => ({ name, description: descriptions[name], parameters: jsonSchemaOf(inputSchemas[name]) }));
+  const scope = { namespace };
+
+  const run = async (tool: MemoryToolName, a: Record<string, unknown>): Promise<{ text: string; data: Record<string, unknown> }> => {
+    switch (tool) {
+      case 'memory_store': {
+        const r = await mem.add(a.content as string, defined({
+          namespace, key: a.key as string | undefined, category: a.category as string | undefined,
+          metadata: a.metadata as Record<string, unknown> | undefined, sessionId,
+        }));
+        return { text: r.replaced ? `Replaced the memory with key "${String(a.key)}" (id ${r.id}).` : `Stored memory ${r.id}.`, data: { id: r.id, replaced: r.replaced } };
+      }
+      case 'memory_recall': {
+        const query = a.query as string;
+        const hits = (await mem.recall(query, defined({
+          namespace, limit: (a.limit as number | undefined) ?? 5, mode: a.mode as 'hybrid' | 'keyword' | 'vector' | undefined,
+          since: a.since as string | undefined, until: a.until as string | undefined, category: a.category as string | undefined,
+        }))).map(toToolHit);
+        const text = hits.length
+          ? `${hits.length} ${hits.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(hits)}`
+          : `No memories match "${query}".`;
+        return { text, data: { query, count: hits.length, hits } };
+      }
+      case 'memory_get': {
+        const m = await mem.get(a.id as string, scope);
+        if (!m) throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
+        const t = toToolMemory(m);
+        const meta = Object.keys(t.metadata).length ? `\nmetadata: ${JSON.stringify(t.metadata)}` : '';
+        const session = t.sessionId ? ` | session: ${t.sessionId}` : '';
+        return { text: `${t.content}\n\n${describeLine(t)} | updated: ${when(t.updatedAt)}${session}${meta}`, data: { memory: t } };
+      }
+      case 'memory_list': {
+        const filter = defined({ namespace, category: a.category as string | undefined, since: a.since as string | undefined, until: a.until as string | undefined });
+        const offset = (a.offset as number | undefined) ?? 0;
+        const rows = (await mem.list({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset })).map(toToolMemory);
+        const total = await mem.count(filter);
+        const text = rows.length
+          ? `${rows.length} of ${total} ${total === 1 ? 'memory' : 'memories'}, newest first${offset ? ` (skipping ${offset})` : ''}:\n${numbered(rows)}`
+          : total ? `No memories at offset ${offset}; there are ${total}.` : 'No memories stored yet.';
+        return { text, data: { count: rows.length, total, offset, memories: rows } };
+      }
+      case 'memory_forget': {
+        const gone = await mem.forget(a.id as string, scope);
+        if (!gone) throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}; nothing was deleted. Find ids with memory_recall or memory_list.`, { id: a.id });
+        return { text: `Forgot memory ${String(a.id)}.`, data: { id: a.id as string, forgotten: true } };
+      }
+    }
+  };
+
+  const execute = async (name: string, args?: unknown): Promise<ToolResult> => {
+    try {
+      if (!(MEMORY_TOOL_NAMES as readonly string[]).includes(name)) {
+        throw new MnemoliteError('INVALID_INPUT', `Unknown tool "${String(name)}". Available: ${names.join(', ')}.`, { tool: name });
+      }
+      const tool = name as MemoryToolName;
+      if (!names.includes(tool)) throw new MnemoliteError('READ_ONLY', `${tool} is not available: this memory is read-only. Use ${names.join(', ')}.`, { tool });
+      const r = await run(tool, parseArgs(tool, args));
+      return { ok: true, ...r };
+    } catch (err) {
+      if (!(err instanceof MnemoliteError)) throw err;
+      return { ok: false, text: `Error (${err.code}): ${err.message}`, data: { error: { code: err.code, message: err.message } }, error: err };
+    }
+  };
+
+  function toOpenAITools(o?: { api?: 'chat' }): OpenAIChatTool[];
+  function toOpenAITools(o: { api: 'responses' }): OpenAIResponsesTool[];
+  function toOpenAITools(o: { api?: 'chat' | 'responses' } = {}): OpenAIChatTool[] | OpenAIResponsesTool[] {
+    if (o.api === 'responses') return definitions.map((d) => ({ type: 'function' as const, name: d.name, description: d.description, parameters: structuredClone(d.parameters) }));
+    return definitions.map((d) => ({ type: 'function' as const, function: { name: d.name, description: d.description, parameters: structuredClone(d.parameters) } }));
+  }
+
+  return {
+    namespace,
+    definitions,
+    execute,
+    toOpenAITools,
+    toAISDKTools<S = JsonSchema>(wrapSchema?: (schema: JsonSchema) => S) {
+      const wrap = wrapSchema ?? ((s: JsonSchema) => s as unknown as S);
+      const out = {} as Record<MemoryToolName, AISDKTool<S>>;
+      for (const d of definitions) {
+        out[d.name] = {
+          description: d.description,
+          inputSchema: wrap(structuredClone(d.parameters)),
+          execute: async (args: unknown) => (await execute(d.name, args)).data,
+        };
+      }
+      return out;
+    },
+  };
+}
