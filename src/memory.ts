@@ -7,7 +7,6 @@ import { MnemoliteError, invalid } from './errors.js';
 import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { rrf, type FusedHit } from './search/fusion.js';
-import { toMatchExpression } from './search/keyword.js';
 import { CHANGES_KEPT, VectorLeg } from './search/vector-leg.js';
 import { blobToVector, vectorToBlob } from './search/vector-index.js';
 import type { MemoryRow, RowFilter } from './store/rows.js';
@@ -101,7 +100,7 @@ export class Memory {
   readonly readonly: boolean;
   private readonly store: Store;
   private readonly embeddings: EmbeddingService | null;
-  private readonly vectors: VectorLeg | null;
+  private readonly vectors: VectorLeg;
   private readonly semanticOff: string | undefined;
   private writes = 0;
   private closed = false;
@@ -114,7 +113,8 @@ export class Memory {
     this.readonly = readonly;
     this.semanticOff = semanticOff;
     this.embeddings = embedder ? new EmbeddingService(embedder, store, !readonly) : null;
-    this.vectors = embedder ? new VectorLeg(store, embedder.id, embedder.dims) : null;
+    // The search index serves both legs; without an embedder it holds keywords only.
+    this.vectors = new VectorLeg(store, embedder?.id ?? null, embedder?.dims ?? 0);
   }
 
   private live(): void {
@@ -317,7 +317,7 @@ export class Memory {
     const limit = o.limit ?? 10;
     const depth = Math.min(MAX_CANDIDATES, Math.max(o.candidates ?? Math.max(50, limit * 3), limit));
     const kw = mode === 'vector' ? [] : this.keywordLeg(q, f, depth);
-    const vec = mode === 'keyword' ? [] : this.vectors!.search(await this.embeddings!.embedQuery(q), depth, f);
+    const vec = mode === 'keyword' ? [] : this.vectors.search(await this.embeddings!.embedQuery(q), depth, f, { exact: o.exact === true });
     this.live();
     let fused: FusedHit[];
     if (mode === 'keyword') fused = kw.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
@@ -338,9 +338,7 @@ export class Memory {
   }
 
   private keywordLeg(q: string, f: RowFilter, depth: number): { seq: number; bm25: number }[] {
-    const match = toMatchExpression(q);
-    if (!match) return [];
-    return this.store.read('run the keyword search', () => this.store.keywordSearch(match, f, depth));
+    return this.vectors.keyword(q, depth, f);
   }
 
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */

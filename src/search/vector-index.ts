@@ -1,19 +1,6 @@
-import type { VectorRow } from '../store/rows.js';
+import { FIXED_CHUNKS, instantiateKernels, newMemory, type Kernels, type WasmMemory } from './simd.js';
 
-/** In-memory filter the index can check per row without touching SQLite. */
-export interface IndexFilter {
-  namespace?: string;
-  category?: string;
-  sessionId?: string;
-  /** Epoch ms, inclusive. */
-  sinceMs?: number;
-  /** Epoch ms, exclusive. */
-  untilMs?: number;
-  /** When set, only these seqs are eligible (from a metadata filter run in SQL). */
-  allowed?: ReadonlySet<number>;
-}
-
-/** A scored vector hit. */
+/** A scored hit from one leg, by slot or seq depending on the layer. */
 export interface VectorHit {
   seq: number;
   score: number;
@@ -32,113 +19,212 @@ export function vectorToBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
+/** How the approximate search picks candidates. */
+export interface ApproxOptions {
+  /** Re-score at least this many candidates exactly (default 256). */
+  minCandidates?: number;
+  /** ... and at least `k * oversample` (default 8). */
+  oversample?: number;
+}
+
+const PAGE = 65536;
+const MAX_CANDIDATES = 1 << 16;
+
 /**
- * Column-store of the vectors of one embedding model, derived from the memories table.
- * Rows live in fixed slots; deleted slots are tombstoned and reused.
+ * Vectors of one embedding model in WebAssembly memory, by slot, with 1-bit (sign) codes.
+ *
+ * Search is two-stage: a SIMD Hamming scan of the sign codes of every eligible slot (3.2 MB at
+ * 50,000 x 512 d instead of 102 MB of floats) picks the closest candidates via a distance
+ * histogram, then exact float dot products re-rank them. `exact` scans every float instead.
+ * Slots are owned by the caller ({@link VectorLeg}); this class only stores and scores.
  */
 export class VectorIndex {
   readonly dims: number;
+  /** Floats per stored vector: dims rounded up to a multiple of 8 (zero padded). */
+  private readonly dp: number;
+  /** Code bytes per slot: multiple of 16 (one SIMD register). */
+  private readonly cb: number;
+  private readonly memory: WasmMemory;
+  private readonly k: Kernels;
+  private readonly hammingFixed: Kernels['hamming'] | null;
   private capacity = 0;
-  private size = 0; // slots in use (including tombstones)
-  private vectors = new Float32Array(0);
-  private seqs = new Float64Array(0); // -1 = empty slot
-  private created = new Float64Array(0);
-  private ns = new Int32Array(0);
-  private cat = new Int32Array(0);
-  private sess = new Int32Array(0);
-  private readonly slotOf = new Map<number, number>();
-  private readonly free: number[] = [];
-  private readonly dict = new Map<string, number>();
+  private nslots = 0;
+  // Fixed regions (byte offsets).
+  private readonly hist: number;
+  private readonly q: number;
+  private readonly qcode: number;
+  private readonly centre: number;
+  private readonly cand: number;
+  private readonly scores: number;
+  private readonly fixedEnd: number;
+  // Regions that scale with capacity.
+  private vecs = 0;
+  private codes = 0;
+  private has = 0; // 1 where the slot holds a vector
+  private fmask = 0; // scratch eligibility mask
+  private dist = 0;
+  private all = 0; // exact-scan scores
+  /** Slots holding a vector. */
+  count = 0;
 
   constructor(dims: number) {
+    if (!Number.isInteger(dims) || dims < 1 || dims > 65_000) throw new RangeError(`unsupported vector length ${dims}`);
     this.dims = dims;
+    this.dp = Math.ceil(dims / 8) * 8;
+    this.cb = Math.ceil(this.dp / 8 / 16) * 16;
+    let o = 0;
+    const take = (bytes: number): number => { const at = o; o += Math.ceil(bytes / 16) * 16; return at; };
+    this.hist = take((this.dp + 2) * 4);
+    this.q = take(this.dp * 4);
+    this.qcode = take(this.cb);
+    this.centre = take(this.dp * 4);
+    this.cand = take(MAX_CANDIDATES * 4);
+    this.scores = take(MAX_CANDIDATES * 4);
+    this.fixedEnd = o;
+    this.memory = newMemory(Math.ceil(o / PAGE) + 1);
+    this.k = instantiateKernels(this.memory);
+    const chunks = this.cb / 16;
+    this.hammingFixed = (FIXED_CHUNKS as readonly number[]).includes(chunks) ? this.k[`hamming${chunks}`]! : null;
+    this.layout(1024);
   }
 
-  /** Live rows. */
-  get count(): number {
-    return this.slotOf.size;
+  private get u8(): Uint8Array {
+    return new Uint8Array(this.memory.buffer);
   }
 
-  private code(s: string | null): number {
-    if (s === null) return -1;
-    let c = this.dict.get(s);
-    if (c === undefined) {
-      c = this.dict.size;
-      this.dict.set(s, c);
+  /** Place the capacity-sized regions for `cap` slots, moving existing data up. */
+  private layout(cap: number): void {
+    const r = (x: number): number => Math.ceil(x / 16) * 16;
+    const vecs = this.fixedEnd;
+    const codes = vecs + r(cap * this.dp * 4);
+    const has = codes + r(cap * this.cb);
+    const fmask = has + r(cap);
+    const dist = fmask + r(cap);
+    const all = dist + r(cap * 2);
+    const end = all + r(cap * 4);
+    const need = Math.ceil(end / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (need > 0) this.memory.grow(need);
+    const u8 = this.u8;
+    if (this.capacity > 0) {
+      // Regions only move up, so move the later ones first.
+      u8.copyWithin(has, this.has, this.has + this.capacity);
+      u8.fill(0, has + this.capacity, has + cap);
+      u8.copyWithin(codes, this.codes, this.codes + this.capacity * this.cb);
+    } else {
+      u8.fill(0, has, has + cap);
     }
-    return c;
+    Object.assign(this, { vecs, codes, has, fmask, dist, all, capacity: cap });
   }
 
-  private grow(min: number): void {
-    const cap = Math.max(min, Math.ceil(this.capacity * 1.5), 1024);
-    const d = this.dims;
-    const v = new Float32Array(cap * d); v.set(this.vectors); this.vectors = v;
-    const s = new Float64Array(cap).fill(-1); s.set(this.seqs); this.seqs = s;
-    const c = new Float64Array(cap); c.set(this.created); this.created = c;
-    const n = new Int32Array(cap); n.set(this.ns); this.ns = n;
-    const k = new Int32Array(cap); k.set(this.cat); this.cat = k;
-    const ss = new Int32Array(cap); ss.set(this.sess); this.sess = ss;
-    this.capacity = cap;
+  /** Make room for slots `[0, n)`. */
+  reserve(n: number): void {
+    if (n > this.capacity) this.layout(Math.max(n, Math.ceil(this.capacity * 1.5)));
+    if (n > this.nslots) this.nslots = n;
   }
 
-  /** Insert or replace the row for `r.seq`. Vectors are stored L2-normalised already. */
-  upsert(r: VectorRow): void {
-    if (r.embedding.byteLength !== this.dims * 4) return; // another model's vector: never mixed
-    let slot = this.slotOf.get(r.seq);
-    if (slot === undefined) {
-      slot = this.free.pop();
-      if (slot === undefined) {
-        if (this.size === this.capacity) this.grow(this.size + 1);
-        slot = this.size++;
-      }
-      this.slotOf.set(r.seq, slot);
+  /** Bytes of WebAssembly memory in use. */
+  get bytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /**
+   * Store float32 vectors (little-endian bytes, `dims * 4` each, back to back) in consecutive
+   * slots starting at `slot`. Vectors must already be unit length.
+   */
+  setRange(slot: number, bytes: Uint8Array, n: number): void {
+    this.reserve(slot + n);
+    const u8 = this.u8;
+    const rowBytes = this.dims * 4;
+    if (this.dp === this.dims) {
+      u8.set(bytes.subarray(0, n * rowBytes), this.vecs + slot * rowBytes);
+    } else {
+      for (let i = 0; i < n; i++) u8.set(bytes.subarray(i * rowBytes, (i + 1) * rowBytes), this.vecs + (slot + i) * this.dp * 4);
     }
-    new Uint8Array(this.vectors.buffer, slot * this.dims * 4, this.dims * 4).set(r.embedding);
-    this.seqs[slot] = r.seq;
-    this.created[slot] = Date.parse(r.created_at);
-    this.ns[slot] = this.code(r.namespace);
-    this.cat[slot] = this.code(r.category);
-    this.sess[slot] = this.code(r.session_id);
+    this.k.encode(this.vecs, this.dp, this.codes, this.cb, this.centre, slot, slot + n);
+    for (let i = 0; i < n; i++) {
+      if (!u8[this.has + slot + i]) this.count++;
+      u8[this.has + slot + i] = 1;
+    }
   }
 
-  /** Drop the row for `seq`, if present. */
-  remove(seq: number): void {
-    const slot = this.slotOf.get(seq);
-    if (slot === undefined) return;
-    this.slotOf.delete(seq);
-    this.seqs[slot] = -1;
-    this.free.push(slot);
+  /** Store one vector in `slot`. */
+  set(slot: number, v: Float32Array | Uint8Array): void {
+    const bytes = v instanceof Float32Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : v;
+    if (bytes.byteLength !== this.dims * 4) throw new RangeError(`vector has ${bytes.byteLength / 4} dims, index has ${this.dims}`);
+    this.setRange(slot, bytes, 1);
   }
 
-  /** Exact cosine top-k (vectors and query are unit length, so cosine = dot product). */
-  search(query: Float32Array, k: number, f: IndexFilter = {}): VectorHit[] {
-    const d = this.dims;
-    const want = (s: string | undefined): number | undefined => (s === undefined ? undefined : this.dict.get(s) ?? -2);
-    const nsC = want(f.namespace), catC = want(f.category), sessC = want(f.sessionId);
-    if (nsC === -2 || catC === -2 || sessC === -2) return [];
-    const since = f.sinceMs ?? -Infinity, until = f.untilMs ?? Infinity;
-    const allowed = f.allowed;
+  /** Forget the vector in `slot`. */
+  clear(slot: number): void {
+    if (slot >= this.nslots) return;
+    const u8 = this.u8;
+    if (u8[this.has + slot]) this.count--;
+    u8[this.has + slot] = 0;
+  }
+
+  /** Whether `slot` holds a vector. */
+  hasVector(slot: number): boolean {
+    return slot < this.nslots && this.u8[this.has + slot] === 1;
+  }
+
+  /**
+   * A mask to fill for a filtered search: one byte per slot, pre-filled with "holds a vector".
+   * Zero the slots that fail the filter, then pass `true` as `filtered` to {@link search}.
+   */
+  filterMask(): Uint8Array {
+    const u8 = this.u8;
+    u8.copyWithin(this.fmask, this.has, this.has + this.nslots);
+    return u8.subarray(this.fmask, this.fmask + this.nslots);
+  }
+
+  private loadQuery(query: Float32Array): void {
+    if (query.length !== this.dims) throw new RangeError(`query has ${query.length} dims, index has ${this.dims}`);
+    const f = new Float32Array(this.memory.buffer, this.q, this.dp);
+    f.set(query);
+    f.fill(0, this.dims);
+  }
+
+  /**
+   * Top-k slots by dot product with `query` (cosine, for unit vectors), best first.
+   * `filtered` uses the mask from {@link filterMask}; otherwise every slot with a vector is eligible.
+   */
+  search(query: Float32Array, k: number, opts: { filtered?: boolean; exact?: boolean } & ApproxOptions = {}): { slot: number; score: number }[] {
+    if (k <= 0 || this.count === 0) return [];
+    this.loadQuery(query);
+    const mask = opts.filtered ? this.fmask : this.has;
+    const n = this.nslots;
+    if (opts.exact) {
+      this.k.scan(this.vecs, this.dp, n, this.q, mask, this.all);
+      const m = this.u8;
+      const s = new Float32Array(this.memory.buffer, this.all, n);
+      const top = new TopK(k);
+      for (let slot = 0; slot < n; slot++) if (m[mask + slot]) top.push(slot, s[slot]!);
+      return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+    }
+    const want = Math.min(MAX_CANDIDATES, Math.max(opts.minCandidates ?? 256, k * (opts.oversample ?? 8)));
+    this.k.encode(this.q, this.dp, this.qcode, this.cb, this.centre, 0, 1);
+    const bins = this.dp + 1;
+    const hist = new Uint32Array(this.memory.buffer, this.hist, bins);
+    hist.fill(0);
+    (this.hammingFixed ?? this.k.hamming)(this.codes, n, this.cb, this.qcode, mask, this.dist, this.hist);
+    // Smallest distance t whose cumulative count reaches `want`.
+    let below = 0, t = 0;
+    for (; t < bins; t++) {
+      const c = hist[t]!;
+      if (below + c >= want) break;
+      below += c;
+    }
+    const m = this.k.select(this.dist, n, t, Math.max(0, want - below), this.cand);
+    this.k.dots(this.vecs, this.dp, this.q, this.cand, m, this.scores);
+    const slots = new Int32Array(this.memory.buffer, this.cand, m);
+    const scores = new Float32Array(this.memory.buffer, this.scores, m);
     const top = new TopK(k);
-    const V = this.vectors;
-    for (let slot = 0; slot < this.size; slot++) {
-      const seq = this.seqs[slot]!;
-      if (seq < 0) continue;
-      if (nsC !== undefined && this.ns[slot] !== nsC) continue;
-      if (catC !== undefined && this.cat[slot] !== catC) continue;
-      if (sessC !== undefined && this.sess[slot] !== sessC) continue;
-      const t = this.created[slot]!;
-      if (t < since || t >= until) continue;
-      if (allowed && !allowed.has(seq)) continue;
-      let dot = 0;
-      const o = slot * d;
-      for (let j = 0; j < d; j++) dot += V[o + j]! * query[j]!;
-      top.push(seq, dot);
-    }
-    return top.sorted();
+    for (let i = 0; i < m; i++) top.push(slots[i]!, scores[i]!);
+    return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
   }
 }
 
-/** Bounded min-heap keeping the k best scores. */
+/** Bounded min-heap keeping the k best scores (ids are seqs or slots). */
 export class TopK {
   private readonly k: number;
   private readonly seqs: number[] = [];
@@ -146,6 +232,16 @@ export class TopK {
 
   constructor(k: number) {
     this.k = k;
+  }
+
+  /** Current number of entries. */
+  get size(): number {
+    return this.seqs.length;
+  }
+
+  /** Lowest score kept, or -Infinity while fewer than k are held. */
+  get floor(): number {
+    return this.scores.length < this.k ? -Infinity : this.scores[0]!;
   }
 
   push(seq: number, score: number): void {
@@ -179,7 +275,7 @@ export class TopK {
     const c = this.scores[a]!; this.scores[a] = this.scores[b]!; this.scores[b] = c;
   }
 
-  /** Best first; ties broken by lower seq (older memory) for stable output. */
+  /** Best first; ties broken by lower id for stable output. */
   sorted(): VectorHit[] {
     return this.seqs.map((seq, i) => ({ seq, score: this.scores[i]! })).sort((a, b) => b.score - a.score || a.seq - b.seq);
   }

@@ -1,26 +1,89 @@
 import type { RowFilter } from '../store/rows.js';
 import type { Store } from '../store/store.js';
-import { hasMetadataFilter } from '../store/filter.js';
-import { VectorIndex, type IndexFilter, type VectorHit } from './vector-index.js';
+import { KeywordIndex } from './keyword-index.js';
+import { queryTerms } from './keyword.js';
+import { isAscii, tokenizeAscii } from './tokenize.js';
+import { VectorIndex, type ApproxOptions, type VectorHit } from './vector-index.js';
 
 /** Change-log entries kept in the file; a reader further behind than this rebuilds. */
 export const CHANGES_KEPT = 50_000;
 
+/** Memories per chunk when bulk-loading vectors: small enough to stay in CPU caches (measured fastest). */
+const LOAD_CHUNK = 256;
+
+/** Options of a vector search. */
+export interface VectorSearchOptions extends ApproxOptions {
+  /** Exact float scan instead of sign-code candidates + re-scoring. */
+  exact?: boolean;
+}
+
+/** seq -> slot: a dense array while seqs are compact, else a Map. */
+class SeqMap {
+  private dense: Int32Array | null = new Int32Array(0);
+  private map: Map<number, number> | null = null;
+
+  get(seq: number): number {
+    if (this.dense) return seq < this.dense.length ? this.dense[seq]! : -1;
+    return this.map!.get(seq) ?? -1;
+  }
+
+  set(seq: number, slot: number): void {
+    if (this.dense) {
+      if (seq < this.dense.length) { this.dense[seq] = slot; return; }
+      if (seq < 8 * 1024 * 1024) {
+        const d = new Int32Array(Math.max(seq + 1, Math.ceil(this.dense.length * 1.5), 1024)).fill(-1);
+        d.set(this.dense);
+        this.dense = d;
+        this.dense[seq] = slot;
+        return;
+      }
+      // Very sparse seqs (many deletions over a long life): switch to a Map.
+      this.map = new Map();
+      this.dense.forEach((s, q) => { if (s >= 0) this.map!.set(q, s); });
+      this.dense = null;
+    }
+    this.map!.set(seq, slot);
+  }
+
+  delete(seq: number): void {
+    if (this.dense) { if (seq < this.dense.length) this.dense[seq] = -1; } else this.map!.delete(seq);
+  }
+}
+
 /**
- * The vector leg: an in-memory index derived from the memories table, kept in step with
- * this process's writes and with other processes' writes (via `PRAGMA data_version` and
- * the `changes` log), so recall never returns deleted memories or misses new ones.
+ * The search index of one open file: both recall legs, derived from the file and kept in step
+ * with this process's writes and with other processes' writes (via `PRAGMA data_version` and the
+ * `changes` log), so recall never returns deleted memories or misses new ones.
+ *
+ * - Keyword leg: {@link KeywordIndex}, BM25 over FTS5's own terms, loaded from the FTS5 index.
+ * - Vector leg: {@link VectorIndex}, sign codes + exact re-scoring in WebAssembly SIMD; `exact`
+ *   scans every float.
+ *
+ * Every memory has one slot; slots are append-only (a changed memory gets a new slot, the old
+ * one is tombstoned) and the whole index is rebuilt from the file when tombstones pile up, when
+ * the change log was pruned past this reader, or when a burst of changes is cheaper to reload.
  */
 export class VectorLeg {
   private readonly store: Store;
-  private readonly model: string;
+  private readonly model: string | null;
   private readonly dims: number;
-  private index: VectorIndex | null = null;
+  private built = false;
   private seenVersion = 0;
   private seenDataVersion = -1;
   private dirty = true;
+  // Slot tables.
+  private seqOf = new Float64Array(0); // -1 = tombstone
+  private nsOf = new Int32Array(0);
+  private slots = 0;
+  private dead = 0;
+  private slotOf = new SeqMap();
+  private readonly nsCode = new Map<string, number>();
+  private nsLive: number[] = [];
+  private vec: VectorIndex | null = null;
+  private kw = new KeywordIndex();
 
-  constructor(store: Store, model: string, dims: number) {
+  /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */
+  constructor(store: Store, model: string | null, dims: number) {
     this.store = store;
     this.model = model;
     this.dims = dims;
@@ -33,54 +96,216 @@ export class VectorLeg {
 
   /** Live vectors in the index (after syncing). */
   size(): number {
-    return this.sync().count;
+    this.sync();
+    return this.vec?.count ?? 0;
   }
 
-  private rebuild(): VectorIndex {
-    const idx = new VectorIndex(this.dims);
-    this.store.read('load vectors', () => {
-      // One read transaction so the change-log position matches the rows read.
-      this.store.db.transaction(() => {
-        this.seenVersion = this.store.changeVersion();
-        for (const r of this.store.vectorRows(this.model)) idx.upsert(r);
+  /** Live memories in the index (after syncing). */
+  memories(): number {
+    this.sync();
+    return this.slots - this.dead;
+  }
+
+  private code(ns: string): number {
+    let c = this.nsCode.get(ns);
+    if (c === undefined) {
+      c = this.nsCode.size;
+      this.nsCode.set(ns, c);
+      this.nsLive.push(0);
+    }
+    return c;
+  }
+
+  private reserve(n: number): void {
+    if (n <= this.seqOf.length) return;
+    const cap = Math.max(n, Math.ceil(this.seqOf.length * 1.5), 1024);
+    const s = new Float64Array(cap).fill(-1); s.set(this.seqOf); this.seqOf = s;
+    const c = new Int32Array(cap); c.set(this.nsOf); this.nsOf = c;
+  }
+
+  private rebuild(): void {
+    this.seqOf = new Float64Array(0);
+    this.nsOf = new Int32Array(0);
+    this.slots = 0;
+    this.dead = 0;
+    this.slotOf = new SeqMap();
+    this.nsCode.clear();
+    this.nsLive = [];
+    this.vec = this.model ? new VectorIndex(this.dims) : null;
+    this.kw = new KeywordIndex();
+    const { store } = this;
+    const mmap = store.db.pragma('mmap_size', { simple: true }) as number;
+    // Memory-mapped reads make the one big scan ~2x faster; restored afterwards.
+    if (!mmap) store.db.pragma('mmap_size = 4294967296');
+    try {
+    store.read('load the search index', () => {
+      // One read transaction: the change-log position matches the rows read.
+      store.db.transaction(() => {
+        this.seenVersion = store.changeVersion();
+        // Slots in seq order (index-only scan of namespace + seq).
+        const pairs: number[] = [];
+        for (const [ns, list] of store.seqsByNamespace()) {
+          const c = this.code(ns);
+          for (const s of list.split(',')) pairs.push(Number(s), c);
+        }
+        const n = pairs.length / 2;
+        const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => pairs[2 * a]! - pairs[2 * b]!);
+        this.reserve(n);
+        order.forEach((i, slot) => {
+          const seq = pairs[2 * i]!, c = pairs[2 * i + 1]!;
+          this.seqOf[slot] = seq;
+          this.nsOf[slot] = c;
+          this.nsLive[c]!++;
+          this.slotOf.set(seq, slot);
+        });
+        this.slots = n;
+        if (this.vec) this.loadVectors(this.vec);
+        this.kw.load(store.keywordPostings(), (seq) => this.slotOf.get(seq), n);
+        for (let s = 0; s < n; s++) this.kw.ensure(s); // memories without any token are documents too
       })();
     });
-    this.index = idx;
-    return idx;
+    } finally {
+      if (!mmap) store.db.pragma('mmap_size = 0');
+    }
+    this.built = true;
   }
 
-  /** Bring the index up to date with the file; cheap when nothing changed. */
-  sync(): VectorIndex {
+  private loadVectors(vec: VectorIndex): void {
+    const bytes = this.dims * 4;
+    vec.reserve(this.slots);
+    let after = 0;
+    for (;;) {
+      const c = this.store.vectorChunk(this.model!, bytes, after, LOAD_CHUNK);
+      if (!c.n || !c.seqs || !c.blob) break;
+      const seqs = c.seqs.split(',').map(Number);
+      if (seqs.length !== c.n || c.blob.byteLength !== c.n * bytes) throw new Error('vector chunk does not line up');
+      const u8 = new Uint8Array(c.blob.buffer, c.blob.byteOffset, c.blob.byteLength);
+      // Copy runs of consecutive slots at once.
+      let i = 0;
+      while (i < seqs.length) {
+        const first = this.slotOf.get(seqs[i]!);
+        let j = i + 1;
+        while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i)) j++;
+        if (first >= 0) vec.setRange(first, u8.subarray(i * bytes, j * bytes), j - i);
+        i = j;
+      }
+      after = seqs[seqs.length - 1]!;
+      if (c.n < LOAD_CHUNK) break;
+    }
+  }
+
+  /** Bring the index up to date with the file; cheap (one pragma) when nothing changed. */
+  private sync(): void {
     const dv = this.store.read('check for changes', () => this.store.dataVersion());
-    if (this.index && !this.dirty && dv === this.seenDataVersion) return this.index;
+    if (this.built && !this.dirty && dv === this.seenDataVersion) return;
     this.seenDataVersion = dv;
     this.dirty = false;
-    if (!this.index) return this.rebuild();
-    const idx = this.index;
+    if (!this.built) { this.rebuild(); return; }
+    const live = this.slots - this.dead;
     const behind = this.store.read('read the change log', () => this.store.db.transaction(() => {
       const ch = this.store.changesSince(this.seenVersion);
       if (ch.oldest !== 0 && ch.oldest > this.seenVersion + 1) return null; // log pruned past us
-      const rows = ch.seqs.length ? this.store.vectorRowsBySeqs(this.model, ch.seqs) : [];
-      return { ch, rows };
+      if (ch.seqs.length > Math.max(2000, live / 5)) return null; // a reload is cheaper
+      return { ch, rows: ch.seqs.length ? this.store.indexRowsBySeqs(ch.seqs) : [] };
     })());
-    if (!behind) return this.rebuild();
-    const present = new Set<number>();
-    for (const r of behind.rows) { idx.upsert(r); present.add(r.seq); }
-    for (const s of behind.ch.seqs) if (!present.has(s)) idx.remove(s);
+    if (!behind) { this.rebuild(); return; }
+    for (const seq of behind.ch.seqs) this.drop(seq);
+    const ascii: number[] = [];
+    const other: number[] = [];
+    const added = behind.rows.map((r) => {
+      const slot = this.slots++;
+      this.reserve(this.slots);
+      const c = this.code(r.namespace);
+      this.seqOf[slot] = r.seq;
+      this.nsOf[slot] = c;
+      this.nsLive[c]!++;
+      this.slotOf.set(r.seq, slot);
+      if (this.vec && r.embedding_model === this.model && r.embedding && r.embedding.byteLength === this.dims * 4) {
+        this.vec.set(slot, new Uint8Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength));
+      }
+      (isAscii(r.content) ? ascii : other).push(slot);
+      return { slot, content: r.content };
+    });
+    const bySlot = new Map(added.map((a) => [a.slot, a.content]));
+    for (const s of ascii) this.kw.add(s, tokenizeAscii(bySlot.get(s)!));
+    if (other.length) {
+      const toks = this.store.read('tokenize new memories', () => this.store.ftsTokens(other.map((s) => bySlot.get(s)!)));
+      other.forEach((s, i) => this.kw.add(s, toks[i]!));
+    }
     this.seenVersion = behind.ch.latest;
-    return idx;
+    if (this.dead > Math.max(1000, this.slots / 4)) this.rebuild();
   }
 
-  /** Top-k by cosine among memories passing the filter. */
-  search(query: Float32Array, k: number, f: RowFilter): VectorHit[] {
-    const idx = this.sync();
-    const filter: IndexFilter = {};
-    if (f.namespace !== undefined) filter.namespace = f.namespace;
-    if (f.category !== undefined) filter.category = f.category;
-    if (f.sessionId !== undefined) filter.sessionId = f.sessionId;
-    if (f.since !== undefined) filter.sinceMs = Date.parse(f.since);
-    if (f.until !== undefined) filter.untilMs = Date.parse(f.until);
-    if (hasMetadataFilter(f)) filter.allowed = new Set(this.store.read('filter by metadata', () => this.store.seqsMatching(f)));
-    return idx.search(query, k, filter);
+  /** Tombstone the slot of `seq`, if any. */
+  private drop(seq: number): void {
+    const slot = this.slotOf.get(seq);
+    if (slot < 0) return;
+    this.slotOf.delete(seq);
+    this.seqOf[slot] = -1;
+    this.nsLive[this.nsOf[slot]!]!--;
+    this.dead++;
+    this.kw.remove(slot);
+    this.vec?.clear(slot);
+  }
+
+  /**
+   * Eligibility from the filter: the namespace is checked in memory; other filters run in SQL.
+   * Returns null when nothing can match.
+   */
+  private eligibility(f: RowFilter): { ns: number; allowed: Set<number> | null } | null {
+    let ns = -1;
+    if (f.namespace !== undefined) {
+      const c = this.nsCode.get(f.namespace);
+      if (c === undefined || this.nsLive[c] === 0) return null;
+      // One namespace holding every live memory filters nothing.
+      if (this.nsLive[c] !== this.slots - this.dead) ns = c;
+    }
+    const sql = f.category !== undefined || f.sessionId !== undefined || f.since !== undefined || f.until !== undefined || (f.metadata?.length ?? 0) > 0;
+    const allowed = sql ? new Set(this.store.read('filter memories', () => this.store.seqsMatching(f))) : null;
+    return { ns, allowed };
+  }
+
+  /** Top-k memories by cosine among those passing the filter. */
+  search(query: Float32Array, k: number, f: RowFilter, opts: VectorSearchOptions = {}): VectorHit[] {
+    this.sync();
+    const vec = this.vec;
+    if (!vec || vec.count === 0) return [];
+    const el = this.eligibility(f);
+    if (!el) return [];
+    let filtered = false;
+    if (el.ns >= 0 || el.allowed) {
+      filtered = true;
+      const m = vec.filterMask();
+      if (el.allowed) {
+        const keep = new Uint8Array(m.length);
+        for (const seq of el.allowed) {
+          const s = this.slotOf.get(seq);
+          if (s >= 0 && m[s] && (el.ns < 0 || this.nsOf[s] === el.ns)) keep[s] = 1;
+        }
+        m.set(keep);
+      } else {
+        const nsOf = this.nsOf, c = el.ns;
+        for (let s = 0; s < m.length; s++) if (m[s] && nsOf[s] !== c) m[s] = 0;
+      }
+    }
+    return vec.search(query, k, { ...opts, filtered }).map((h) => ({ seq: this.seqOf[h.slot]!, score: h.score }));
+  }
+
+  /**
+   * Keyword leg: top-k memories by BM25 (FTS5's formula and terms) for the OR of the query's
+   * words minus stop words. `bm25` is FTS5's `rank` convention: lower is better.
+   */
+  keyword(text: string, k: number, f: RowFilter): { seq: number; bm25: number }[] {
+    this.sync();
+    const words = queryTerms(text);
+    if (!words.length) return [];
+    const el = this.eligibility(f);
+    if (!el) return [];
+    const joined = words.join(' ');
+    const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
+    const { ns, allowed } = el;
+    const nsOf = this.nsOf, seqOf = this.seqOf;
+    const eligible = ns < 0 && !allowed ? undefined : (s: number): boolean => (ns < 0 || nsOf[s] === ns) && (!allowed || allowed.has(seqOf[s]!));
+    return this.kw.search(terms, k, eligible).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * An Embedder that remembers every vector on disk, so the benchmark pays the slow local model
+ * once per distinct text. It reports the inner model's identity, so files it writes are
+ * indistinguishable from files written by the inner embedder.
+ *
+ * Cache file: one record per text = sha256(text) (32 bytes) + dims float32 (little-endian),
+ * appended as new texts are embedded. A truncated tail (interrupted write) is ignored.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Embedder } from '../src/embed/provider.js';
+
+export class CachingEmbedder implements Embedder {
+  readonly provider: string;
+  readonly id: string;
+  readonly dims: number;
+  readonly file: string;
+  private readonly inner: Embedder;
+  private readonly cache = new Map<string, Float32Array>();
+  /** Texts served from the cache / sent to the model, and time spent in the model. */
+  hits = 0;
+  misses = 0;
+  modelMs = 0;
+
+  constructor(inner: Embedder, dir: string) {
+    this.inner = inner;
+    this.provider = inner.provider;
+    this.id = inner.id;
+    this.dims = inner.dims;
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, `${inner.id.replace(/[^A-Za-z0-9._-]+/g, '_')}-${inner.dims}.bin`);
+    this.load();
+  }
+
+  private load(): void {
+    if (!existsSync(this.file)) return;
+    const buf = readFileSync(this.file);
+    const rec = 32 + this.dims * 4;
+    for (let off = 0; off + rec <= buf.length; off += rec) {
+      const key = buf.subarray(off, off + 32).toString('hex');
+      const v = new Float32Array(this.dims);
+      for (let i = 0; i < this.dims; i++) v[i] = buf.readFloatLE(off + 32 + i * 4);
+      this.cache.set(key, v);
+    }
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const keys = texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
+    const missing = [...new Set(keys.filter((k) => !this.cache.has(k)))];
+    this.hits += texts.length - keys.filter((k) => missing.includes(k)).length;
+    if (missing.length) {
+      const byKey = new Map(keys.map((k, i) => [k, texts[i]!]));
+      const todo = missing.map((k) => byKey.get(k)!);
+      const t0 = performance.now();
+      const vecs = await this.inner.embed(todo);
+      this.modelMs += performance.now() - t0;
+      if (vecs.length !== todo.length) throw new Error(`inner embedder returned ${vecs.length} vectors for ${todo.length} texts`);
+      const out = Buffer.alloc(missing.length * (32 + this.dims * 4));
+      missing.forEach((k, j) => {
+        const v = Float32Array.from(vecs[j]!);
+        if (v.length !== this.dims) throw new Error(`inner embedder returned ${v.length} dims, expected ${this.dims}`);
+        this.cache.set(k, v);
+        const off = j * (32 + this.dims * 4);
+        Buffer.from(k, 'hex').copy(out, off);
+        for (let i = 0; i < this.dims; i++) out.writeFloatLE(v[i]!, off + 32 + i * 4);
+      });
+      appendFileSync(this.file, out);
+      this.misses += missing.length;
+    }
+    return keys.map((k) => this.cache.get(k)!);
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close?.();
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * Quality benchmark: `npm run eval` (= `tsx eval/run.ts`).
+ *
+ * Loads each labelled data set into a fresh temporary mnemolite file (bundled local embedder,
+ * vectors cached under bench/.cache/eval/), runs every query under every variant, and prints
+ * recall@5, recall@10, MRR and NDCG@10 overall and per query kind.
+ *
+ * Two kinds of variant:
+ *  - library variants call `memory.recall()` with some options: what users get. A future
+ *    option (e.g. `{ fusion: 'convex', weights: { keyword: 0.7, vector: 0.3 } }`) is one line
+ *    in LIBRARY_VARIANTS; a build that rejects the option reports the variant as unsupported.
+ *  - offline fusions (marked "sim") re-fuse the two legs' ranked lists (fetched once per query
+ *    through `recall({ mode: 'keyword' | 'vector' })`) inside this script, to explore fusion
+ *    functions before they exist in the library. "sim rrf k=60 d=50" must equal the library's
+ *    default hybrid; the runner checks that and says so.
+ *
+ * Options:
+ *   --data facts,conversations   data sets (names under eval/data/ or paths to .json files)
+ *   --json FILE                  also write every number (per variant, per kind, per query) as JSON
+ *   --variants core|all          core: the three modes only; all (default): every variant
+ *   --per-kind all               per-kind tables for every variant (default: the three modes)
+ *   --keep                       keep the temporary database files
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openMemory, type Memory } from '../src/index.js';
+import { LocalEmbedder } from '../src/embed/local.js';
+import type { RecallOptions } from '../src/types.js';
+import { CachingEmbedder } from './embed-cache.js';
+import type { Dataset, EvalQuery } from './gen-util.js';
+import { METRICS, METRIC_LABEL, firstRank, mean, score, selfCheck, type Scores } from './metrics.js';
+
+// ---- variants ------------------------------------------------------------------------------
+
+/** Options passed to recall; loosely typed so options a newer library accepts can be listed here. */
+type RecallVariantOptions = RecallOptions & Record<string, unknown>;
+
+interface LibraryVariant { kind: 'library'; name: string; group: string; options: RecallVariantOptions }
+interface SimVariant { kind: 'sim'; name: string; group: string; fuse: (legs: Legs) => string[] }
+type Variant = LibraryVariant | SimVariant;
+
+const lib = (group: string, name: string, options: RecallVariantOptions): LibraryVariant => ({ kind: 'library', group, name, options });
+
+/** What users get from `recall()`. Add a fusion option here as one more line. */
+const LIBRARY_VARIANTS: LibraryVariant[] = [
+  lib('mode', 'keyword', { mode: 'keyword' }),
+  lib('mode', 'vector', { mode: 'vector' }),
+  lib('mode', 'hybrid', { mode: 'hybrid' }),
+  ...[10, 30, 100].map((k) => lib('rrf k', `hybrid rrfK=${k}`, { mode: 'hybrid', rrfK: k })),
+  ...[10, 20, 100, 200].map((c) => lib('depth', `hybrid candidates=${c}`, { mode: 'hybrid', candidates: c })),
+  // Examples for options a later build may add (uncomment when the library has them):
+  // lib('fusion', 'hybrid weights kw=1 vec=0.3', { mode: 'hybrid', weights: { keyword: 1, vector: 0.3 } }),
+  // lib('fusion', 'hybrid convex', { mode: 'hybrid', fusion: 'convex' }),
+];
+
+/** Both legs' ranked lists for one query, deepest we look at. */
+interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[] }
+const LEG_DEPTH = 100;
+
+/** Weighted RRF over the legs cut at `depth`. Ties: better single-leg rank, then keyword first. */
+function rrfFuse(legs: Legs, k: number, wk: number, wv: number, depth: number): string[] {
+  const acc = new Map<string, { s: number; best: number }>();
+  const add = (list: { id: string }[], w: number): void => list.slice(0, depth).forEach((h, i) => {
+    const e = acc.get(h.id) ?? { s: 0, best: Infinity };
+    e.s += w / (k + i + 1);
+    e.best = Math.min(e.best, i + 1);
+    acc.set(h.id, e);
+  });
+  add(legs.kw, wk);
+  add(legs.vec, wv);
+  return [...acc.entries()].sort((a, b) => b[1].s - a[1].s || a[1].best - b[1].best).map(([id]) => id);
+}
+
+/** Convex combination of min-max normalised scores (Bruch et al. 2023, "TM2C2" with observed min/max). */
+function convexFuse(legs: Legs, alpha: number, depth: number): string[] {
+  const norm = (list: { id: string; s: number }[]): Map<string, number> => {
+    const top = list.slice(0, depth);
+    if (!top.length) return new Map();
+    const max = Math.max(...top.map((h) => h.s)), min = Math.min(...top.map((h) => h.s));
+    return new Map(top.map((h) => [h.id, max > min ? (h.s - min) / (max - min) : 1]));
+  };
+  const k = norm(legs.kw), v = norm(legs.vec);
+  const ids = new Set([...k.keys(), ...v.keys()]);
+  return [...ids].map((id) => ({ id, s: alpha * (k.get(id) ?? 0) + (1 - alpha) * (v.get(id) ?? 0) }))
+    .sort((a, b) => b.s - a.s).map((x) => x.id);
+}
+
+const sim = (group: string, name: string, fuse: (l: Legs) => string[]): SimVariant => ({ kind: 'sim', group, name, fuse });
+const SIM_VARIANTS: SimVariant[] = [
+  sim('sim rrf', 'sim rrf k=60 d=50', (l) => rrfFuse(l, 60, 1, 1, 50)),
+  ...[0.5, 0.3].map((w) => sim('sim weighted rrf', `sim rrf k=60 vec×${w}`, (l) => rrfFuse(l, 60, 1, w, 50))),
+  ...[0.3, 0.5, 0.7].map((a) => sim('sim convex', `sim convex kw=${a}`, (l) => convexFuse(l, a, 50))),
+];
+
+// ---- data ------------------------------------------------------------------------------
+
+interface Loaded { ds: Dataset; mem: Memory; toEval: Map<string, string[]>; groupOf: (id: string) => string; loadMs: number }
+
+async function load(ds: Dataset, dir: string, embedder: CachingEmbedder): Promise<Loaded> {
+  const mem = await openMemory({ path: join(dir, `${ds.name}.db`), embedder });
+  const toEval = new Map<string, string[]>();
+  const t0 = performance.now();
+  const BATCH = 500;
+  for (let i = 0; i < ds.memories.length; i += BATCH) {
+    const chunk = ds.memories.slice(i, i + BATCH);
+    const res = await mem.addMany(chunk.map((m) => {
+      const item: Parameters<Memory['addMany']>[0][number] = { content: m.content, createdAt: m.createdAt };
+      if (m.namespace) item.namespace = m.namespace;
+      if (m.category) item.category = m.category;
+      if (m.sessionId) item.sessionId = m.sessionId;
+      return item;
+    }));
+    // A library that de-duplicates on write may return one id for several inputs: keep them all.
+    res.forEach((r, j) => toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]));
+    process.stderr.write(`\r  ${ds.name}: stored ${Math.min(i + BATCH, ds.memories.length)}/${ds.memories.length} (model calls so far: ${embedder.misses})`);
+  }
+  process.stderr.write('\n');
+  const dupOf = new Map(ds.memories.filter((m) => m.duplicateOf).map((m) => [m.id, m.duplicateOf!]));
+  const groupOf = (id: string): string => { let g = id; for (let n = 0; n < 5 && dupOf.has(g); n++) g = dupOf.get(g)!; return g; };
+  return { ds, mem, toEval, groupOf, loadMs: performance.now() - t0 };
+}
+
+function filterOf(q: EvalQuery): RecallOptions {
+  const f: RecallOptions = {};
+  if (q.namespace) f.namespace = q.namespace;
+  if (q.since) f.since = q.since;
+  if (q.until) f.until = q.until;
+  return f;
+}
+
+// ---- running -------------------------------------------------------------------------------
+
+interface QueryResult { id: string; kind: string; scores: Scores; ranked: string[]; staleAbove?: boolean }
+interface VariantResult { name: string; group: string; kind: 'library' | 'sim'; unsupported?: string; msPerQuery: number; overall: Scores; byKind: Record<string, Scores>; staleAbove?: number; perQuery: QueryResult[] }
+
+async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult[]> {
+  const { ds, mem, toEval, groupOf } = L;
+  const mapIds = (ids: string[]): string[] => ids.flatMap((id) => toEval.get(id) ?? []);
+  const legs = new Map<string, Legs>();
+  if (variants.some((v) => v.kind === 'sim')) {
+    for (const q of ds.queries) {
+      const f = filterOf(q);
+      const kw = await mem.recall(q.query, { ...f, mode: 'keyword', limit: LEG_DEPTH, candidates: LEG_DEPTH });
+      const vec = await mem.recall(q.query, { ...f, mode: 'vector', limit: LEG_DEPTH, candidates: LEG_DEPTH });
+      const conv = (hs: typeof kw): { id: string; s: number }[] => hs.flatMap((h) => (toEval.get(h.id) ?? []).map((id) => ({ id, s: h.score })));
+      legs.set(q.id, { kw: conv(kw), vec: conv(vec) });
+    }
+  }
+  const results: VariantResult[] = [];
+  for (const v of variants) {
+    const perQuery: QueryResult[] = [];
+    let unsupported: string | undefined;
+    const t0 = performance.now();
+    for (const q of ds.queries) {
+      let ranked: string[];
+      if (v.kind === 'library') {
+        try {
+          ranked = mapIds((await mem.recall(q.query, { ...filterOf(q), limit: 10, ...v.options })).map((h) => h.id));
+        } catch (err) {
+          if ((err as { code?: string }).code === 'INVALID_INPUT' && perQuery.length === 0) { unsupported = (err as Error).message; break; }
+          throw err;
+        }
+      } else {
+        ranked = v.fuse(legs.get(q.id)!);
+      }
+      ranked = ranked.slice(0, 10);
+      const r: QueryResult = { id: q.id, kind: q.kind, scores: score(ranked, q.relevant, groupOf), ranked };
+      if (q.stale?.length) {
+        const cur = firstRank(ranked, Object.keys(q.relevant), groupOf);
+        const old = firstRank(ranked, q.stale, groupOf);
+        r.staleAbove = old < cur;
+      }
+      perQuery.push(r);
+    }
+    const ms = (performance.now() - t0) / Math.max(1, perQuery.length);
+    const kinds = Object.keys(ds.kinds);
+    const byKind: Record<string, Scores> = {};
+    for (const k of kinds) { const xs = perQuery.filter((r) => r.kind === k); if (xs.length) byKind[k] = mean(xs.map((r) => r.scores)); }
+    const withStale = perQuery.filter((r) => r.staleAbove !== undefined);
+    const res: VariantResult = { name: v.name, group: v.group, kind: v.kind, msPerQuery: v.kind === 'library' ? ms : NaN, overall: mean(perQuery.map((r) => r.scores)), byKind, perQuery };
+    if (withStale.length) res.staleAbove = withStale.filter((r) => r.staleAbove).length / withStale.length;
+    if (unsupported) res.unsupported = unsupported;
+    results.push(res);
+    process.stderr.write(`  ${ds.name}: ${v.name}${unsupported ? ' (unsupported by this build)' : ''}\n`);
+  }
+  return results;
+}
+
+// ---- reporting ------------------------------------------------------------------------------
+
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
+function table(head: string[], rows: string[][]): string {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string => `| ${cells.map((c, i) => (i ? c.padStart(w[i]!) : c.padEnd(w[i]!))).join(' | ')} |`;
+  return [line(head), `|${w.map((n, i) => (i ? '-'.repeat(n + 1) + ':' : ':' + '-'.repeat(n + 1))).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function report(L: Loaded, rs: VariantResult[], perKindAll: boolean): string {
+  const { ds } = L;
+  const out: string[] = [];
+  const n = ds.queries.length;
+  const ns = new Set(ds.memories.map((m) => m.namespace ?? 'default')).size;
+  out.push(`### ${ds.name}: ${ds.memories.length} memories${ns > 1 ? ` in ${ns} namespaces` : ''}, ${n} queries`, '');
+  const ok = rs.filter((r) => !r.unsupported);
+  out.push(table(['variant', ...METRICS.map((m) => METRIC_LABEL[m]), 'ms/query'], ok.map((r) => [r.name, ...METRICS.map((m) => f3(r.overall[m])), Number.isFinite(r.msPerQuery) ? r.msPerQuery.toFixed(1) : 'sim'])));
+  for (const r of rs.filter((x) => x.unsupported)) out.push(`\n(${r.name}: not supported by this build: ${r.unsupported})`);
+  const get = (name: string): VariantResult | undefined => ok.find((r) => r.name === name);
+  const [kw, vec, hy] = [get('keyword'), get('vector'), get('hybrid')];
+  const kindRows = perKindAll ? ok : ok.filter((r) => r.group === 'mode');
+  out.push('', `Per kind, R@10 / MRR:`, '');
+  const kinds = Object.keys(ds.kinds).filter((k) => ds.queries.some((q) => q.kind === k));
+  out.push(table(['kind (queries)', ...kindRows.map((r) => r.name)], kinds.map((k) => [`${k} (${ds.queries.filter((q) => q.kind === k).length})`, ...kindRows.map((r) => `${f3(r.byKind[k]!.r10)} / ${f3(r.byKind[k]!.mrr)}`)])));
+  if (kw && vec && hy) {
+    const idx = new Map(ds.queries.map((q, i) => [q.id, i]));
+    let both = 0, kOnly = 0, vOnly = 0, neither = 0, lossMrr = 0, lossR10 = 0, lossR5 = 0, winMrr = 0;
+    for (const q of ds.queries) {
+      const i = idx.get(q.id)!;
+      const a = kw.perQuery[i]!.scores, b = vec.perQuery[i]!.scores, h = hy.perQuery[i]!.scores;
+      const ka = a.r10 > 0, vb = b.r10 > 0;
+      if (ka && vb) both++; else if (ka) kOnly++; else if (vb) vOnly++; else neither++;
+      if (h.mrr < Math.max(a.mrr, b.mrr) - 1e-9) lossMrr++;
+      if (h.mrr > Math.max(a.mrr, b.mrr) + 1e-9) winMrr++;
+      if (h.r10 < Math.max(a.r10, b.r10) - 1e-9) lossR10++;
+      if (h.r5 < Math.max(a.r5, b.r5) - 1e-9) lossR5++;
+    }
+    out.push('', `Legs (a relevant memory in the top 10): both ${both}, keyword only ${kOnly}, vector only ${vOnly}, neither ${neither}.`);
+    out.push(`Hybrid vs. the better leg of each query: lower MRR on ${lossMrr}, higher MRR on ${winMrr}, lower R@5 on ${lossR5}, lower R@10 on ${lossR10} of ${n} queries.`);
+    for (const m of METRICS) {
+      const best = Math.max(kw.overall[m], vec.overall[m]);
+      if (hy.overall[m] < best - 1e-9) out.push(`Overall ${METRIC_LABEL[m]}: hybrid ${f3(hy.overall[m])} is BELOW the better single leg (${kw.overall[m] >= vec.overall[m] ? 'keyword' : 'vector'} ${f3(best)}).`);
+    }
+    const simRrf = get('sim rrf k=60 d=50');
+    if (simRrf) {
+      const same = hy.perQuery.filter((r, i) => r.ranked.join() === simRrf.perQuery[i]!.ranked.join()).length;
+      out.push(`Check: offline RRF (k=60, depth 50) reproduces the library's hybrid ranking on ${same}/${n} queries.`);
+    }
+  }
+  const stale = ok.filter((r) => r.staleAbove !== undefined && r.group === 'mode');
+  if (stale.length) out.push('', `"latest" queries where a superseded version ranks above the current one: ${stale.map((r) => `${r.name} ${(100 * r.staleAbove!).toFixed(0)}%`).join(', ')}.`);
+  return out.join('\n');
+}
+
+// ---- main ------------------------------------------------------------------------------------
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  selfCheck();
+  const here = new URL('.', import.meta.url).pathname;
+  const names = (arg('--data') ?? 'facts,conversations').split(',').filter(Boolean);
+  const paths = names.map((n) => (n.endsWith('.json') ? resolve(n) : join(here, 'data', `${n}.json`)));
+  const which = arg('--variants') ?? 'all';
+  const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
+  const embedder = new CachingEmbedder(new LocalEmbedder(), join(here, '..', 'bench', '.cache', 'eval'));
+  const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
+  const t0 = performance.now();
+  const sections: string[] = [];
+  const json: Record<string, unknown> = { embedder: embedder.id, dims: embedder.dims, date: new Date().toISOString(), node: process.version, datasets: {} };
+  try {
+    for (const p of paths) {
+      const ds = JSON.parse(readFileSync(p, 'utf8')) as Dataset;
+      process.stderr.write(`${ds.name}: ${ds.memories.length} memories, ${ds.queries.length} queries\n`);
+      const L = await load(ds, dir, embedder);
+      const rs = await runDataset(L, variants);
+      sections.push(report(L, rs, arg('--per-kind') === 'all'));
+      (json.datasets as Record<string, unknown>)[ds.name] = {
+        memories: ds.memories.length, queries: ds.queries.length, loadMs: Math.round(L.loadMs),
+        variants: rs.map((r) => ({ ...r, perQuery: r.perQuery.map((q) => ({ id: q.id, kind: q.kind, ...q.scores, ...(q.staleAbove !== undefined ? { staleAbove: q.staleAbove } : {}), ranked: q.ranked })) })),
+      };
+      await L.mem.close();
+    }
+  } finally {
+    if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+    else process.stderr.write(`kept ${dir}\n`);
+  }
+  const secs = ((performance.now() - t0) / 1000).toFixed(0);
+  console.log(`## mnemolite quality benchmark (embedder ${embedder.id}, ${process.version})\n`);
+  console.log(sections.join('\n\n'));
+  console.log(`\nEmbeddings: ${embedder.hits} from cache, ${embedder.misses} computed (${(embedder.modelMs / 1000).toFixed(0)} s in the model). Total ${secs} s.`);
+  const jsonPath = arg('--json');
+  if (jsonPath) { writeFileSync(jsonPath, JSON.stringify(json, null, 1)); console.log(`JSON written to ${jsonPath}`); }
+}
+
+await main();

@@ -1,0 +1,382 @@
+/**
+ * WebAssembly SIMD kernels for the vector leg, assembled in memory at load time.
+ *
+ * There is no committed binary and no build step: the few functions below are written in a
+ * small instruction DSL and encoded to wasm bytes when this module loads (~0.1 ms). Every
+ * kernel has a plain-JS reference in the tests.
+ *
+ * Kernels (all pointers are byte offsets into the shared memory):
+ * - `encode`: sign bits of `(v - centre)` for a range of slots;
+ * - `hamming`: Hamming distance of every eligible slot's code to the query code, plus a
+ *   histogram of distances (so the candidate cut-off is found without sorting);
+ * - `select`: the slots under the cut-off;
+ * - `dots`: exact float dot products for a list of slots (re-scoring);
+ * - `scan`: exact float dot products for every slot (the `exact: true` path).
+ */
+
+// ---- a tiny wasm encoder ---------------------------------------------------
+
+type Bytes = number[];
+
+function uleb(n: number): Bytes {
+  const out: Bytes = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+function sleb(n: number): Bytes {
+  const out: Bytes = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+const I32 = 0x7f, F32 = 0x7d, V128 = 0x7b;
+const simd = (op: number, ...imm: number[]): Bytes => [0xfd, ...uleb(op), ...imm];
+const mem = (align: number, offset = 0): Bytes => [...uleb(align), ...uleb(offset)];
+
+/** Instruction helpers; each returns encoded bytes. */
+const op = {
+  get: (i: number): Bytes => [0x20, ...uleb(i)],
+  set: (i: number): Bytes => [0x21, ...uleb(i)],
+  tee: (i: number): Bytes => [0x22, ...uleb(i)],
+  i32: (n: number): Bytes => [0x41, ...sleb(n)],
+  add: [0x6a], sub: [0x6b], mul: [0x6c], shl: [0x74], shrU: [0x76], or: [0x72], and: [0x71],
+  ltU: [0x49], geU: [0x4f], eq: [0x46], eqz: [0x45],
+  load: (o = 0): Bytes => [0x28, ...mem(2, o)],
+  store: (o = 0): Bytes => [0x36, ...mem(2, o)],
+  load8: (o = 0): Bytes => [0x2d, ...mem(0, o)],
+  store8: (o = 0): Bytes => [0x3a, ...mem(0, o)],
+  load16: (o = 0): Bytes => [0x2f, ...mem(1, o)],
+  store16: (o = 0): Bytes => [0x3b, ...mem(1, o)],
+  f32store: (o = 0): Bytes => [0x38, ...mem(2, o)],
+  f32add: [0x92],
+  block: [0x02, 0x40], loop: [0x03, 0x40], if: [0x04, 0x40], ifI32: [0x04, 0x7f], else: [0x05], end: [0x0b],
+  br: (d: number): Bytes => [0x0c, ...uleb(d)],
+  brIf: (d: number): Bytes => [0x0d, ...uleb(d)],
+  // SIMD
+  vload: (o = 0): Bytes => simd(0x00, ...mem(0, o)),
+  vzero: simd(0x0c, ...new Array<number>(16).fill(0)),
+  i32x4extract: (lane: number): Bytes => simd(0x1b, lane),
+  f32x4extract: (lane: number): Bytes => simd(0x1f, lane),
+  f32x4gt: simd(0x44),
+  vxor: simd(0x51),
+  popcnt: simd(0x62),
+  i32x4bitmask: simd(0xa4),
+  i16x8extaddU: simd(0x7d),
+  i32x4extaddU: simd(0x7f),
+  i16x8add: simd(0x8e),
+  i8x16add: simd(0x6e),
+  f32x4add: simd(0xe4),
+  f32x4sub: simd(0xe5),
+  f32x4mul: simd(0xe6),
+};
+
+interface Fn {
+  name: string;
+  params: number[];
+  results: number[];
+  locals: number[];
+  body: Bytes;
+}
+
+function section(id: number, content: Bytes): Bytes {
+  return [id, ...uleb(content.length), ...content];
+}
+
+function vec(items: Bytes[]): Bytes {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+function str(s: string): Bytes {
+  const b = [...Buffer.from(s, 'utf8')];
+  return [...uleb(b.length), ...b];
+}
+
+function assemble(fns: Fn[]): Uint8Array {
+  const types = section(1, vec(fns.map((f) => [0x60, ...vec(f.params.map((p) => [p])), ...vec(f.results.map((r) => [r]))])));
+  // Import memory "env"."memory" (min 1 page), so JS owns and grows it.
+  const imports = section(2, vec([[...str('env'), ...str('memory'), 0x02, 0x00, 0x01]]));
+  const funcs = section(3, vec(fns.map((_, i) => uleb(i))));
+  const exports = section(7, vec(fns.map((f, i) => [...str(f.name), 0x00, ...uleb(i)])));
+  const code = section(10, vec(fns.map((f) => {
+    const locals = vec(f.locals.map((t) => [0x01, t]));
+    const body = [...locals, ...f.body, 0x0b];
+    return [...uleb(body.length), ...body];
+  })));
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
+}
+
+// ---- kernels -----------------------------------------------------------------
+
+const { get, set, tee, i32, add, sub, mul, shl, ltU, geU, eq, eqz, load, store, load8, store8, load16, store16, f32store, block, loop, end, br, brIf } = op;
+
+/** Horizontal sum of the f32x4 on the stack. Needs a v128 scratch local. */
+function hsumF32(tmp: number): Bytes {
+  return [...tee(tmp), ...op.f32x4extract(0), ...get(tmp), ...op.f32x4extract(1), ...op.f32add, ...get(tmp), ...op.f32x4extract(2), ...op.f32add, ...get(tmp), ...op.f32x4extract(3), ...op.f32add];
+}
+
+/** Dot product of `dp` floats at pointers in locals `a` and `b`, left on the stack as f32. Uses locals j, acc, tmp. */
+function dot(a: number, b: number, dp: number, j: number, acc: number, tmp: number): Bytes {
+  return [
+    ...op.vzero, ...set(acc), ...i32(0), ...set(j),
+    ...loop,
+    ...get(acc), ...get(a), ...get(j), ...add, ...op.vload(), ...get(b), ...get(j), ...add, ...op.vload(), ...op.f32x4mul, ...op.f32x4add, ...set(acc),
+    ...get(a), ...get(j), ...add, ...op.vload(16), ...get(b), ...get(j), ...add, ...op.vload(16), ...op.f32x4mul, ...get(acc), ...op.f32x4add, ...set(acc),
+    ...get(j), ...i32(32), ...add, ...tee(j), ...get(dp), ...i32(4), ...mul, ...ltU, ...brIf(0),
+    ...end,
+    ...get(acc), ...hsumF32(tmp),
+  ];
+}
+
+// encode(vecs, dp, codes, cb, centre, from, to)
+// Sign bit j of slot s is (v[j] - centre[j] > 0). dp is a multiple of 8; cb a multiple of 16 >= dp/8.
+const encode: Fn = (() => {
+  const [vecs, dp, codes, cb, centre, from, to] = [0, 1, 2, 3, 4, 5, 6];
+  const [slot, k, vp, cp, nb] = [7, 8, 9, 10, 11];
+  return {
+    name: 'encode', params: [I32, I32, I32, I32, I32, I32, I32], results: [], locals: [I32, I32, I32, I32, I32],
+    body: [
+      ...get(dp), ...i32(3), ...op.shrU, ...set(nb), // bytes carrying bits
+      ...get(from), ...set(slot),
+      ...block, ...loop,
+      ...get(slot), ...get(to), ...geU, ...brIf(1),
+      ...get(vecs), ...get(slot), ...get(dp), ...mul, ...i32(2), ...shl, ...add, ...set(vp),
+      ...get(codes), ...get(slot), ...get(cb), ...mul, ...add, ...set(cp),
+      ...i32(0), ...set(k),
+      ...block, ...loop,
+      ...get(k), ...get(cb), ...geU, ...brIf(1),
+      ...get(cp), ...get(k), ...add,
+      ...get(k), ...get(nb), ...ltU,
+      ...op.ifI32,
+      // low nibble: floats 8k..8k+3; high nibble: 8k+4..8k+7
+      ...get(vp), ...get(k), ...i32(5), ...shl, ...add, ...op.vload(),
+      ...get(centre), ...get(k), ...i32(5), ...shl, ...add, ...op.vload(),
+      ...op.f32x4sub, ...op.vzero, ...op.f32x4gt, ...op.i32x4bitmask,
+      ...get(vp), ...get(k), ...i32(5), ...shl, ...add, ...op.vload(16),
+      ...get(centre), ...get(k), ...i32(5), ...shl, ...add, ...op.vload(16),
+      ...op.f32x4sub, ...op.vzero, ...op.f32x4gt, ...op.i32x4bitmask, ...i32(4), ...shl, ...op.or,
+      ...op.else,
+      ...i32(0),
+      ...end,
+      ...store8(),
+      ...get(k), ...i32(1), ...add, ...set(k), ...br(0),
+      ...end, ...end,
+      ...get(slot), ...i32(1), ...add, ...set(slot), ...br(0),
+      ...end, ...end,
+    ],
+  };
+})();
+
+// hamming(codes, nslots, cb, q, mask, dist, hist)
+// dist[s] = popcount(code[s] ^ q) for slots with mask[s] != 0 (and hist[dist]++), else 0xFFFF.
+const hamming: Fn = (() => {
+  const [codes, nslots, cb, q, mask, dist, hist] = [0, 1, 2, 3, 4, 5, 6];
+  const [slot, p, j, d, h] = [7, 8, 9, 10, 11];
+  const acc = 12;
+  return {
+    name: 'hamming', params: [I32, I32, I32, I32, I32, I32, I32], results: [], locals: [I32, I32, I32, I32, I32, V128],
+    body: [
+      ...i32(0), ...set(slot), ...get(codes), ...set(p),
+      ...block, ...loop,
+      ...get(slot), ...get(nslots), ...geU, ...brIf(1),
+      ...get(mask), ...get(slot), ...add, ...load8(),
+      ...op.if,
+      ...op.vzero, ...set(acc), ...i32(0), ...set(j),
+      ...loop,
+      ...get(p), ...get(j), ...add, ...op.vload(), ...get(q), ...get(j), ...add, ...op.vload(), ...op.vxor, ...op.popcnt, ...op.i16x8extaddU,
+      ...get(acc), ...op.i16x8add, ...set(acc),
+      ...get(j), ...i32(16), ...add, ...tee(j), ...get(cb), ...ltU, ...brIf(0),
+      ...end,
+      ...get(acc), ...op.i32x4extaddU, ...tee(acc), ...op.i32x4extract(0),
+      ...get(acc), ...op.i32x4extract(1), ...add, ...get(acc), ...op.i32x4extract(2), ...add, ...get(acc), ...op.i32x4extract(3), ...add,
+      ...set(d),
+      ...get(dist), ...get(slot), ...i32(1), ...shl, ...add, ...get(d), ...store16(),
+      ...get(hist), ...get(d), ...i32(2), ...shl, ...add, ...tee(h), ...get(h), ...load(), ...i32(1), ...add, ...store(),
+      ...op.else,
+      ...get(dist), ...get(slot), ...i32(1), ...shl, ...add, ...i32(0xffff), ...store16(),
+      ...end,
+      ...get(p), ...get(cb), ...add, ...set(p),
+      ...get(slot), ...i32(1), ...add, ...set(slot), ...br(0),
+      ...end, ...end,
+    ],
+  };
+})();
+
+/**
+ * hamming for a fixed code length of `chunks` x 16 bytes (chunks <= 31): unrolled, with byte-wise
+ * popcount sums (at most 8 x 31 = 248 per lane, so u8 does not overflow) widened once per slot.
+ */
+function hammingFixed(chunks: number): Fn {
+  const [codes, nslots, , q, mask, dist, hist] = [0, 1, 2, 3, 4, 5, 6];
+  const [slot, p, d, h] = [7, 8, 9, 10];
+  const [acc] = [11];
+  const qv = Array.from({ length: chunks }, (_, c) => 12 + c); // query chunks kept in registers
+  const body: Bytes = [];
+  for (let c = 0; c < chunks; c++) body.push(...get(q), ...op.vload(16 * c), ...set(qv[c]!));
+  body.push(...i32(0), ...set(slot), ...get(codes), ...set(p), ...block, ...loop, ...get(slot), ...get(nslots), ...geU, ...brIf(1),
+    ...get(mask), ...get(slot), ...add, ...load8(), ...op.if);
+  for (let c = 0; c < chunks; c++) {
+    body.push(...get(p), ...op.vload(16 * c), ...get(qv[c]!), ...op.vxor, ...op.popcnt);
+    if (c > 0) body.push(...op.i8x16add);
+  }
+  body.push(...op.i16x8extaddU, ...op.i32x4extaddU, ...tee(acc), ...op.i32x4extract(0),
+    ...get(acc), ...op.i32x4extract(1), ...add, ...get(acc), ...op.i32x4extract(2), ...add, ...get(acc), ...op.i32x4extract(3), ...add,
+    ...set(d),
+    ...get(dist), ...get(slot), ...i32(1), ...shl, ...add, ...get(d), ...store16(),
+    ...get(hist), ...get(d), ...i32(2), ...shl, ...add, ...tee(h), ...get(h), ...load(), ...i32(1), ...add, ...store(),
+    ...op.else,
+    ...get(dist), ...get(slot), ...i32(1), ...shl, ...add, ...i32(0xffff), ...store16(),
+    ...end,
+    ...get(p), ...i32(16 * chunks), ...add, ...set(p),
+    ...get(slot), ...i32(1), ...add, ...set(slot), ...br(0),
+    ...end, ...end);
+  return {
+    name: `hamming${chunks}`, params: [I32, I32, I32, I32, I32, I32, I32], results: [],
+    locals: [I32, I32, I32, I32, V128, ...qv.map(() => V128)], body,
+  };
+}
+
+/** Code lengths (in 16-byte chunks) with an unrolled Hamming kernel: 128..512 bits, 768, 1024, 1536 and 3072 dims. */
+export const FIXED_CHUNKS = [1, 2, 3, 4, 6, 8, 12, 24] as const;
+
+// select(dist, nslots, t, eqLeft, out) -> n
+// Writes every slot with dist < t, and the first eqLeft slots with dist == t, to out (i32 each).
+const select: Fn = (() => {
+  const [dist, nslots, t, eqLeft, out] = [0, 1, 2, 3, 4];
+  const [slot, n, d] = [5, 6, 7];
+  return {
+    name: 'select', params: [I32, I32, I32, I32, I32], results: [I32], locals: [I32, I32, I32],
+    body: [
+      ...i32(0), ...set(slot), ...i32(0), ...set(n),
+      ...block, ...loop,
+      ...get(slot), ...get(nslots), ...geU, ...brIf(1),
+      ...get(dist), ...get(slot), ...i32(1), ...shl, ...add, ...load16(), ...tee(d), ...get(t), ...ltU,
+      ...op.if,
+      ...get(out), ...get(n), ...i32(2), ...shl, ...add, ...get(slot), ...store(),
+      ...get(n), ...i32(1), ...add, ...set(n),
+      ...op.else,
+      ...get(d), ...get(t), ...eq,
+      ...op.if,
+      ...get(eqLeft),
+      ...op.if,
+      ...get(out), ...get(n), ...i32(2), ...shl, ...add, ...get(slot), ...store(),
+      ...get(n), ...i32(1), ...add, ...set(n),
+      ...get(eqLeft), ...i32(1), ...sub, ...set(eqLeft),
+      ...end,
+      ...end,
+      ...end,
+      ...get(slot), ...i32(1), ...add, ...set(slot), ...br(0),
+      ...end, ...end,
+      ...get(n),
+    ],
+  };
+})();
+
+// dots(vecs, dp, q, slots, n, out): out[i] = dot(vec[slots[i]], q)
+const dots: Fn = (() => {
+  const [vecs, dp, q, slots, n, out] = [0, 1, 2, 3, 4, 5];
+  const [i, base, j] = [6, 7, 8];
+  const [acc, tmp] = [9, 10];
+  return {
+    name: 'dots', params: [I32, I32, I32, I32, I32, I32], results: [], locals: [I32, I32, I32, V128, V128],
+    body: [
+      ...i32(0), ...set(i),
+      ...block, ...loop,
+      ...get(i), ...get(n), ...geU, ...brIf(1),
+      ...get(vecs), ...get(slots), ...get(i), ...i32(2), ...shl, ...add, ...load(), ...get(dp), ...mul, ...i32(2), ...shl, ...add, ...set(base),
+      ...get(out), ...get(i), ...i32(2), ...shl, ...add,
+      ...dot(base, q, dp, j, acc, tmp),
+      ...f32store(),
+      ...get(i), ...i32(1), ...add, ...set(i), ...br(0),
+      ...end, ...end,
+    ],
+  };
+})();
+
+// scan(vecs, dp, nslots, q, mask, out): out[s] = dot(vec[s], q) where mask[s] != 0, else untouched.
+const scan: Fn = (() => {
+  const [vecs, dp, nslots, q, mask, out] = [0, 1, 2, 3, 4, 5];
+  const [slot, base, j] = [6, 7, 8];
+  const [acc, tmp] = [9, 10];
+  return {
+    name: 'scan', params: [I32, I32, I32, I32, I32, I32], results: [], locals: [I32, I32, I32, V128, V128],
+    body: [
+      ...i32(0), ...set(slot), ...get(vecs), ...set(base),
+      ...block, ...loop,
+      ...get(slot), ...get(nslots), ...geU, ...brIf(1),
+      ...get(mask), ...get(slot), ...add, ...load8(), ...eqz, ...eqz,
+      ...op.if,
+      ...get(out), ...get(slot), ...i32(2), ...shl, ...add,
+      ...dot(base, q, dp, j, acc, tmp),
+      ...f32store(),
+      ...end,
+      ...get(base), ...get(dp), ...i32(2), ...shl, ...add, ...set(base),
+      ...get(slot), ...i32(1), ...add, ...set(slot), ...br(0),
+      ...end, ...end,
+    ],
+  };
+})();
+
+/** The kernel module's bytes (exported for tests and inspection). */
+export const KERNEL_WASM: Uint8Array = assemble([encode, hamming, select, dots, scan, ...FIXED_CHUNKS.map(hammingFixed)]);
+
+/** Typed view of the kernel exports. Pointers are byte offsets; see the module comment. */
+export interface Kernels {
+  encode(vecs: number, dp: number, codes: number, cb: number, centre: number, from: number, to: number): void;
+  hamming(codes: number, nslots: number, cb: number, q: number, mask: number, dist: number, hist: number): void;
+  select(dist: number, nslots: number, t: number, eqLeft: number, out: number): number;
+  dots(vecs: number, dp: number, q: number, slots: number, n: number, out: number): void;
+  scan(vecs: number, dp: number, nslots: number, q: number, mask: number, out: number): void;
+  /** `hamming` specialised for `cb = 16 * N`, N in {@link FIXED_CHUNKS}. */
+  [fixed: `hamming${number}`]: (codes: number, nslots: number, cb: number, q: number, mask: number, dist: number, hist: number) => void;
+}
+
+/** The parts of the WebAssembly JS API used here (the project's TS lib has no DOM types). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Memory: new (d: { initial: number; maximum?: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (m: object, imports: object) => { exports: unknown };
+  validate(bytes: Uint8Array): boolean;
+}
+const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+
+let compiled: object | null = null;
+
+/** A new WebAssembly memory of `initial` 64 KiB pages, growable to 4 GiB. */
+export function newMemory(initial: number): WasmMemory {
+  if (!WA) throw new Error('WebAssembly is not available in this runtime');
+  return new WA.Memory({ initial, maximum: 65536 });
+}
+
+/** Whether this runtime has WebAssembly SIMD (Node >= 16.4 does). */
+export function simdSupported(): boolean {
+  try {
+    return !!WA && WA.validate(KERNEL_WASM);
+  } catch {
+    return false;
+  }
+}
+
+/** Instantiate the kernels over `memory` (synchronous; the module is compiled once per process). */
+export function instantiateKernels(memory: WasmMemory): Kernels {
+  if (!WA) throw new Error('WebAssembly is not available in this runtime');
+  compiled ??= new WA.Module(KERNEL_WASM);
+  const inst = new WA.Instance(compiled, { env: { memory } });
+  return inst.exports as unknown as Kernels;
+}
