@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { EmbeddingService, contentHash } from './embed/cache.js';
 import { resolveEmbedder } from './embed/index.js';
 import type { Embedder } from './embed/provider.js';
@@ -492,6 +492,9 @@ export class Memory {
   async backup(dest: string): Promise<void> {
     this.live();
     if (typeof dest !== 'string' || !dest.trim()) throw invalid('backup needs a destination file path.');
+    // better-sqlite3 trims the name and C cuts it at a NUL: either would let the backup land on (and overwrite or delete) another file.
+    if (dest !== dest.trim() || /[\u0000-\u001f\u007f]/.test(dest)) throw invalid('The backup destination must not start or end with spaces or contain control characters. Choose a plain file path.');
+    if (!existsSync(dirname(resolve(dest)))) throw invalid(`The directory of ${dest} does not exist. Create it first or choose another path.`);
     if (this.path !== ':memory:' && resolve(dest) === resolve(this.path)) throw invalid('The backup destination is the database itself. Choose another path.');
     if (existsSync(dest)) throw invalid(`${dest} already exists. Choose a new path; backups never overwrite files.`);
     await this.store.backup(dest);

@@ -8,6 +8,8 @@ export const MAX_CONTENT_BYTES = 100_000;
 export const MAX_METADATA_BYTES = 64_000;
 /** Largest recall query accepted, in characters (only the first terms are used anyway). */
 export const MAX_QUERY_CHARS = 100_000;
+/** Deepest nesting of objects and arrays accepted in metadata (SQLite's JSON functions stop at 1000). */
+export const MAX_METADATA_DEPTH = 64;
 /** Namespace used when none is given. */
 export const DEFAULT_NAMESPACE = 'default';
 /** Namespace wildcard accepted by list, export, stats and recall: every namespace. */
@@ -39,7 +41,8 @@ const dateLike = z.union([z.date(), z.string()]).transform((v, ctx) => {
 });
 
 /** Check that metadata is a plain JSON object: no functions, cycles, NaN, BigInt, class instances. */
-function checkJson(v: unknown, path: string, seen: Set<unknown>): string | null {
+function checkJson(v: unknown, path: string, seen: Set<unknown>, depth = 0): string | null {
+  if (depth > MAX_METADATA_DEPTH) return `${path.slice(0, 80)}... is nested more than ${MAX_METADATA_DEPTH} levels deep`;
   if (v === null || typeof v === 'string' || typeof v === 'boolean') {
     if (typeof v === 'string' && !wellFormed(v)) return `${path} is not valid Unicode (lone surrogate)`;
     return null;
@@ -50,7 +53,7 @@ function checkJson(v: unknown, path: string, seen: Set<unknown>): string | null 
   seen.add(v);
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const e = checkJson(v[i], `${path}[${i}]`, seen);
+      const e = checkJson(v[i], `${path}[${i}]`, seen, depth + 1);
       if (e) return e;
     }
   } else {
@@ -58,7 +61,7 @@ function checkJson(v: unknown, path: string, seen: Set<unknown>): string | null 
     if (proto !== Object.prototype && proto !== null) return `${path} is a ${(v as object).constructor?.name ?? 'class instance'}; use plain objects, arrays, strings, numbers, booleans and null`;
     for (const [k, x] of Object.entries(v)) {
       if (!wellFormed(k)) return `${path} has a key that is not valid Unicode`;
-      const e = checkJson(x, `${path}.${k}`, seen);
+      const e = checkJson(x, `${path}.${k}`, seen, depth + 1);
       if (e) return e;
     }
   }
@@ -105,7 +108,7 @@ const filterShape = {
 const intIn = (min: number, max: number) => z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
 const addSchema = z.object({
-  namespace: label(128).optional(),
+  namespace: label(128).refine((s) => s !== ALL_NAMESPACES, 'must not be "*": that name means every namespace when reading').optional(),
   key: label(512).optional(),
   category: label(128).optional(),
   sessionId: label(256).optional(),

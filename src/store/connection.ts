@@ -56,6 +56,32 @@ export function storageError(err: unknown, path: string, action: string): Mnemol
 }
 
 /**
+ * Throw unless the file is empty or a mnemolite file this version can read; returns its schema version.
+ * One read transaction, so a migration committed by another process is seen whole or not at all.
+ */
+function checkVersions(db: Database.Database, path: string): number {
+  const { version, appId, tables } = db.transaction(() => ({
+    version: db.pragma('user_version', { simple: true }) as number,
+    appId: db.pragma('application_id', { simple: true }) as number,
+    tables: (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as { n: number }).n,
+  }))();
+  if (version > SCHEMA_VERSION) {
+    throw new MnemoliteError(
+      'SCHEMA_TOO_NEW',
+      `${path} was written by a newer mnemolite (schema ${version}; this version reads up to ${SCHEMA_VERSION}). Upgrade mnemolite; the file was not changed.`,
+      { fileVersion: version, supported: SCHEMA_VERSION },
+    );
+  }
+  if (appId !== 0 && appId !== APPLICATION_ID) {
+    throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database of another application (application_id ${appId}). Use a separate file for mnemolite.`);
+  }
+  if (version === 0 && tables > 0) {
+    throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database that mnemolite did not create. Use a new file for mnemolite; this one was not changed.`);
+  }
+  return version;
+}
+
+/**
  * Open (creating if needed) a mnemolite SQLite file, apply pragmas and migrations.
  * Refuses, without writing anything, files that are not SQLite, not mnemolite, or too new.
  */
@@ -70,6 +96,20 @@ export function openDatabase(path: string, opts: ConnectionOptions = {}): Databa
       throw new MnemoliteError('INVALID_INPUT', `The directory of ${path} does not exist. Create it first or choose another --db path.`);
     }
   }
+  if (!memory && !opts.readonly && existsSync(path) && statSync(path).size > 0) {
+    // Refuse foreign or newer files through a read-only connection first: closing a writable
+    // connection checkpoints a pending WAL into the file, which would change it.
+    let probe: Database.Database | undefined;
+    try {
+      probe = new Database(path, { readonly: true, fileMustExist: true });
+      probe.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+      checkVersions(probe, path);
+    } catch (err) {
+      throw storageError(err, path, 'open the database');
+    } finally {
+      probe?.close();
+    }
+  }
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: !!opts.readonly, fileMustExist: !!opts.readonly });
@@ -79,24 +119,7 @@ export function openDatabase(path: string, opts: ConnectionOptions = {}): Databa
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
     // Version checks first: nothing may be written to a file we do not understand.
-    const version = db.pragma('user_version', { simple: true }) as number;
-    const appId = db.pragma('application_id', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new MnemoliteError(
-        'SCHEMA_TOO_NEW',
-        `${path} was written by a newer mnemolite (schema ${version}; this version reads up to ${SCHEMA_VERSION}). Upgrade mnemolite; the file was not changed.`,
-        { fileVersion: version, supported: SCHEMA_VERSION },
-      );
-    }
-    if (appId !== 0 && appId !== APPLICATION_ID) {
-      throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database of another application (application_id ${appId}). Use a separate file for mnemolite.`);
-    }
-    if (version === 0) {
-      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as { n: number };
-      if (tables.n > 0) {
-        throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database that mnemolite did not create. Use a new file for mnemolite; this one was not changed.`);
-      }
-    }
+    const version = checkVersions(db, path);
     if (opts.readonly) {
       if (version < SCHEMA_VERSION) {
         throw new MnemoliteError('READ_ONLY', `${path} uses an older schema (${version}) and must be upgraded; open it once without readonly.`);
