@@ -20,6 +20,11 @@
  *   --variants core|all          core: the three modes only; all (default): every variant
  *   --per-kind all               per-kind tables for every variant (default: the three modes)
  *   --keep                       keep the temporary database files
+ *   --cache DIR                  vector cache folder (default bench/.cache/eval/ of this checkout)
+ *   --rev TEXT                   label printed in the report (eval/run-at.sh passes the commit)
+ *
+ * To measure a committed library without the uncommitted work of a shared tree:
+ *   bash eval/run-at.sh [REV] [options]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,10 +60,13 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
 ];
 
 /** Both legs' ranked lists for one query, deepest we look at. */
-interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[] }
-const LEG_DEPTH = 100;
+interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[]; /** Insertion order of a memory (the library's last tie-break). */ pos: (id: string) => number }
+// The library's default candidate depth: the keyword leg's order among equal BM25 scores depends on
+// the LIMIT (SQLite's top-N sorter is not stable), so the legs are fetched at the depth the
+// library's hybrid uses, or the offline RRF would not reproduce it.
+const LEG_DEPTH = 50;
 
-/** Weighted RRF over the legs cut at `depth`. Ties: better single-leg rank, then keyword first. */
+/** Weighted RRF over the legs cut at `depth`. Ties as in the library: better single-leg rank, then older memory. */
 function rrfFuse(legs: Legs, k: number, wk: number, wv: number, depth: number): string[] {
   const acc = new Map<string, { s: number; best: number }>();
   const add = (list: { id: string }[], w: number): void => list.slice(0, depth).forEach((h, i) => {
@@ -69,7 +77,7 @@ function rrfFuse(legs: Legs, k: number, wk: number, wv: number, depth: number): 
   });
   add(legs.kw, wk);
   add(legs.vec, wv);
-  return [...acc.entries()].sort((a, b) => b[1].s - a[1].s || a[1].best - b[1].best).map(([id]) => id);
+  return [...acc.entries()].sort((a, b) => b[1].s - a[1].s || a[1].best - b[1].best || legs.pos(a[0]) - legs.pos(b[0])).map(([id]) => id);
 }
 
 /** Convex combination of min-max normalised scores (Bruch et al. 2023, "TM2C2" with observed min/max). */
@@ -83,7 +91,7 @@ function convexFuse(legs: Legs, alpha: number, depth: number): string[] {
   const k = norm(legs.kw), v = norm(legs.vec);
   const ids = new Set([...k.keys(), ...v.keys()]);
   return [...ids].map((id) => ({ id, s: alpha * (k.get(id) ?? 0) + (1 - alpha) * (v.get(id) ?? 0) }))
-    .sort((a, b) => b.s - a.s).map((x) => x.id);
+    .sort((a, b) => b.s - a.s || legs.pos(a.id) - legs.pos(b.id)).map((x) => x.id);
 }
 
 const sim = (group: string, name: string, fuse: (l: Legs) => string[]): SimVariant => ({ kind: 'sim', group, name, fuse });
@@ -138,13 +146,15 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
   const { ds, mem, toEval, groupOf } = L;
   const mapIds = (ids: string[]): string[] => ids.flatMap((id) => toEval.get(id) ?? []);
   const legs = new Map<string, Legs>();
+  const order = new Map(ds.memories.map((m, i) => [m.id, i]));
+  const pos = (id: string): number => order.get(id) ?? Infinity;
   if (variants.some((v) => v.kind === 'sim')) {
     for (const q of ds.queries) {
       const f = filterOf(q);
       const kw = await mem.recall(q.query, { ...f, mode: 'keyword', limit: LEG_DEPTH, candidates: LEG_DEPTH });
       const vec = await mem.recall(q.query, { ...f, mode: 'vector', limit: LEG_DEPTH, candidates: LEG_DEPTH });
       const conv = (hs: typeof kw): { id: string; s: number }[] => hs.flatMap((h) => (toEval.get(h.id) ?? []).map((id) => ({ id, s: h.score })));
-      legs.set(q.id, { kw: conv(kw), vec: conv(vec) });
+      legs.set(q.id, { kw: conv(kw), vec: conv(vec), pos });
     }
   }
   const results: VariantResult[] = [];
@@ -255,11 +265,11 @@ async function main(): Promise<void> {
   const paths = names.map((n) => (n.endsWith('.json') ? resolve(n) : join(here, 'data', `${n}.json`)));
   const which = arg('--variants') ?? 'all';
   const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
-  const embedder = new CachingEmbedder(new LocalEmbedder(), join(here, '..', 'bench', '.cache', 'eval'));
+  const embedder = new CachingEmbedder(new LocalEmbedder(), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
   const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
   const t0 = performance.now();
   const sections: string[] = [];
-  const json: Record<string, unknown> = { embedder: embedder.id, dims: embedder.dims, date: new Date().toISOString(), node: process.version, datasets: {} };
+  const json: Record<string, unknown> = { rev: arg('--rev') ?? null, embedder: embedder.id, dims: embedder.dims, date: new Date().toISOString(), node: process.version, datasets: {} };
   try {
     for (const p of paths) {
       const ds = JSON.parse(readFileSync(p, 'utf8')) as Dataset;
@@ -278,7 +288,8 @@ async function main(): Promise<void> {
     else process.stderr.write(`kept ${dir}\n`);
   }
   const secs = ((performance.now() - t0) / 1000).toFixed(0);
-  console.log(`## mnemolite quality benchmark (embedder ${embedder.id}, ${process.version})\n`);
+  const rev = arg('--rev');
+  console.log(`## mnemolite quality benchmark (${rev ? `library at ${rev}, ` : ''}embedder ${embedder.id}, Node ${process.version})\n`);
   console.log(sections.join('\n\n'));
   console.log(`\nEmbeddings: ${embedder.hits} from cache, ${embedder.misses} computed (${(embedder.modelMs / 1000).toFixed(0)} s in the model). Total ${secs} s.`);
   const jsonPath = arg('--json');
