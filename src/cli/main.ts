@@ -10,6 +10,7 @@ import { embedderFromFlags } from './embedder.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
 import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
+import { registerServe } from './serve-command.js';
 
 interface Globals {
   db: string;
@@ -347,6 +348,7 @@ export function buildProgram(): Command {
     });
 
   registerMcp(program);
+  registerServe(program);
   return program;
 }
 

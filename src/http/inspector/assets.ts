@@ -1,0 +1,2 @@
+export { INSPECTOR_CSS, INSPECTOR_HTML } from './page.js';
+export { INSPECTOR_JS } from './script.js';

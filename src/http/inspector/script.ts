@@ -1,0 +1,396 @@
+// The inspector's browser script, served as /inspector.js. Plain ES2020 for any current browser;
+// it only calls the JSON API and builds the DOM with textContent (memory text is never parsed as HTML).
+// Kept in a String.raw literal, so it must not contain backticks or dollar-brace sequences.
+
+export const INSPECTOR_JS = String.raw`
+(function () {
+  'use strict';
+
+  var PAGE = 50;
+  var state = {
+    token: sessionStorage.getItem('mnemolite.token') || '',
+    me: null,
+    stats: null,
+    view: 'browse',     // 'browse' or 'search'
+    offset: 0,
+    total: 0,
+    rows: [],
+    editing: null,
+    deleting: null
+  };
+
+  function $(id) { return document.getElementById(id); }
+
+  // h('tag', { attr: value, onclick: fn }, child, ...): children are nodes or text, never HTML.
+  function h(tag, attrs) {
+    var el = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) return;
+        if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
+        else if (k === 'className') el.className = v;
+        else if (k === 'text') el.textContent = v;
+        else el.setAttribute(k, v === true ? '' : String(v));
+      });
+    }
+    for (var i = 2; i < arguments.length; i++) append(el, arguments[i]);
+    return el;
+  }
+  function append(el, c) {
+    if (c === null || c === undefined || c === false) return;
+    if (Array.isArray(c)) { c.forEach(function (x) { append(el, x); }); return; }
+    el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  }
+  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
+
+  function setStatus(text, isError) {
+    var s = $('status');
+    s.textContent = text;
+    s.className = isError ? 'status error' : 'status';
+  }
+
+  // ---- API ---------------------------------------------------------------------------------
+
+  async function api(method, path, body) {
+    var headers = { accept: 'application/json' };
+    if (state.token) headers.authorization = 'Bearer ' + state.token;
+    var init = { method: method, headers: headers };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    var res = await fetch(path, init);
+    var data = null;
+    var type = res.headers.get('content-type') || '';
+    if (type.indexOf('json') !== -1) data = await res.json().catch(function () { return null; });
+    if (res.ok) return data;
+    var msg = data && data.error && data.error.message ? data.error.message : 'HTTP ' + res.status;
+    var err = new Error(msg);
+    err.status = res.status;
+    if (res.status === 401) askToken(msg);
+    throw err;
+  }
+
+  function askToken(msg) {
+    $('token-button').hidden = false;
+    $('token-error').textContent = state.token ? msg : '';
+    var d = $('token-dialog');
+    if (!d.open) d.showModal();
+  }
+
+  // ---- filters -----------------------------------------------------------------------------
+
+  function isoFromLocal(v) {
+    if (!v) return undefined;
+    var d = new Date(v);
+    return isNaN(d.getTime()) ? undefined : d.toISOString();
+  }
+
+  function filters() {
+    var f = {};
+    var ns = $('f-namespace').value;
+    if (ns) f.namespace = ns;
+    var c = $('f-category').value.trim();
+    if (c) f.category = c;
+    var s = $('f-session').value.trim();
+    if (s) f.sessionId = s;
+    var since = isoFromLocal($('f-since').value);
+    if (since) f.since = since;
+    var until = isoFromLocal($('f-until').value);
+    if (until) f.until = until;
+    return f;
+  }
+
+  // ---- stats -------------------------------------------------------------------------------
+
+  function fmtBytes(n) {
+    if (n < 1024) return n + ' B';
+    var units = ['KB', 'MB', 'GB', 'TB'];
+    var v = n, i = -1;
+    do { v /= 1024; i++; } while (v >= 1024 && i < units.length - 1);
+    return (v >= 100 ? v.toFixed(0) : v.toFixed(1)) + ' ' + units[i];
+  }
+
+  function fmtDate(iso) {
+    var d = new Date(iso);
+    if (isNaN(d.getTime())) return iso;
+    function p(n) { return (n < 10 ? '0' : '') + n; }
+    return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + p(d.getHours()) + ':' + p(d.getMinutes());
+  }
+
+  async function loadStats() {
+    var ns = $('f-namespace').value;
+    var q = ns && ns !== '*' && state.me && state.me.namespaces !== '*' ? '?namespace=' + encodeURIComponent(ns) : '';
+    var s = await api('GET', '/api/stats' + q);
+    state.stats = s;
+    $('file-path').textContent = s.path || '';
+    $('stat-memories').textContent = String(s.memories);
+    var names = Object.keys(s.namespaces);
+    $('stat-namespaces').textContent = names.length + (names.length === 1 ? ' namespace' : ' namespaces');
+    $('stat-embedded').textContent = String(s.embedded);
+    $('stat-unembedded').textContent = s.unembedded ? s.unembedded + ' without a vector (run mnemolite reindex)' : 'all memories have vectors';
+    if (s.embedding) {
+      $('stat-model').textContent = s.embedding.model;
+      $('stat-semantic').textContent = s.embedding.provider + ', ' + s.embedding.dims + ' dims, semantic recall ' + (s.semantic ? 'on' : 'off');
+    } else {
+      $('stat-model').textContent = 'none';
+      $('stat-semantic').textContent = s.semantic ? 'semantic recall on' : 'semantic recall off' + (s.semanticReason ? ' (' + s.semanticReason + ')' : '');
+    }
+    $('stat-size').textContent = fmtBytes(s.fileBytes);
+    $('stat-cache').textContent = s.cacheEntries + ' cached embeddings, schema v' + s.schemaVersion;
+    var mode = $('mode');
+    Array.prototype.forEach.call(mode.options, function (o) { o.disabled = !s.semantic && o.value !== 'keyword'; });
+    if (!s.semantic) mode.value = 'keyword';
+    fillNamespaces(names);
+  }
+
+  function fillNamespaces(fromStats) {
+    var sel = $('f-namespace');
+    var current = sel.value;
+    var restricted = state.me && state.me.namespaces !== '*';
+    var names = restricted
+      ? state.me.namespaces.filter(function (n) { return n.slice(-1) !== '*'; }).concat(fromStats)
+      : fromStats.slice();
+    names = names.filter(function (n, i) { return names.indexOf(n) === i; }).sort();
+    clear(sel);
+    if (!restricted) sel.appendChild(h('option', { value: '*' }, 'all namespaces'));
+    names.forEach(function (n) { sel.appendChild(h('option', { value: n }, n)); });
+    if (Array.prototype.some.call(sel.options, function (o) { return o.value === current; })) sel.value = current;
+  }
+
+  // ---- views -------------------------------------------------------------------------------
+
+  function tags(m) {
+    return [
+      h('span', { className: 'tag', title: 'namespace' }, m.namespace),
+      m.category ? h('span', { className: 'tag', title: 'category' }, m.category) : null,
+      m.sessionId ? h('span', { className: 'tag', title: 'session' }, 'session ' + m.sessionId) : null,
+      m.key ? h('span', { className: 'tag', title: 'key' }, 'key ' + m.key) : null
+    ];
+  }
+
+  function contentCell(m) {
+    var meta = Object.keys(m.metadata || {}).length ? JSON.stringify(m.metadata) : '';
+    return h('td', { className: 'content' },
+      h('div', { className: 'text', title: 'click to expand', onclick: function (e) { e.currentTarget.closest('tr').classList.toggle('expanded'); } }, m.content),
+      h('div', { className: 'meta' }, tags(m), meta ? h('span', { className: 'mono' }, meta) : null));
+  }
+
+  function actionsCell(m) {
+    return h('td', { className: 'actions' },
+      h('button', { type: 'button', className: 'small edit', 'aria-label': 'Edit memory', onclick: function () { openEdit(m); } }, 'Edit'),
+      h('button', { type: 'button', className: 'small delete', 'aria-label': 'Delete memory', onclick: function () { openDelete(m); } }, 'Delete'));
+  }
+
+  function head(cols) {
+    var thead = $('results-head');
+    clear(thead);
+    thead.appendChild(h('tr', null, cols.map(function (c) { return h('th', { className: c[1] || '' }, c[0]); })));
+  }
+
+  function renderBrowse(data) {
+    state.view = 'browse';
+    state.rows = data.memories;
+    state.total = data.total;
+    $('legend').hidden = true;
+    head([['Created'], ['Memory'], ['Updated'], ['', 'actions']]);
+    var body = $('results-body');
+    clear(body);
+    data.memories.forEach(function (m) {
+      body.appendChild(h('tr', { 'data-id': m.id },
+        h('td', { className: 'when' }, fmtDate(m.createdAt)),
+        contentCell(m),
+        h('td', { className: 'when' }, fmtDate(m.updatedAt)),
+        actionsCell(m)));
+    });
+    var from = data.total ? data.offset + 1 : 0;
+    var to = data.offset + data.memories.length;
+    $('pager').hidden = data.total <= PAGE && data.offset === 0;
+    $('page-info').textContent = from + '–' + to + ' of ' + data.total;
+    $('prev').disabled = data.offset === 0;
+    $('next').disabled = to >= data.total;
+    setStatus(data.total ? data.total + (data.total === 1 ? ' memory' : ' memories') + ' match the filters' : 'No memories match the filters.');
+  }
+
+  function matchOf(hit) {
+    var k = hit.keywordRank !== undefined, v = hit.vectorRank !== undefined;
+    if (k && v) return { cls: 'both', label: 'keyword + semantic', title: 'found by both legs' };
+    if (v) return { cls: 'semantic', label: 'semantic only', title: 'found by meaning only: no keyword in common with the query' };
+    return { cls: 'keyword', label: 'keyword only', title: 'found by the keyword leg only' };
+  }
+
+  function rank(n) {
+    return n === undefined ? h('span', { className: 'none', title: 'not found by this leg' }, '–') : String(n);
+  }
+
+  function renderSearch(query, mode, hits) {
+    state.view = 'search';
+    state.rows = hits;
+    $('legend').hidden = false;
+    $('pager').hidden = true;
+    head([['#', 'num'], ['Score', 'num'], ['Keyword rank', 'num'], ['Vector rank', 'num'], ['Match'], ['Memory'], ['Created'], ['', 'actions']]);
+    var body = $('results-body');
+    clear(body);
+    hits.forEach(function (hit, i) {
+      var m = matchOf(hit);
+      body.appendChild(h('tr', { 'data-id': hit.id, 'data-match': m.cls === 'semantic' ? 'semantic-only' : m.cls, className: m.cls === 'semantic' ? 'semantic-only' : '' },
+        h('td', { className: 'num' }, String(i + 1)),
+        h('td', { className: 'num score', title: String(hit.score) }, hit.score.toFixed(4)),
+        h('td', { className: 'num keyword-rank' }, rank(hit.keywordRank)),
+        h('td', { className: 'num vector-rank' }, rank(hit.vectorRank)),
+        h('td', { className: 'match' }, h('span', { className: 'badge ' + m.cls, title: m.title }, m.label)),
+        contentCell(hit),
+        h('td', { className: 'when' }, fmtDate(hit.createdAt)),
+        actionsCell(hit)));
+    });
+    var sem = hits.filter(function (x) { return x.vectorRank !== undefined && x.keywordRank === undefined; }).length;
+    setStatus(hits.length + (hits.length === 1 ? ' hit' : ' hits') + ' for "' + query + '" (' + mode + ')' + (mode === 'hybrid' ? ', ' + sem + ' semantic only' : ''));
+  }
+
+  async function browse() {
+    var f = filters();
+    var p = new URLSearchParams();
+    Object.keys(f).forEach(function (k) { p.set(k, f[k]); });
+    p.set('limit', String(PAGE));
+    p.set('offset', String(state.offset));
+    setStatus('Loading…');
+    renderBrowse(await api('GET', '/api/memories?' + p.toString()));
+  }
+
+  async function search() {
+    var q = $('q').value.trim();
+    if (!q) { state.offset = 0; return browse(); }
+    var mode = $('mode').value;
+    var body = filters();
+    body.query = q;
+    body.mode = mode;
+    body.limit = 50;
+    if (!body.namespace) body.namespace = '*';
+    setStatus('Searching…');
+    var res = await api('POST', '/api/recall', body);
+    renderSearch(q, mode, res.hits);
+  }
+
+  function refresh() {
+    return (state.view === 'search' ? search() : browse()).then(function () { return loadStats(); });
+  }
+
+  function run(p) {
+    return Promise.resolve(p).catch(function (e) { setStatus(e.message, true); });
+  }
+
+  // ---- edit & delete ------------------------------------------------------------------------
+
+  function openEdit(m) {
+    state.editing = m;
+    $('edit-id').textContent = m.id + ' · ' + m.namespace;
+    $('edit-content').value = m.content;
+    $('edit-key').value = m.key || '';
+    $('edit-category').value = m.category || '';
+    $('edit-session').value = m.sessionId || '';
+    $('edit-metadata').value = JSON.stringify(m.metadata || {}, null, 2);
+    $('edit-error').textContent = '';
+    $('edit-dialog').showModal();
+    $('edit-content').focus();
+  }
+
+  async function saveEdit(ev) {
+    ev.preventDefault();
+    var m = state.editing;
+    if (!m) return;
+    var patch = {};
+    var content = $('edit-content').value;
+    if (content !== m.content) patch.content = content;
+    [['key', 'edit-key'], ['category', 'edit-category'], ['sessionId', 'edit-session']].forEach(function (f) {
+      var v = $(f[1]).value.trim();
+      var now = v === '' ? null : v;
+      if (now !== (m[f[0]] === undefined ? null : m[f[0]])) patch[f[0]] = now;
+    });
+    var metaText = $('edit-metadata').value.trim() || '{}';
+    var meta;
+    try { meta = JSON.parse(metaText); } catch (e) { $('edit-error').textContent = 'Metadata is not valid JSON.'; return; }
+    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) { $('edit-error').textContent = 'Metadata must be a JSON object, e.g. {"source": "chat"}.'; return; }
+    if (JSON.stringify(meta) !== JSON.stringify(m.metadata || {})) patch.metadata = meta;
+    if (!Object.keys(patch).length) { $('edit-dialog').close(); setStatus('Nothing changed.'); return; }
+    $('edit-save').disabled = true;
+    try {
+      await api('PATCH', '/api/memories/' + encodeURIComponent(m.id), patch);
+      $('edit-dialog').close();
+      state.editing = null;
+      await refresh();
+      setStatus('Saved memory ' + m.id + '.');
+    } catch (e) {
+      $('edit-error').textContent = e.message;
+    } finally {
+      $('edit-save').disabled = false;
+    }
+  }
+
+  function openDelete(m) {
+    state.deleting = m;
+    $('delete-preview').textContent = m.content;
+    $('delete-error').textContent = '';
+    $('delete-dialog').showModal();
+    $('delete-cancel').focus();
+  }
+
+  async function confirmDelete(ev) {
+    ev.preventDefault();
+    var m = state.deleting;
+    if (!m) return;
+    $('delete-confirm').disabled = true;
+    try {
+      await api('DELETE', '/api/memories/' + encodeURIComponent(m.id));
+      $('delete-dialog').close();
+      state.deleting = null;
+      await refresh();
+      setStatus('Deleted memory ' + m.id + '.');
+    } catch (e) {
+      $('delete-error').textContent = e.message;
+    } finally {
+      $('delete-confirm').disabled = false;
+    }
+  }
+
+  // ---- wiring -------------------------------------------------------------------------------
+
+  async function start() {
+    state.me = await api('GET', '/api/me');
+    $('token-button').hidden = state.me.auth !== 'token';
+    if (state.me.namespaces !== '*') fillNamespaces([]);
+    await loadStats();
+    await browse();
+  }
+
+  function init() {
+    $('controls').addEventListener('submit', function (e) { e.preventDefault(); state.offset = 0; run(search()); });
+    $('clear-button').addEventListener('click', function () { $('q').value = ''; state.offset = 0; run(browse()); });
+    ['f-namespace', 'f-since', 'f-until'].forEach(function (id) {
+      $(id).addEventListener('change', function () { state.offset = 0; run(state.view === 'search' ? search() : browse().then(loadStats)); });
+    });
+    ['f-category', 'f-session'].forEach(function (id) {
+      $(id).addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); state.offset = 0; run(state.view === 'search' ? search() : browse()); } });
+      $(id).addEventListener('change', function () { state.offset = 0; run(state.view === 'search' ? search() : browse()); });
+    });
+    $('prev').addEventListener('click', function () { state.offset = Math.max(0, state.offset - PAGE); run(browse()); });
+    $('next').addEventListener('click', function () { state.offset += PAGE; run(browse()); });
+    $('edit-form').addEventListener('submit', function (e) { run(saveEdit(e)); });
+    $('edit-cancel').addEventListener('click', function () { $('edit-dialog').close(); state.editing = null; });
+    $('delete-form').addEventListener('submit', function (e) { run(confirmDelete(e)); });
+    $('delete-cancel').addEventListener('click', function () { $('delete-dialog').close(); state.deleting = null; });
+    $('token-button').addEventListener('click', function () { askToken(''); });
+    $('token-form').addEventListener('submit', function (e) {
+      e.preventDefault();
+      state.token = $('token-input').value.trim();
+      sessionStorage.setItem('mnemolite.token', state.token);
+      $('token-dialog').close();
+      run(start());
+    });
+    run(start());
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();
+`;

@@ -1,0 +1,196 @@
+import type { AddOptions, Memory, MemoryRecord } from '../index.js';
+import { allows, type Principal } from './auth.js';
+import { HttpError } from './errors.js';
+import { route, type RouteDef } from './route.js';
+import {
+  AddBody, AddManyBody, ExportQuery, IdParams, ListQuery, RecallBody, ScopeQuery, StatsQuery, UpdateBody,
+} from './schemas.js';
+
+/** Every namespace (the library's wildcard). */
+const ALL = '*';
+
+function grantText(p: Principal): string {
+  return p.namespaces === '*' ? 'every namespace' : p.namespaces.map((n) => JSON.stringify(n)).join(', ');
+}
+
+/**
+ * The namespace a request works in. Without a `namespace`, a token limited to exactly one
+ * namespace works in it; otherwise the route's default applies. A namespace outside the
+ * caller's grant is a 403.
+ */
+export function scopeNamespace(p: Principal, requested: string | undefined, fallback: string): string {
+  const g = p.namespaces;
+  if (requested === undefined && g !== '*' && g.length === 1 && !g[0]!.endsWith('*')) return g[0]!;
+  const ns = requested ?? fallback;
+  if (allows(g, ns)) return ns;
+  if (ns === ALL) {
+    throw new HttpError(403, 'FORBIDDEN', `This token may only use ${grantText(p)}, not every namespace. Pass namespace=<one of them>.`);
+  }
+  throw new HttpError(403, 'FORBIDDEN', `This token may not use namespace "${ns}". It may use ${grantText(p)}.`, { namespace: ns });
+}
+
+/** A memory the caller may see, or a 404 (memories of other namespaces do not exist for it). */
+async function visible(mem: Memory, p: Principal, id: string, requested: string | undefined): Promise<MemoryRecord> {
+  if (requested !== undefined && !allows(p.namespaces, requested)) scopeNamespace(p, requested, ALL);
+  const rec = await mem.get(id, requested !== undefined ? { namespace: requested } : {});
+  if (!rec || !allows(p.namespaces, rec.namespace)) {
+    throw new HttpError(404, 'NOT_FOUND', `No memory with id ${id}${requested !== undefined ? ` in namespace "${requested}"` : ''}. List ids with GET /api/memories.`, { id });
+  }
+  return rec;
+}
+
+/** Drop undefined values (the library's strict option parsers treat keys as given). */
+function defined<T extends Record<string, unknown>>(o: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
+
+/** The routes of the HTTP API, in the order /openapi.json lists them. */
+export function apiRoutes(mem: Memory, version: string): RouteDef[] {
+  return [
+    route({
+      method: 'POST', path: '/api/memories', operationId: 'addMemory', tag: 'memories', auth: true,
+      summary: 'Remember a text',
+      description: 'Stores one memory (namespace defaults to "default"). A key already used in the namespace replaces that memory, keeping its id and createdAt.',
+      body: AddBody, bodyName: 'AddRequest',
+      responses: { 201: { description: 'Stored', schema: 'AddResult' } },
+      errors: [400, 401, 403, 409, 413, 415],
+      async handler({ body, principal, reply }) {
+        const { content, namespace, ...opts } = body;
+        const ns = scopeNamespace(principal, namespace, 'default');
+        const r = await mem.add(content, defined({ ...opts, namespace: ns }) as AddOptions);
+        reply.code(201);
+        return r;
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/memories/batch', operationId: 'addMemories', tag: 'memories', auth: true,
+      summary: 'Remember many texts in one transaction',
+      description: 'All memories are validated and embedded first, then written in one transaction: all or nothing.',
+      body: AddManyBody, bodyName: 'AddManyRequest',
+      responses: { 201: { description: 'Stored, in request order', schema: 'AddManyResult' } },
+      errors: [400, 401, 403, 409, 413, 415],
+      async handler({ body, principal, reply }) {
+        const items = body.memories.map(({ namespace, ...rest }) => defined({ ...rest, namespace: scopeNamespace(principal, namespace, 'default') }));
+        const results = await mem.addMany(items as Parameters<Memory['addMany']>[0]);
+        reply.code(201);
+        return { results };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/memories', operationId: 'listMemories', tag: 'memories', auth: true,
+      summary: 'List memories matching filters',
+      description: 'Newest first by default. Without namespace, lists every namespace the caller may see.',
+      query: ListQuery,
+      responses: { 200: { description: 'A page of memories and the total count', schema: 'ListResult' } },
+      errors: [400, 401, 403],
+      async handler({ query, principal }) {
+        const { limit = 50, offset = 0, order, namespace, ...filter } = query;
+        const f = defined({ ...filter, namespace: scopeNamespace(principal, namespace, ALL) });
+        const memories = await mem.list(defined({ ...f, limit, offset, order }) as Parameters<Memory['list']>[0]);
+        const total = await mem.count(f as Parameters<Memory['count']>[0]);
+        return { memories, total, limit, offset };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/memories/:id', operationId: 'getMemory', tag: 'memories', auth: true,
+      summary: 'One memory by id',
+      params: IdParams, query: ScopeQuery,
+      responses: { 200: { description: 'The memory', schema: 'Memory' } },
+      errors: [400, 401, 403, 404],
+      async handler({ params, query, principal }) {
+        return visible(mem, principal, params.id, query.namespace);
+      },
+    }),
+    route({
+      method: 'PATCH', path: '/api/memories/:id', operationId: 'updateMemory', tag: 'memories', auth: true,
+      summary: 'Change a memory',
+      description: 'Only the fields given change; null clears key, category or sessionId. New content is re-embedded.',
+      params: IdParams, query: ScopeQuery, body: UpdateBody, bodyName: 'UpdateRequest',
+      responses: { 200: { description: 'The memory after the change', schema: 'Memory' } },
+      errors: [400, 401, 403, 404, 409, 413, 415],
+      async handler({ params, query, body, principal }) {
+        const rec = await visible(mem, principal, params.id, query.namespace);
+        return mem.update(params.id, defined(body), { namespace: rec.namespace });
+      },
+    }),
+    route({
+      method: 'DELETE', path: '/api/memories/:id', operationId: 'forgetMemory', tag: 'memories', auth: true,
+      summary: 'Forget (delete) a memory',
+      params: IdParams, query: ScopeQuery,
+      responses: { 200: { description: 'Deleted', schema: 'ForgetResult' } },
+      errors: [400, 401, 403, 404, 409],
+      async handler({ params, query, principal }) {
+        const rec = await visible(mem, principal, params.id, query.namespace);
+        if (!(await mem.forget(params.id, { namespace: rec.namespace }))) {
+          throw new HttpError(404, 'NOT_FOUND', `No memory with id ${params.id}. List ids with GET /api/memories.`, { id: params.id });
+        }
+        return { id: params.id, forgotten: true };
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/recall', operationId: 'recall', tag: 'recall', auth: true,
+      summary: 'Find memories relevant to a query',
+      description: 'Hybrid recall (the default with an embedder) runs a keyword leg (FTS5 BM25) and a vector leg (cosine) with the same filters and fuses them with Reciprocal Rank Fusion. Each hit carries keywordRank and vectorRank: a hit with a vectorRank and no keywordRank was found by meaning only. Namespace defaults to "default"; "*" searches every namespace.',
+      body: RecallBody, bodyName: 'RecallRequest',
+      responses: { 200: { description: 'Hits, best first', schema: 'RecallResult' } },
+      errors: [400, 401, 403, 413, 415, 502],
+      async handler({ body, principal }) {
+        const { query, namespace, ...opts } = body;
+        const hits = await mem.recall(query, defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1]);
+        return { hits };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/stats', operationId: 'stats', tag: 'file', auth: true,
+      summary: 'Counts, embedding model, file size',
+      query: StatsQuery,
+      responses: { 200: { description: 'Numbers about the memory file', schema: 'Stats' } },
+      errors: [400, 401, 403],
+      async handler({ query, principal }) {
+        const s = await mem.stats({ namespace: scopeNamespace(principal, query.namespace, ALL) });
+        if (principal.namespaces !== '*') {
+          const { path: _hidden, ...rest } = s;
+          return rest;
+        }
+        return s;
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/export', operationId: 'exportMemories', tag: 'file', auth: true,
+      summary: 'Export memories as JSON Lines',
+      description: 'One JSON record per line, the format of `mnemolite export` (readable by `mnemolite import`). Without namespace, exports every namespace the caller may see.',
+      query: ExportQuery,
+      responses: { 200: { description: 'JSON Lines, one ExportRecord per line', schema: 'ExportRecord', contentType: 'application/x-ndjson' } },
+      errors: [400, 401, 403],
+      async handler({ query, principal, reply }) {
+        const { vectors, namespace, ...filter } = query;
+        const opts = defined({ ...filter, namespace: scopeNamespace(principal, namespace, ALL), vectors });
+        // Read everything in one go: an open SQLite cursor must not outlive this tick, or other
+        // requests would find the connection busy.
+        const lines: string[] = [];
+        for (const rec of mem.export(opts as Parameters<Memory['export']>[0])) lines.push(JSON.stringify(rec));
+        reply.type('application/x-ndjson; charset=utf-8');
+        return lines.length ? `${lines.join('\n')}\n` : '';
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/me', operationId: 'me', tag: 'server', auth: true,
+      summary: 'How the caller is authenticated and which namespaces it may use',
+      responses: { 200: { description: 'The caller', schema: 'MeResult' } },
+      errors: [401],
+      async handler({ principal }) {
+        return { auth: principal.via, namespaces: principal.namespaces };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/health', operationId: 'health', tag: 'server', auth: false,
+      summary: 'Liveness check (no token needed)',
+      responses: { 200: { description: 'The server is up', schema: 'HealthResult' } },
+      async handler() {
+        return { ok: true, version };
+      },
+    }),
+  ];
+}

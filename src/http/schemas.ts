@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+// Request and response shapes of the HTTP API. Requests are checked against these (types, required
+// fields, unknown fields) before the Memory API applies its own, finer validation; the OpenAPI
+// document at /openapi.json is generated from the same schemas, so the two cannot drift apart.
+
+const ns = z.string().describe('Namespace. See the description of each route for its default; "*" means every namespace where allowed.');
+const isoDate = z.string().describe('ISO 8601 date or date-time, e.g. 2026-03-01 or 2026-03-01T12:00:00Z');
+const metaValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** Query-string integer (query values arrive as text). */
+const qInt = (min: number, max: number, describe: string) =>
+  z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).describe(describe);
+/** Query-string boolean. */
+const qBool = (describe: string) => z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1').describe(describe);
+/** Metadata equality filter passed as a JSON object in the query string. */
+const qMeta = z.string()
+  .transform((s, ctx) => {
+    try {
+      const v: unknown = JSON.parse(s);
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    } catch { /* reported below */ }
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object such as {"source":"chat"}' });
+    return z.NEVER;
+  })
+  .describe('Equality filter on top-level metadata fields, as a JSON object, e.g. {"source":"chat"}');
+
+const filterQuery = {
+  namespace: ns.optional(),
+  category: z.string().optional().describe('Only this category'),
+  sessionId: z.string().optional().describe('Only this session id'),
+  since: isoDate.optional().describe('Created at or after this time (ISO 8601)'),
+  until: isoDate.optional().describe('Created before this time (ISO 8601)'),
+  metadata: qMeta.optional(),
+};
+
+export const AddBody = z.object({
+  content: z.string().describe('The text to remember (at most 100,000 UTF-8 bytes)'),
+  namespace: ns.optional().describe('Namespace (default "default")'),
+  key: z.string().optional().describe('Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt)'),
+  category: z.string().optional(),
+  sessionId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object (at most 64,000 bytes as JSON)'),
+  createdAt: isoDate.optional().describe('Creation time (default now)'),
+}).strict();
+
+export const AddManyBody = z.object({
+  memories: z.array(AddBody).min(1).max(1000).describe('1 to 1000 memories, stored in one transaction: all or nothing'),
+}).strict();
+
+export const RecallBody = z.object({
+  query: z.string().describe('What to look for'),
+  limit: z.number().int().min(1).max(1000).optional().describe('Maximum hits (default 10)'),
+  mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('Which legs run (default hybrid, or keyword when semantic recall is off)'),
+  namespace: ns.optional().describe('Namespace (default "default"; "*" searches every namespace)'),
+  category: z.string().optional(),
+  sessionId: z.string().optional(),
+  since: isoDate.optional(),
+  until: isoDate.optional(),
+  metadata: z.record(z.string(), metaValue).optional().describe('Equality filter on top-level metadata fields'),
+  rrfK: z.number().positive().optional().describe('RRF constant k (default 60)'),
+  candidates: z.number().int().min(1).max(10000).optional().describe('Results each leg contributes before fusion'),
+  exact: z.boolean().optional().describe('Force an exact vector scan'),
+}).strict();
+
+export const UpdateBody = z.object({
+  content: z.string().optional().describe('New content (re-embedded)'),
+  key: z.string().nullable().optional().describe('New key; null clears it'),
+  category: z.string().nullable().optional().describe('New category; null clears it'),
+  sessionId: z.string().nullable().optional().describe('New session id; null clears it'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('Replaces the metadata'),
+}).strict();
+
+export const IdParams = z.object({ id: z.string().min(1).max(200).describe('Memory id (UUID v7)') });
+
+export const ScopeQuery = z.object({
+  namespace: ns.optional().describe('Only find the memory in this namespace'),
+}).strict();
+
+export const ListQuery = z.object({
+  ...filterQuery,
+  namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
+  limit: qInt(1, 1000, 'Maximum rows (default 50)').optional(),
+  offset: qInt(0, Number.MAX_SAFE_INTEGER, 'Rows to skip (default 0)').optional(),
+  order: z.enum(['asc', 'desc']).optional().describe('By creation time (default desc: newest first)'),
+}).strict();
+
+export const ExportQuery = z.object({
+  ...filterQuery,
+  namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
+  vectors: qBool('Include embedding vectors (default false)').optional(),
+}).strict();
+
+export const StatsQuery = z.object({
+  namespace: ns.optional().describe('Only this namespace (default: every namespace the caller may see)'),
+}).strict();
+
+// ---- responses (documentation only) ------------------------------------------------------------
+
+export const MemorySchema = z.looseObject({
+  id: z.string(),
+  content: z.string(),
+  key: z.string().nullable(),
+  namespace: z.string(),
+  category: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string().describe('ISO 8601'),
+  updatedAt: z.string().describe('ISO 8601'),
+});
+
+export const RecallHitSchema = MemorySchema.extend({
+  score: z.number().describe('Fused RRF score in hybrid mode; the leg\'s own score (negated BM25 or cosine) in single-leg modes'),
+  keywordRank: z.number().int().optional().describe('1-based rank in the keyword (FTS5 BM25) leg, absent if the memory was not a keyword hit'),
+  vectorRank: z.number().int().optional().describe('1-based rank in the vector (cosine) leg, absent if the memory was not a vector hit'),
+});
+
+export const AddResultSchema = z.object({ id: z.string(), replaced: z.boolean().describe('true when an existing memory with the same key was replaced') });
+
+export const StatsSchema = z.looseObject({
+  path: z.string().optional().describe('The SQLite file (omitted for namespace-restricted tokens)'),
+  memories: z.number().int(),
+  namespaces: z.record(z.string(), z.number().int()),
+  embedded: z.number().int(),
+  unembedded: z.number().int(),
+  semantic: z.boolean(),
+  semanticReason: z.string().optional(),
+  embedding: z.object({ provider: z.string(), model: z.string(), dims: z.number().int() }).nullable(),
+  cacheEntries: z.number().int(),
+  fileBytes: z.number().int(),
+  schemaVersion: z.number().int(),
+});
+
+export const ErrorSchema = z.object({
+  error: z.object({
+    code: z.string().describe('Stable machine-readable code, e.g. INVALID_INPUT, NOT_FOUND, UNAUTHORIZED, FORBIDDEN, PAYLOAD_TOO_LARGE'),
+    message: z.string().describe('What went wrong and what to do'),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+export const ListResult = z.object({
+  memories: z.array(MemorySchema),
+  total: z.number().int().describe('Memories matching the filters (for paging)'),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
+export const RecallResult = z.object({ hits: z.array(RecallHitSchema) });
+export const AddManyResult = z.object({ results: z.array(AddResultSchema) });
+export const ForgetResult = z.object({ id: z.string(), forgotten: z.literal(true) });
+export const MeResult = z.object({
+  auth: z.enum(['none', 'token']).describe('none: no token is configured (loopback only); token: authenticated by a bearer token'),
+  namespaces: z.union([z.literal('*'), z.array(z.string())]).describe('"*" or the namespaces (and prefix* patterns) this caller may use'),
+});
+export const HealthResult = z.object({ ok: z.literal(true), version: z.string() });
+
+export const ExportRecordSchema = z.looseObject({
+  id: z.string(),
+  content: z.string(),
+  key: z.string().nullable(),
+  namespace: z.string(),
+  category: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  embedding: z.array(z.number()).optional().describe('Present with vectors=true'),
+  embeddingModel: z.string().optional(),
+});
