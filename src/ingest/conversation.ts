@@ -140,9 +140,13 @@ export async function addConversation(
   } catch (err) {
     // addMany names items; say which turns they were.
     if (err instanceof MnemoliteError && err.code === 'INVALID_INPUT') {
-      const m = /item (\d+)/.exec(err.message);
-      const g = m ? groups[Number(m[1])] : undefined;
-      if (g) throw new MnemoliteError('INVALID_INPUT', `${err.message} (turn${g.length > 1 ? 's' : ''} ${g.join(', ')})`, err.details, { cause: err });
+      const m = /^item (\d+) content/.exec(err.message);
+      const g = m ? groups[Number(m[1])] : groups.length === 1 ? groups[0] : undefined;
+      if (g && (m || err.message.startsWith('content '))) {
+        const first = options.firstTurn ?? 0;
+        const which = `the memory of turn${g.length > 1 ? 's' : ''} ${g.map((i) => i + first).join(', ')}`;
+        throw new MnemoliteError('INVALID_INPUT', err.message.replace(/^(item \d+ )?content/, which), err.details, { cause: err });
+      }
     }
     throw err;
   }

@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { openMemory } from '../src/index.js';
+import { CLI, tempDb } from './helpers.js';
+
+// Every test spawns the built CLI (`node dist/cli/main.js ... mcp`) and talks to it with the
+// official SDK client over stdio, against a real temporary file.
+
+interface Server { client: Client; stderr: () => string; close: () => Promise<void> }
+
+async function startServer(db: string, args: string[], embedder = 'none'): Promise<Server> {
+  assert.ok(existsSync(CLI), `${CLI} is missing: run npm run build first`);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--db', db, '--embedder', embedder, 'mcp', ...args],
+    stderr: 'pipe',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => { err += d.toString(); });
+  const client = new Client({ name: 'mnemolite-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+const text = (r: CallToolResult): string => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+
+async function call(s: Server, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+async function callOk(s: Server, name: string, args: Record<string, unknown>): Promise<{ text: string; data: Record<string, unknown> }> {
+  const r = await call(s, name, args);
+  assert.ok(!r.isError, `${name} failed: ${text(r)}`);
+  assert.ok(r.structuredContent, `${name} returns structured content`);
+  return { text: text(r), data: r.structuredContent };
+}
+
+async function callErr(s: Server, name: string, args: Record<string, unknown>, re: RegExp): Promise<void> {
+  const r = await call(s, name, args);
+  assert.equal(r.isError, true, `${name} should fail: ${text(r)}`);
+  assert.match(text(r), re);
+}
+
+test('mnemolite mcp: lists the five tools and runs each against a real file', async () => {
+  const db = tempDb();
+  const s = await startServer(db, ['--namespace', 'a', '--session', 'mcp-session']);
+  try {
+    const info = s.client.getServerVersion();
+    assert.equal(info?.name, 'mnemolite');
+    assert.match(s.client.getInstructions() ?? '', /namespace "a"/);
+
+    const { tools } = await s.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_forget']);
+    for (const t of tools) {
+      assert.ok(t.description && !t.description.includes('\n'), `${t.name} has a one-line description`);
+      assert.equal(t.inputSchema.type, 'object');
+      assert.ok(!('namespace' in (t.inputSchema.properties ?? {})), `${t.name} takes no namespace`);
+      assert.equal((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, false);
+      assert.equal(t.outputSchema?.type, 'object', `${t.name} declares its structured output`);
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.deepEqual(byName.memory_recall!.inputSchema.required, ['query']);
+    assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), ['query', 'limit', 'mode', 'since', 'until', 'category']);
+    assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), ['content', 'key', 'category', 'metadata']);
+    assert.equal(byName.memory_forget!.annotations?.destructiveHint, true);
+    assert.equal(byName.memory_recall!.annotations?.readOnlyHint, true);
+
+    const stored = await callOk(s, 'memory_store', { content: 'Alice prefers green tea', category: 'preference', key: 'alice-drink', metadata: { source: 'chat' } });
+    const id = stored.data.id as string;
+    assert.equal(stored.data.replaced, false);
+    assert.match(stored.text, /^Stored memory /);
+    await callOk(s, 'memory_store', { content: 'The billing service is written in Go', category: 'fact' });
+
+    const rec = await callOk(s, 'memory_recall', { query: 'what does alice drink, tea?', limit: 5, mode: 'keyword' });
+    const hits = rec.data.hits as { id: string; content: string; keywordRank: number }[];
+    assert.equal(hits[0]!.id, id);
+    assert.equal(hits[0]!.keywordRank, 1);
+    assert.match(rec.text, /1\. Alice prefers green tea\n {3}id: .* \| category: preference \| key: alice-drink/);
+    assert.equal((await callOk(s, 'memory_recall', { query: 'tea', category: 'fact' })).data.count, 0);
+    assert.equal((await callOk(s, 'memory_recall', { query: 'tea', since: '2999-01-01' })).data.count, 0);
+
+    const got = await callOk(s, 'memory_get', { id });
+    const m = got.data.memory as { content: string; sessionId: string; metadata: unknown };
+    assert.equal(m.content, 'Alice prefers green tea');
+    assert.equal(m.sessionId, 'mcp-session');
+    assert.deepEqual(m.metadata, { source: 'chat' });
+
+    const list = await callOk(s, 'memory_list', { limit: 10 });
+    assert.equal(list.data.total, 2);
+    assert.equal((list.data.memories as unknown[]).length, 2);
+    assert.equal((await callOk(s, 'memory_list', { category: 'fact' })).data.total, 1);
+
+    const forgot = await callOk(s, 'memory_forget', { id });
+    assert.deepEqual(forgot.data, { id, forgotten: true });
+
+    // Errors come back as tool errors with the library's message; the server keeps serving.
+    await callErr(s, 'memory_get', { id }, /NOT_FOUND.*No memory with id/);
+    await callErr(s, 'memory_forget', { id }, /nothing was deleted/);
+    await callErr(s, 'memory_recall', { query: 'tea', mode: 'vector' }, /Semantic recall is off/);
+    await callErr(s, 'memory_recall', { query: 'tea', since: 'someday' }, /since must be a valid date/);
+    await callErr(s, 'memory_recall', { query: 'tea', limit: 1000 }, /limit/);
+    await callErr(s, 'memory_store', { content: '  ' }, /empty/);
+    await callErr(s, 'memory_store', {}, /content/);
+    await callErr(s, 'memory_store', { content: 'x'.repeat(100_001) }, /bytes; the limit is 100000/);
+    assert.equal((await callOk(s, 'memory_list', {})).data.total, 1, 'failed calls wrote nothing');
+  } finally {
+    await s.close();
+  }
+  assert.match(s.stderr(), /serving .* namespace "a"/, 'logs go to stderr');
+  assert.match(s.stderr(), /stopping \(stdin closed\)/, 'the server stops when the client disconnects');
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  try {
+    assert.deepEqual((await mem.list({ namespace: '*' })).map((r) => [r.namespace, r.content]), [['a', 'The billing service is written in Go']]);
+  } finally {
+    await mem.close();
+  }
+});
+
+test('mnemolite mcp: namespace isolation — another namespace is invisible and undeletable', async () => {
+  const db = tempDb();
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  const { id: secret } = await mem.add('The launch code of team b is 1234', { namespace: 'b', key: 'launch', category: 'secret' });
+  await mem.close();
+
+  const a = await startServer(db, ['--namespace', 'a']);
+  const b = await startServer(db, ['--namespace', 'b']);
+  try {
+    assert.equal((await callOk(a, 'memory_recall', { query: 'launch code' })).data.count, 0);
+    assert.equal((await callOk(a, 'memory_list', {})).data.total, 0);
+    assert.equal((await callOk(a, 'memory_list', { category: 'secret' })).data.total, 0);
+    await callErr(a, 'memory_get', { id: secret }, /No memory with id/);
+    await callErr(a, 'memory_forget', { id: secret }, /nothing was deleted/);
+    // A namespace argument is rejected by the schema, whatever the tool.
+    await callErr(a, 'memory_recall', { query: 'launch code', namespace: 'b' }, /namespace/);
+    await callErr(a, 'memory_list', { namespace: '*' }, /namespace/);
+    await callErr(a, 'memory_get', { id: secret, namespace: 'b' }, /namespace/);
+    await callErr(a, 'memory_forget', { id: secret, namespace: 'b' }, /namespace/);
+    await callErr(a, 'memory_store', { content: 'overwrite', key: 'launch', namespace: 'b' }, /namespace/);
+    // The same key in namespace a makes a separate memory.
+    const mine = await callOk(a, 'memory_store', { content: 'Team a has no launch code', key: 'launch' });
+    assert.equal(mine.data.replaced, false);
+    assert.notEqual(mine.data.id, secret);
+
+    // Server b (a second process on the same file) sees its own memory, not a's.
+    const seen = await callOk(b, 'memory_recall', { query: 'launch code' });
+    assert.deepEqual((seen.data.hits as { id: string }[]).map((h) => h.id), [secret]);
+    assert.equal((await callOk(b, 'memory_get', { id: secret })).data.memory && true, true);
+    await callErr(b, 'memory_get', { id: mine.data.id as string }, /No memory with id/);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+  const check = await openMemory({ path: db, embedder: 'none' });
+  try {
+    const s = await check.get(secret);
+    assert.equal(s?.content, 'The launch code of team b is 1234', 'b’s memory is untouched');
+    assert.equal(s?.namespace, 'b');
+  } finally {
+    await check.close();
+  }
+});
+
+test('mnemolite mcp --read-only offers only the reading tools; --namespace "*" is refused', async () => {
+  const db = tempDb();
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  await mem.add('A note for reading', { namespace: 'a' });
+  await mem.close();
+  const s = await startServer(db, ['--namespace', 'a', '--read-only']);
+  try {
+    const { tools } = await s.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['memory_recall', 'memory_get', 'memory_list']);
+    assert.equal((await callOk(s, 'memory_recall', { query: 'note' })).data.count, 1);
+    const r = await s.client.callTool({ name: 'memory_store', arguments: { content: 'x' } }) as CallToolResult;
+    assert.equal(r.isError, true);
+    assert.match(text(r), /memory_store not found/);
+  } finally {
+    await s.close();
+  }
+  await assert.rejects(startServer(db, ['--namespace', '*']));
+});
+
+test('mnemolite mcp with the bundled local model: semantic recall', async () => {
+  const db = tempDb();
+  const s = await startServer(db, ['--namespace', 'ops'], 'local');
+  try {
+    await callOk(s, 'memory_store', { content: 'We deploy the Rust service on a Raspberry Pi 4' });
+    await callOk(s, 'memory_store', { content: 'Lunch on Fridays is pizza with the team' });
+    const r = await callOk(s, 'memory_recall', { query: 'which single-board computer runs our backend', mode: 'vector', limit: 1 });
+    const hits = r.data.hits as { content: string; vectorRank: number }[];
+    assert.equal(hits[0]!.content, 'We deploy the Rust service on a Raspberry Pi 4');
+    assert.equal(hits[0]!.vectorRank, 1);
+    const hybrid = await callOk(s, 'memory_recall', { query: 'ARM hardware deployment' });
+    assert.equal((hybrid.data.hits as { content: string }[])[0]!.content, 'We deploy the Rust service on a Raspberry Pi 4');
+  } finally {
+    await s.close();
+  }
+  assert.match(s.stderr(), /semantic recall on/);
+});

@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { MEMORY_TOOL_NAMES, MnemoliteError, memoryTools, openMemory, type Memory, type ToolResult } from '../src/index.js';
+import { ROOT, runTs, tempDb } from './helpers.js';
+
+function ok(r: ToolResult): Record<string, unknown> {
+  assert.ok(r.ok, `expected success, got: ${r.text}`);
+  return r.data;
+}
+
+function fails(r: ToolResult, code: string, re: RegExp): void {
+  assert.equal(r.ok, false, `expected an error, got: ${r.text}`);
+  if (r.ok) return;
+  assert.equal(r.error.code, code, r.text);
+  assert.ok(r.error instanceof MnemoliteError);
+  assert.match(r.text, re);
+  assert.deepEqual(r.data, { error: { code: r.error.code, message: r.error.message } });
+}
+
+async function withMem<T>(fn: (mem: Memory) => Promise<T>, embedder: 'none' | 'local' = 'none'): Promise<T> {
+  const mem = await openMemory({ path: tempDb(), embedder });
+  try {
+    return await fn(mem);
+  } finally {
+    await mem.close();
+  }
+}
+
+test('definitions: five tools, one-line descriptions, strict JSON Schemas without a namespace', async () => {
+  await withMem(async (mem) => {
+    const t = memoryTools(mem, { namespace: 'a' });
+    assert.deepEqual(t.definitions.map((d) => d.name), [...MEMORY_TOOL_NAMES]);
+    assert.equal(t.namespace, 'a');
+    for (const d of t.definitions) {
+      assert.ok(d.description.length > 20 && d.description.length < 160 && !d.description.includes('\n'), d.description);
+      assert.equal(d.parameters.type, 'object');
+      assert.equal(d.parameters.additionalProperties, false);
+      assert.equal(d.parameters.$schema, undefined, 'no $schema key (some providers reject it)');
+      const props = d.parameters.properties as Record<string, { description?: string }>;
+      assert.ok(!('namespace' in props), `${d.name} must not take a namespace`);
+      for (const [k, p] of Object.entries(props)) assert.ok(p.description, `${d.name}.${k} has a description`);
+      assert.doesNotThrow(() => JSON.parse(JSON.stringify(d)));
+    }
+    const byName = Object.fromEntries(t.definitions.map((d) => [d.name, d.parameters]));
+    assert.deepEqual(byName.memory_store!.required, ['content']);
+    assert.deepEqual(byName.memory_recall!.required, ['query']);
+    assert.deepEqual(byName.memory_get!.required, ['id']);
+    assert.deepEqual(byName.memory_forget!.required, ['id']);
+    assert.equal(byName.memory_list!.required, undefined);
+    assert.deepEqual((byName.memory_recall!.properties as Record<string, { enum?: string[] }>).mode!.enum, ['hybrid', 'keyword', 'vector']);
+
+    const chat = t.toOpenAITools();
+    assert.equal(chat.length, 5);
+    assert.deepEqual(chat[1], { type: 'function', function: { name: 'memory_recall', description: t.definitions[1]!.description, parameters: t.definitions[1]!.parameters } });
+    const responses = t.toOpenAITools({ api: 'responses' });
+    assert.deepEqual(responses[0], { type: 'function', name: 'memory_store', description: t.definitions[0]!.description, parameters: t.definitions[0]!.parameters });
+    chat[0]!.function.parameters.type = 'changed';
+    assert.equal(t.definitions[0]!.parameters.type, 'object', 'callers get copies');
+
+    const readOnly = memoryTools(mem, { namespace: 'a', readOnly: true });
+    assert.deepEqual(readOnly.definitions.map((d) => d.name), ['memory_recall', 'memory_get', 'memory_list']);
+    fails(await readOnly.execute('memory_store', { content: 'x' }), 'READ_ONLY', /read-only/);
+  });
+});
+
+test('execute: store, recall, get, list, forget on a real file, with text and structured results', async () => {
+  await withMem(async (mem) => {
+    const t = memoryTools(mem, { namespace: 'agent', sessionId: 'chat-1' });
+    const s = ok(await t.execute('memory_store', { content: 'Alice prefers green tea without sugar', category: 'preference', key: 'alice-drink', metadata: { source: 'user' } }));
+    assert.equal(s.replaced, false);
+    const id = s.id as string;
+    const stored = await mem.get(id);
+    assert.equal(stored?.namespace, 'agent');
+    assert.equal(stored?.sessionId, 'chat-1');
+    assert.deepEqual(stored?.metadata, { source: 'user' });
+    ok(await t.execute('memory_store', { content: 'The deploy target is a Raspberry Pi 4', category: 'fact' }));
+
+    // The same key replaces (same id).
+    const again = await t.execute('memory_store', { content: 'Alice prefers black tea', key: 'alice-drink', category: 'preference', metadata: { source: 'user' } });
+    assert.equal(ok(again).id, id);
+    assert.equal(ok(again).replaced, true);
+    assert.match(again.text, /Replaced/);
+
+    const rec = await t.execute('memory_recall', { query: 'what tea does alice drink', limit: 3 });
+    const data = ok(rec) as { count: number; hits: { id: string; content: string; createdAt: string; score: number; keywordRank?: number }[] };
+    assert.equal(data.hits[0]!.id, id);
+    assert.equal(data.hits[0]!.content, 'Alice prefers black tea');
+    assert.equal(typeof data.hits[0]!.createdAt, 'string', 'JSON-safe dates');
+    assert.equal(data.hits[0]!.keywordRank, 1);
+    assert.match(rec.text, /^1 memory matches "what tea does alice drink"/);
+    assert.match(rec.text, new RegExp(`id: ${id}`));
+    assert.match(rec.text, /category: preference/);
+    ok(await t.execute('memory_recall', { query: 'tea', category: 'fact' })).count === 0 || assert.fail('category filter');
+    assert.equal(ok(await t.execute('memory_recall', { query: 'tea', since: '2999-01-01' })).count, 0);
+    assert.equal(ok(await t.execute('memory_recall', { query: 'tea', until: '2999-01-01' })).count, 1);
+    assert.match((await t.execute('memory_recall', { query: 'zebra' })).text, /No memories match "zebra"/);
+
+    const got = await t.execute('memory_get', { id });
+    assert.equal((ok(got).memory as { content: string }).content, 'Alice prefers black tea');
+    assert.match(got.text, /metadata: \{"source":"user"\}/);
+    assert.match(got.text, /session: chat-1/);
+
+    const list = await t.execute('memory_list', { limit: 1 });
+    const l = ok(list) as { count: number; total: number; memories: { content: string }[] };
+    assert.equal(l.count, 1);
+    assert.equal(l.total, 2);
+    assert.match(list.text, /^1 of 2 memories, newest first/);
+    assert.equal((ok(await t.execute('memory_list', { category: 'fact' })) as { total: number }).total, 1);
+    assert.equal((ok(await t.execute('memory_list', { offset: 1 })) as { count: number }).count, 1);
+
+    const gone = await t.execute('memory_forget', { id });
+    assert.deepEqual(ok(gone), { id, forgotten: true });
+    assert.equal(await mem.get(id), null);
+    fails(await t.execute('memory_forget', { id }), 'NOT_FOUND', /No memory with id/);
+    fails(await t.execute('memory_get', { id }), 'NOT_FOUND', /memory_recall or memory_list/);
+  });
+});
+
+test('execute validates arguments and returns typed errors instead of throwing', async () => {
+  await withMem(async (mem) => {
+    const t = memoryTools(mem, { namespace: 'a' });
+    fails(await t.execute('memory_store', {}), 'INVALID_INPUT', /memory_store needs the argument "content"/);
+    fails(await t.execute('memory_store', { content: '   ' }), 'INVALID_INPUT', /empty/);
+    fails(await t.execute('memory_store', { content: 'x', metadata: [1, 2] }), 'INVALID_INPUT', /metadata/);
+    fails(await t.execute('memory_store', { content: 'x', tags: ['a'] }), 'INVALID_INPUT', /unknown argument\(s\) "tags"\. Allowed arguments: content, key, category, metadata/);
+    fails(await t.execute('memory_recall', { query: 'x', limit: 500 }), 'INVALID_INPUT', /limit/);
+    fails(await t.execute('memory_recall', { query: 'x', limit: '3' }), 'INVALID_INPUT', /limit/);
+    fails(await t.execute('memory_recall', { query: 'x', mode: 'fuzzy' }), 'INVALID_INPUT', /mode/);
+    fails(await t.execute('memory_recall', { query: 'x', mode: 'vector' }), 'SEMANTIC_DISABLED', /Semantic recall is off/);
+    fails(await t.execute('memory_recall', { query: 'x', since: 'last tuesday' }), 'INVALID_INPUT', /since must be a valid date/);
+    fails(await t.execute('memory_list', { limit: 0 }), 'INVALID_INPUT', /limit/);
+    fails(await t.execute('memory_get', { id: 42 }), 'INVALID_INPUT', /id/);
+    fails(await t.execute('memory_teleport', {}), 'INVALID_INPUT', /Unknown tool "memory_teleport"\. Available: memory_store/);
+    fails(await t.execute('memory_recall', '{"query": '), 'INVALID_INPUT', /not valid JSON/);
+    fails(await t.execute('memory_recall', [1]), 'INVALID_INPUT', /must be a JSON object/);
+    // OpenAI sends arguments as a JSON string.
+    ok(await t.execute('memory_store', '{"content":"stored from a JSON string"}'));
+    assert.equal(ok(await t.execute('memory_list', '')).total, 1);
+    assert.equal(await mem.count({ namespace: '*' }), 1, 'failed calls wrote nothing');
+  });
+});
+
+test('namespace isolation: no argument reaches another namespace', async () => {
+  await withMem(async (mem) => {
+    const { id: secret } = await mem.add('The launch code of namespace b is 1234', { namespace: 'b', key: 'launch', category: 'secret' });
+    const a = memoryTools(mem, { namespace: 'a' });
+    fails(await a.execute('memory_recall', { query: 'launch code', namespace: 'b' }), 'INVALID_INPUT', /does not take a namespace: the host fixed it/);
+    fails(await a.execute('memory_store', { content: 'x', namespace: 'b' }), 'INVALID_INPUT', /does not take a namespace/);
+    assert.equal(ok(await a.execute('memory_recall', { query: 'launch code' })).count, 0);
+    assert.equal(ok(await a.execute('memory_list', { category: 'secret' })).total, 0);
+    fails(await a.execute('memory_get', { id: secret }), 'NOT_FOUND', /No memory/);
+    fails(await a.execute('memory_forget', { id: secret }), 'NOT_FOUND', /nothing was deleted/);
+    // Same key in namespace a is a different memory.
+    const mine = ok(await a.execute('memory_store', { content: 'My own launch note', key: 'launch' }));
+    assert.equal(mine.replaced, false);
+    assert.notEqual(mine.id, secret);
+    const b = await mem.get(secret);
+    assert.equal(b?.content, 'The launch code of namespace b is 1234');
+    assert.equal(b?.namespace, 'b');
+
+    assert.throws(() => memoryTools(mem, { namespace: '*' }), /"\*" would let the model reach every namespace/);
+    assert.throws(() => memoryTools(mem, { namespace: 'bad\nname' }), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT');
+    assert.equal(memoryTools(mem).namespace, 'default');
+  });
+});
+
+test('toAISDKTools: description, wrapped input schema, execute returning structured data', async () => {
+  await withMem(async (mem) => {
+    const t = memoryTools(mem, { namespace: 'a' });
+    // Stand-in for the AI SDK's jsonSchema() helper: it wraps a JSON Schema.
+    const jsonSchema = (s: Record<string, unknown>) => ({ kind: 'json-schema' as const, jsonSchema: s });
+    const tools = t.toAISDKTools(jsonSchema);
+    assert.deepEqual(Object.keys(tools), [...MEMORY_TOOL_NAMES]);
+    assert.equal(tools.memory_recall.inputSchema.kind, 'json-schema');
+    assert.deepEqual(tools.memory_recall.inputSchema.jsonSchema, t.definitions[1]!.parameters);
+    const stored = await tools.memory_store.execute({ content: 'Bob works on the billing service' });
+    assert.equal(typeof stored.id, 'string');
+    const hits = await tools.memory_recall.execute({ query: 'billing' });
+    assert.equal((hits.hits as { id: string }[])[0]!.id, stored.id);
+    assert.deepEqual(await tools.memory_get.execute({ id: 'missing' }), { error: { code: 'NOT_FOUND', message: 'No memory with id missing. Find ids with memory_recall or memory_list.' } });
+    assert.deepEqual(t.toAISDKTools().memory_get.inputSchema, t.definitions[2]!.parameters, 'plain JSON Schema without a wrapper');
+  });
+});
+
+test('semantic recall through the tools with the bundled local model', async () => {
+  await withMem(async (mem) => {
+    const t = memoryTools(mem, { namespace: 'ops' });
+    ok(await t.execute('memory_store', { content: 'We deploy the Rust service on a Raspberry Pi 4' }));
+    ok(await t.execute('memory_store', { content: 'Lunch on Fridays is pizza with the team' }));
+    const r = ok(await t.execute('memory_recall', { query: 'which single-board computer runs our backend', mode: 'vector', limit: 1 })) as { hits: { content: string; vectorRank: number }[] };
+    assert.equal(r.hits[0]!.content, 'We deploy the Rust service on a Raspberry Pi 4');
+    assert.equal(r.hits[0]!.vectorRank, 1);
+  }, 'local');
+});
+
+test('examples/agent-loop.ts runs an offline agent loop that stores and recalls', async () => {
+  delete process.env.OPENAI_API_KEY; // the scripted stand-in model, never the network
+  const r = await runTs(join(ROOT, 'examples', 'agent-loop.ts'));
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /tool memory_store\(.*Raspberry Pi 4.*\) -> ok/);
+  assert.match(r.stdout, /tool memory_recall\(.*\) -> ok/);
+  assert.match(r.stdout, /assistant: From memory: The user said: I deploy the Rust service on a Raspberry Pi 4\./);
+  assert.match(r.stdout, /assistant: From memory: The user said: my cat is called Whiskers\./);
+});
