@@ -8,6 +8,10 @@ export type {
   AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
 } from './types.js';
 export type { Embedder } from './embed/provider.js';
+export type {
+  DedupInfo, Duration, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, MemoryVersion, MmrOptions,
+  NearDuplicate, NearDuplicateMode, PruneOptions, PruneResult, RecencyOptions,
+} from './lifecycle/types.js';
 export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
 export { OpenAIEmbedder, ollamaEmbedder } from './embed/openai.js';
 export type { OpenAIEmbedderOptions } from './embed/openai.js';

@@ -11,6 +11,14 @@ import { CHANGES_KEPT, VectorLeg } from './search/vector-leg.js';
 import { blobToVector, vectorToBlob } from './search/vector-index.js';
 import type { MemoryRow, RowFilter } from './store/rows.js';
 import { Store } from './store/store.js';
+import { NearDuplicates, type NearCandidate } from './lifecycle/dedup.js';
+import { memoryHistory } from './lifecycle/history.js';
+import { DEFAULT_DEDUP_THRESHOLD, parseOpenDedup } from './lifecycle/options.js';
+import { prune as pruneExpired } from './lifecycle/prune.js';
+import { lifecycleRank } from './lifecycle/rank.js';
+import { isExpired, withLifecycle } from './lifecycle/record.js';
+import type { MemoryVersion, NearDuplicateMode, PruneOptions, PruneResult } from './lifecycle/types.js';
+import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from './lifecycle/write.js';
 import type {
   AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, OpenOptions, RecallHit, RecallOptions, Stats, UpdateInput,
 } from './types.js';
@@ -36,12 +44,19 @@ export interface ExportRecord {
   embedding?: number[];
   /** Model that made `embedding`. */
   embeddingModel?: string;
+  /** Lifecycle fields (ISO 8601 dates), present only when set. */
+  expiresAt?: string;
+  pinned?: true;
+  importance?: number;
+  supersededBy?: string;
 }
 
 /** Options for {@link Memory.export}. */
 export interface ExportOptions extends Filter {
   /** Include vectors (default false: they are re-made on import). */
   vectors?: boolean;
+  /** Include expired memories not yet pruned (default true: an export is a backup). */
+  includeExpired?: boolean;
 }
 
 /** Options for {@link Memory.import}. */
@@ -72,7 +87,7 @@ export interface ReindexOptions {
 const MAX_CANDIDATES = 1000;
 
 function toRecord(r: MemoryRow): MemoryRecord {
-  return {
+  return withLifecycle({
     id: r.id,
     content: r.content,
     key: r.key,
@@ -82,7 +97,7 @@ function toRecord(r: MemoryRow): MemoryRecord {
     metadata: JSON.parse(r.metadata) as Record<string, unknown>,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
-  };
+  }, r);
 }
 
 /**
@@ -104,10 +119,12 @@ export class Memory {
   private readonly semanticOff: string | undefined;
   private writes = 0;
   private closed = false;
+  private readonly dedupDefaults: { nearDuplicates?: NearDuplicateMode; dedupThreshold?: number };
 
   /** @internal Use {@link openMemory}. */
-  constructor(store: Store, embedder: Embedder | null, readonly: boolean, semanticOff?: string) {
+  constructor(store: Store, embedder: Embedder | null, readonly: boolean, semanticOff?: string, dedup: { nearDuplicates?: NearDuplicateMode; dedupThreshold?: number } = {}) {
     this.store = store;
+    this.dedupDefaults = dedup;
     this.path = store.path;
     this.embedder = embedder;
     this.readonly = readonly;
@@ -164,8 +181,9 @@ export class Memory {
     const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]! }))) : null;
     this.live();
     const model = this.embedder?.id ?? null;
+    const near = this.nearContexts(parsed.map((p) => p.opts), vecs);
     const results = this.store.write('add memories', () =>
-      parsed.map((p, i) => this.writeOne(p.content, p.opts, hashes[i]!, vecs ? vectorToBlob(vecs[i]!) : null, model)),
+      parsed.map((p, i) => this.writeOne(p.content, p.opts, hashes[i]!, vecs ? vectorToBlob(vecs[i]!) : null, model, near[i])),
     );
     this.afterWrite(results.length);
     return results;
@@ -181,7 +199,20 @@ export class Memory {
     return addConversation(this, turns, options);
   }
 
-  private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null): AddResult {
+  /** Near-duplicate candidates per item (src/lifecycle/dedup.ts), searched before the write transaction. */
+  private nearContexts(opts: ParsedAdd[], vecs: Float32Array[] | null): (NearContext | undefined)[] {
+    const finder = new NearDuplicates(this.store);
+    return opts.map((o, i) => {
+      const mode = o.nearDuplicates ?? this.dedupDefaults.nearDuplicates ?? 'off';
+      if (mode === 'off' || !vecs || o.force || o.key !== undefined) return undefined;
+      const threshold = o.dedupThreshold ?? this.dedupDefaults.dedupThreshold ?? DEFAULT_DEDUP_THRESHOLD;
+      const f = toRowFilter({ namespace: o.namespace ?? DEFAULT_NAMESPACE });
+      const candidates: NearCandidate[] = this.vectors.search(vecs[i]!, 5, f).map((h) => ({ seq: h.seq, similarity: h.score }));
+      return { finder, candidates, vec: vecs[i]!, mode, threshold };
+    });
+  }
+
+  private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null, near?: NearContext): AddResult {
     const namespace = o.namespace ?? DEFAULT_NAMESPACE;
     const now = new Date().toISOString();
     const row = {
@@ -197,13 +228,8 @@ export class Memory {
       embedding_model: embedding ? model : null,
     };
     const existing = o.key !== undefined ? this.store.getByKey(namespace, o.key) : undefined;
-    if (existing) {
-      this.store.replace(existing.seq, row);
-      return { id: existing.id, replaced: true };
-    }
-    const id = uuidv7();
-    this.store.insert({ ...row, id, created_at: o.createdAt ?? now });
-    return { id, replaced: false };
+    // Upsert, dedup (exact / near), merge or insert, with expiry, pinning, importance, supersession.
+    return writeMemory(this.store, { row, opts: o, existing, nowIso: now, near, newId: uuidv7 });
   }
 
   /** Change a memory. Content changes are re-embedded. Throws `NOT_FOUND` if the id is unknown (in the scope). */
@@ -243,6 +269,7 @@ export class Memory {
         embedding: keepVector ? (content !== undefined && hash !== cur.content_hash ? null : old) : embedding!,
         embedding_model: keepVector ? (content !== undefined && hash !== cur.content_hash ? null : cur.embedding_model) : this.embedder!.id,
       });
+      updateLifecycle(this.store, cur.seq, u, new Date().toISOString()); // expiresAt / ttl / pinned / importance
       return this.store.getById(id)!;
     });
     this.afterWrite();
@@ -276,12 +303,15 @@ export class Memory {
   }
 
   /** One memory by id, or `null`. With `namespace`, memories of other namespaces are invisible. */
-  async get(id: string, scope: { namespace?: string } = {}): Promise<MemoryRecord | null> {
+  async get(id: string, scope: { namespace?: string; includeExpired?: boolean } = {}): Promise<MemoryRecord | null> {
     this.live();
     checkId(id);
-    const ns = parseScope(scope).namespace;
+    const { includeExpired, ...rest } = scope ?? {};
+    if (includeExpired !== undefined && typeof includeExpired !== 'boolean') throw invalid('options: includeExpired must be true or false.');
+    const ns = parseScope(rest).namespace;
     const row = this.store.read('read a memory', () => this.store.getById(id));
     if (!row || (ns !== undefined && ns !== ALL_NAMESPACES && row.namespace !== ns)) return null;
+    if (!includeExpired && isExpired(row, new Date().toISOString())) return null;
     return toRecord(row);
   }
 
@@ -294,7 +324,7 @@ export class Memory {
   }
 
   /** Count memories matching filters. */
-  async count(options: Filter = {}): Promise<number> {
+  async count(options: Filter & { includeExpired?: boolean } = {}): Promise<number> {
     this.live();
     const f = toRowFilter(parseList(options));
     return this.store.read('count memories', () => this.store.count(f));
@@ -323,6 +353,8 @@ export class Memory {
     if (mode === 'keyword') fused = kw.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
     else if (mode === 'vector') fused = vec.map((h, i) => ({ seq: h.seq, score: h.score, vectorRank: i + 1 }));
     else fused = rrf(kw.map((h) => h.seq), vec.map((h) => h.seq), o.rrfK ?? 60);
+    // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
+    fused = this.store.read('rank by lifecycle', () => lifecycleRank(this.store, fused, o, this.embedder?.id ?? null, limit));
     const top = fused.slice(0, limit);
     const rows = this.store.read('read recalled memories', () => this.store.getBySeqs(top.map((h) => h.seq)));
     const hits: RecallHit[] = [];
@@ -360,10 +392,50 @@ export class Memory {
         cacheEntries: this.store.cacheEntries(),
         fileBytes: this.store.fileBytes(),
         schemaVersion: this.store.schemaVersion(),
+        expired: this.store.count({ ...f, activeAt: undefined }) - memories,
       };
       if (!this.embedder) s.semanticReason = this.semanticOff ?? 'no embedder configured';
       return s;
     });
+  }
+
+  // ---- lifecycle (src/lifecycle/) -------------------------------------------------
+
+  /**
+   * Versions of a memory, oldest first; the last is its current content. Content changes (by
+   * `update` or a key upsert) keep the previous text here, and memories it superseded (`supersedes`)
+   * contribute theirs. Empty when the memory does not exist (in the scope). `forget` deletes history.
+   */
+  async history(id: string, scope: { namespace?: string } = {}): Promise<MemoryVersion[]> {
+    this.live();
+    checkId(id);
+    const ns = parseScope(scope).namespace;
+    return this.store.read('read the history', () => {
+      const row = this.store.getById(id);
+      if (!row || (ns !== undefined && ns !== ALL_NAMESPACES && row.namespace !== ns)) return [];
+      return memoryHistory(this.store, id);
+    });
+  }
+
+  /**
+   * Delete expired memories (pinned ones never) with their history, and reclaim the space:
+   * incremental vacuum on files created by this version; see {@link PruneOptions.vacuum} for older files.
+   */
+  async prune(options: PruneOptions = {}): Promise<PruneResult> {
+    this.writable();
+    if (options === null || typeof options !== 'object') throw invalid('prune options must be an object.');
+    const { namespace, dryRun, vacuum, ...rest } = options;
+    if (Object.keys(rest).length) throw invalid(`prune options has unknown option(s): ${Object.keys(rest).join(', ')}. Check the spelling.`);
+    if (vacuum !== undefined && vacuum !== 'auto' && vacuum !== 'full' && vacuum !== 'none') throw invalid('prune: vacuum must be "auto", "full" or "none".');
+    if (dryRun !== undefined && typeof dryRun !== 'boolean') throw invalid('prune: dryRun must be true or false.');
+    const ns = parseScope(namespace !== undefined ? { namespace } : {}).namespace;
+    const res = pruneExpired(this.store, {
+      ...(ns !== undefined && ns !== ALL_NAMESPACES ? { namespace: ns } : {}),
+      ...(dryRun ? { dryRun } : {}),
+      ...(vacuum ? { vacuum } : {}),
+    }, new Date().toISOString());
+    if (res.deleted && !res.dryRun) this.afterWrite(res.deleted);
+    return res;
   }
 
   // ---- whole-file operations ------------------------------------------------------
@@ -372,12 +444,16 @@ export class Memory {
   *export(options: ExportOptions = {}): IterableIterator<ExportRecord> {
     this.live();
     const { vectors, ...filter } = options ?? {};
-    const f = toRowFilter(parseList({ namespace: ALL_NAMESPACES, ...filter }));
+    const f = toRowFilter(parseList({ namespace: ALL_NAMESPACES, includeExpired: true, ...filter }));
     for (const r of this.store.iterate(f)) {
       const rec: ExportRecord = {
         id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.session_id,
         metadata: JSON.parse(r.metadata) as Record<string, unknown>, createdAt: r.created_at, updatedAt: r.updated_at,
       };
+      if (r.expires_at) rec.expiresAt = r.expires_at;
+      if (r.pinned) rec.pinned = true;
+      if (r.importance !== null && r.importance !== undefined) rec.importance = r.importance;
+      if (r.superseded_by) rec.supersededBy = r.superseded_by;
       if (vectors && r.embedding && r.embedding_model) {
         rec.embedding = Array.from(blobToVector(r.embedding));
         rec.embeddingModel = r.embedding_model;
@@ -425,10 +501,17 @@ export class Memory {
         ...(r.sessionId != null ? { sessionId: r.sessionId } : {}),
         ...(r.metadata != null ? { metadata: r.metadata } : {}),
         ...(r.createdAt != null ? { createdAt: r.createdAt } : {}),
+        ...(r.expiresAt != null ? { expiresAt: r.expiresAt } : {}),
+        ...(r.pinned != null ? { pinned: r.pinned } : {}),
+        ...(r.importance != null ? { importance: r.importance } : {}),
       });
+      if (r.supersededBy != null) out.supersededBy = checkId(r.supersededBy);
     } catch (err) {
       throw invalid(`${at}: ${(err as Error).message}`);
     }
+    if (o.expiresAt !== undefined) out.expiresAt = o.expiresAt;
+    if (o.pinned) out.pinned = true;
+    if (o.importance !== undefined) out.importance = o.importance;
     out.namespace = o.namespace ?? DEFAULT_NAMESPACE;
     out.key = o.key ?? null;
     out.category = o.category ?? null;
@@ -468,6 +551,7 @@ export class Memory {
           metadata: JSON.stringify(r.metadata), updated_at: r.updatedAt, content_hash: hashes[i]!,
           embedding: blobs[i]!, embedding_model: blobs[i] ? model : null,
         };
+        const life = { expires_at: r.expiresAt ?? null, pinned: r.pinned ? 1 : 0, importance: r.importance ?? null, superseded_by: r.supersededBy ?? null };
         const byId = this.store.getById(r.id);
         const byKey = r.key !== null ? this.store.getByKey(r.namespace, r.key) : undefined;
         const existing = byId ?? byKey;
@@ -475,10 +559,11 @@ export class Memory {
           if (onConflict === 'skip') { res.skipped++; return; }
           if (byId && byKey && byId.seq !== byKey.seq) this.store.deleteBySeq(byKey.seq);
           this.store.replace(existing.seq, row);
+          setLifecycle(this.store, existing.seq, life);
           res.replaced++;
           return;
         }
-        this.store.insert({ ...row, id: r.id, created_at: r.createdAt });
+        this.store.insert({ ...row, ...life, id: r.id, created_at: r.createdAt });
         res.imported++;
       });
     });
@@ -576,7 +661,8 @@ export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
       }
     }
     const off = embedder ? undefined : options.embedder === 'none' ? "embedder 'none' was chosen: keyword recall only" : 'no embedder';
-    return new Memory(store, embedder, readonly, off);
+    const dedup = parseOpenDedup(options);
+    return new Memory(store, embedder, readonly, off, dedup);
   } catch (err) {
     store.close();
     throw err;

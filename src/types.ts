@@ -1,10 +1,13 @@
 import type { Embedder } from './embed/provider.js';
+import type {
+  DedupInfo, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, NearDuplicateMode,
+} from './lifecycle/types.js';
 
 /** JSON-serialisable metadata attached to a memory. */
 export type Metadata = Record<string, unknown>;
 
 /** A stored memory as returned by the API. */
-export interface MemoryRecord {
+export interface MemoryRecord extends LifecycleFields {
   /** Stable id (UUID v7, time-ordered). */
   id: string;
   /** The remembered text. */
@@ -36,7 +39,7 @@ export interface RecallHit extends MemoryRecord {
 }
 
 /** Options for {@link Memory.add}. */
-export interface AddOptions {
+export interface AddOptions extends LifecycleAddOptions {
   /** Namespace (default `"default"`). */
   namespace?: string;
   /** Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt). */
@@ -58,7 +61,7 @@ export interface AddInput extends AddOptions {
 }
 
 /** Result of an add. */
-export interface AddResult {
+export interface AddResult extends DedupInfo {
   /** Id of the stored (or replaced) memory. */
   id: string;
   /** `true` when an existing memory with the same key was replaced. */
@@ -85,7 +88,7 @@ export interface Filter {
 export type RecallMode = 'hybrid' | 'keyword' | 'vector';
 
 /** Options for {@link Memory.recall}. */
-export interface RecallOptions extends Filter {
+export interface RecallOptions extends Filter, LifecycleRecallOptions {
   /** Maximum hits (1..1000, default 10). */
   limit?: number;
   /** `hybrid` (default when an embedder is configured), `keyword` or `vector`. */
@@ -100,6 +103,8 @@ export interface RecallOptions extends Filter {
 
 /** Options for {@link Memory.list}. */
 export interface ListOptions extends Filter {
+  /** Include expired memories that `prune` has not deleted yet (default false). */
+  includeExpired?: boolean;
   /** Maximum rows (default 100, max 10,000). */
   limit?: number;
   /** Rows to skip. */
@@ -109,7 +114,7 @@ export interface ListOptions extends Filter {
 }
 
 /** Fields {@link Memory.update} can change. */
-export interface UpdateInput {
+export interface UpdateInput extends LifecycleUpdateInput {
   /** New content (re-embedded). */
   content?: string;
   /** New category (`null` clears it). */
@@ -146,6 +151,8 @@ export interface Stats {
   fileBytes: number;
   /** Schema version of the file. */
   schemaVersion: number;
+  /** Expired memories in scope not yet deleted by `prune` (not counted in `memories`). */
+  expired: number;
 }
 
 /** Options for {@link openMemory}. */
@@ -166,4 +173,8 @@ export interface OpenOptions {
    * Vectors of the old model are ignored until re-embedded by {@link Memory.reindex}. Used by `mnemolite reindex`.
    */
   allowModelChange?: boolean;
+  /** Default near-duplicate handling of `add` / `addMany` (default `'off'`); see {@link AddOptions.nearDuplicates}. */
+  nearDuplicates?: NearDuplicateMode;
+  /** Default cosine threshold for near-duplicates (default 0.92). */
+  dedupThreshold?: number;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MnemoliteError, invalid } from './errors.js';
 import type { RowFilter } from './store/rows.js';
+import { lifecycleAddShape, lifecycleRecallShape, lifecycleUpdateShape } from './lifecycle/options.js';
 
 /** Largest content accepted, in UTF-8 bytes. Split longer documents into several memories. */
 export const MAX_CONTENT_BYTES = 100_000;
@@ -114,6 +115,7 @@ const addSchema = z.object({
   sessionId: label(256).optional(),
   metadata: metadata.optional(),
   createdAt: dateLike.optional(),
+  ...lifecycleAddShape,
 }).strict();
 
 const recallSchema = z.object({
@@ -123,6 +125,7 @@ const recallSchema = z.object({
   rrfK: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n > 0 && n <= 100_000, 'must be between 0 (exclusive) and 100000').optional(),
   candidates: intIn(1, 10_000).optional(),
   exact: z.boolean().optional(),
+  ...lifecycleRecallShape,
 }).strict();
 
 const listSchema = z.object({
@@ -130,6 +133,7 @@ const listSchema = z.object({
   limit: intIn(1, 10_000).optional(),
   offset: intIn(0, Number.MAX_SAFE_INTEGER).optional(),
   order: z.enum(['asc', 'desc'], { message: 'must be "asc" or "desc"' }).optional(),
+  includeExpired: z.boolean().optional(),
 }).strict();
 
 const updateSchema = z.object({
@@ -138,6 +142,7 @@ const updateSchema = z.object({
   category: label(128).nullable().optional(),
   sessionId: label(256).nullable().optional(),
   metadata: metadata.optional(),
+  ...lifecycleUpdateShape,
 }).strict();
 
 const scopeSchema = z.object({ namespace: label(128).optional() }).strict();
@@ -202,7 +207,7 @@ export const parseUpdate = (v: unknown): ParsedUpdate => parse(updateSchema, v, 
 export const parseScope = (v: unknown): { namespace?: string } => parse(scopeSchema, v, 'options');
 
 /** Storage filter from parsed options; `*` means every namespace. */
-export function toRowFilter(o: { namespace?: string; category?: string; sessionId?: string; since?: string; until?: string; metadata?: Array<[string, string | number | boolean | null]> }): RowFilter {
+export function toRowFilter(o: { namespace?: string; category?: string; sessionId?: string; since?: string; until?: string; metadata?: Array<[string, string | number | boolean | null]>; includeExpired?: boolean }): RowFilter {
   const f: RowFilter = {};
   const ns = o.namespace ?? DEFAULT_NAMESPACE;
   if (ns !== ALL_NAMESPACES) f.namespace = ns;
@@ -211,6 +216,7 @@ export function toRowFilter(o: { namespace?: string; category?: string; sessionI
   if (o.since !== undefined) f.since = o.since;
   if (o.until !== undefined) f.until = o.until;
   if (o.metadata?.length) f.metadata = o.metadata;
+  if (!o.includeExpired) f.activeAt = new Date().toISOString(); // expired memories are invisible (src/lifecycle/)
   if (f.since !== undefined && f.until !== undefined && f.since >= f.until) {
     throw new MnemoliteError('INVALID_INPUT', `since (${f.since}) must be before until (${f.until}).`);
   }

@@ -45,6 +45,10 @@ export function memoryDetail(m: MemoryRecord): string {
     `created:   ${m.createdAt.toISOString()}`,
     `updated:   ${m.updatedAt.toISOString()}`,
     `metadata:  ${JSON.stringify(m.metadata)}`,
+    ...(m.expiresAt ? [`expires:   ${m.expiresAt.toISOString()}`] : []),
+    ...(m.pinned ? ['pinned:    yes'] : []),
+    ...(m.importance !== undefined ? [`importance: ${m.importance}`] : []),
+    ...(m.supersededBy ? [`superseded by: ${m.supersededBy}`] : []),
     '',
     m.content,
   ].join('\n');
@@ -55,7 +59,7 @@ export function statsText(s: Stats): string {
   const mb = (s.fileBytes / 1048576).toFixed(2);
   const lines = [
     `file:        ${s.path} (${mb} MB, schema ${s.schemaVersion})`,
-    `memories:    ${s.memories}`,
+    `memories:    ${s.memories}${s.expired ? ` (+ ${s.expired} expired: run mnemolite prune)` : ''}`,
     ...Object.entries(s.namespaces).map(([ns, n]) => `  ${ns}: ${n}`),
     `embedding:   ${s.embedding ? `${s.embedding.provider} ${s.embedding.model} (${s.embedding.dims} dims)` : 'none recorded'}`,
     `semantic:    ${s.semantic ? `on (${s.embedded} embedded, ${s.unembedded} without a vector${s.unembedded ? ': run mnemolite reindex' : ''})` : `OFF: ${s.semanticReason}; recall is keyword only`}`,

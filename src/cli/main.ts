@@ -11,6 +11,10 @@ import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdo
 import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
 import { registerServe } from './serve-command.js';
+import {
+  addLifecycleFlags, addLifecycleOptions, addResultText, recallLifecycleFlags, recallLifecycleOptions, registerLifecycle, updateLifecycleFlags, updateLifecycleInput,
+  type AddLifecycleFlags, type RecallLifecycleFlags, type UpdateLifecycleFlags,
+} from './lifecycle.js';
 
 interface Globals {
   db: string;
@@ -140,7 +144,7 @@ export function buildProgram(): Command {
     .option('--dims <n>', 'vector length of --model when it is not a known one')
     .showHelpAfterError('(run mnemolite --help for usage)');
 
-  program.command('add')
+  addLifecycleFlags(program.command('add'))
     .description('remember a text ("-" reads it from stdin)')
     .argument('<content...>', 'the text to remember')
     .option('-n, --namespace <ns>', 'namespace', 'default')
@@ -149,7 +153,7 @@ export function buildProgram(): Command {
     .option('--session <id>', 'session id')
     .option('--metadata <json>', 'metadata as a JSON object')
     .option('--created-at <date>', 'creation time (ISO 8601), default now')
-    .action(async (words: string[], o: { namespace: string; key?: string; category?: string; session?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
+    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
       const content = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
       await withMemory(cmd, async (m, g) => {
         const metadata = parseJsonObject(o.metadata, '--metadata');
@@ -160,20 +164,21 @@ export function buildProgram(): Command {
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
           ...(metadata !== undefined ? { metadata } : {}),
           ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
+          ...addLifecycleOptions(o),
         });
         if (g.json) json(r);
-        else out(`${r.replaced ? 'replaced' : 'added'} ${r.id}`);
+        else out(addResultText(r));
       });
     });
 
-  filterFlags(program.command('recall'))
+  recallLifecycleFlags(filterFlags(program.command('recall')))
     .description('find memories relevant to a query')
     .argument('<query...>', 'what to look for')
     .addOption(new Option('-m, --mode <mode>', 'hybrid, keyword or vector').choices(['hybrid', 'keyword', 'vector']))
     .option('-l, --limit <n>', 'maximum results', int('--limit'), 10)
     .option('--rrf-k <k>', 'RRF constant k', Number)
     .option('--exact', 'exact vector scan')
-    .action(async (words: string[], o: FilterOpts & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean }, cmd: Command) => {
+    .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const hits = await m.recall(words.join(' '), {
           ...filterFrom(o, 'default'),
@@ -181,6 +186,7 @@ export function buildProgram(): Command {
           ...(o.mode ? { mode: o.mode } : {}),
           ...(o.rrfK !== undefined ? { rrfK: o.rrfK } : {}),
           ...(o.exact ? { exact: true } : {}),
+          ...recallLifecycleOptions(o),
         });
         if (g.json) json(hits);
         else {
@@ -194,9 +200,10 @@ export function buildProgram(): Command {
     .description('show one memory')
     .argument('<id>', 'memory id')
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
-    .action(async (id: string, o: { namespace?: string }, cmd: Command) => {
+    .option('--include-expired', 'show it even if it has expired (and is not pruned yet)')
+    .action(async (id: string, o: { namespace?: string; includeExpired?: boolean }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const r = await m.get(id, o.namespace ? { namespace: o.namespace } : {});
+        const r = await m.get(id, { ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.includeExpired ? { includeExpired: true } : {}) });
         if (!r) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
         if (g.json) json(r);
         else out(memoryDetail(r));
@@ -208,23 +215,24 @@ export function buildProgram(): Command {
     .option('-l, --limit <n>', 'maximum rows', int('--limit'), 50)
     .option('--offset <n>', 'rows to skip', int('--offset'), 0)
     .addOption(new Option('--order <order>', 'asc or desc by creation time').choices(['asc', 'desc']).default('desc'))
-    .action(async (o: FilterOpts & { limit: number; offset: number; order: 'asc' | 'desc' }, cmd: Command) => {
+    .option('--include-expired', 'include expired memories not pruned yet')
+    .action(async (o: FilterOpts & { limit: number; offset: number; order: 'asc' | 'desc'; includeExpired?: boolean }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const rows = await m.list({ ...filterFrom(o, '*'), limit: o.limit, offset: o.offset, order: o.order });
+        const rows = await m.list({ ...filterFrom(o, '*'), limit: o.limit, offset: o.offset, order: o.order, ...(o.includeExpired ? { includeExpired: true } : {}) });
         if (g.json) json(rows);
         else out(memoriesTable(rows));
       }, { readonly: true });
     });
 
-  program.command('update')
-    .description('change a memory')
+  updateLifecycleFlags(program.command('update'))
+    .description('change a memory (previous content stays readable: mnemolite history ID)')
     .argument('<id>', 'memory id')
     .option('--content <text>', 'new content')
     .option('--category <c>', 'new category')
     .option('--session <id>', 'new session id')
     .option('--metadata <json>', 'new metadata (JSON object)')
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
-    .action(async (id: string, o: { content?: string; category?: string; session?: string; metadata?: string; namespace?: string }, cmd: Command) => {
+    .action(async (id: string, o: UpdateLifecycleFlags & { content?: string; category?: string; session?: string; metadata?: string; namespace?: string }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const metadata = parseJsonObject(o.metadata, '--metadata');
         const r = await m.update(id, {
@@ -232,6 +240,7 @@ export function buildProgram(): Command {
           ...(o.category !== undefined ? { category: o.category } : {}),
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
           ...(metadata !== undefined ? { metadata } : {}),
+          ...updateLifecycleInput(o),
         }, o.namespace ? { namespace: o.namespace } : {});
         if (g.json) json(r);
         else out(`updated ${r.id}`);
@@ -349,6 +358,8 @@ export function buildProgram(): Command {
 
   registerMcp(program);
   registerServe(program);
+  registerLifecycle(program, withMemory, out);
+
   return program;
 }
 

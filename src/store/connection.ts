@@ -125,6 +125,9 @@ export function openDatabase(path: string, opts: ConnectionOptions = {}): Databa
         throw new MnemoliteError('READ_ONLY', `${path} uses an older schema (${version}) and must be upgraded; open it once without readonly.`);
       }
     } else {
+      // New (empty) files reclaim the space of pruned memories with incremental vacuum; the
+      // mode can only be chosen before the first table exists (see src/lifecycle/prune.ts).
+      if (version === 0) db.pragma('auto_vacuum = INCREMENTAL');
       if (!memory) db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       if (version < SCHEMA_VERSION) migrate(db, version);

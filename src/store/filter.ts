@@ -9,6 +9,7 @@ export function whereClause(f: RowFilter): { sql: string; params: unknown[] } {
   if (f.sessionId !== undefined) { parts.push('m.session_id = ?'); params.push(f.sessionId); }
   if (f.since !== undefined) { parts.push('m.created_at >= ?'); params.push(f.since); }
   if (f.until !== undefined) { parts.push('m.created_at < ?'); params.push(f.until); }
+  if (f.activeAt !== undefined) { parts.push('(m.expires_at IS NULL OR m.expires_at > ? OR m.pinned = 1)'); params.push(f.activeAt); }
   for (const [path, value] of f.metadata ?? []) {
     if (value === null) {
       parts.push("json_type(m.metadata, ?) = 'null'");

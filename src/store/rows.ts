@@ -12,6 +12,11 @@ export interface MemoryRow {
   updated_at: string;
   content_hash: string;
   embedding_model: string | null;
+  /** Lifecycle columns (schema 2, src/lifecycle/). */
+  expires_at: string | null;
+  pinned: number;
+  importance: number | null;
+  superseded_by: string | null;
 }
 
 /** A row with its vector, for building the in-memory vector index. */
@@ -33,6 +38,8 @@ export interface RowFilter {
   since?: string;
   until?: string;
   metadata?: Array<[path: string, value: string | number | boolean | null]>;
+  /** ISO time: only memories not expired at this time (unexpired = no expires_at, a later one, or pinned). */
+  activeAt?: string;
 }
 
 /** Values for inserting a memory. */
@@ -49,4 +56,10 @@ export interface NewRow {
   content_hash: string;
   embedding: Buffer | null;
   embedding_model: string | null;
+  /** Lifecycle columns; default none / 0 / null. */
+  expires_at?: string | null;
+  pinned?: number;
+  importance?: number | null;
+  superseded_by?: string | null;
+  dedup_hash?: string | null;
 }

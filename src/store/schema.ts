@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -10,7 +10,7 @@ export const APPLICATION_ID = 0x4d4e454d;
  * Forward-only migrations: entry `i` upgrades a file from version `i` to `i + 1`.
  * Never edit a released entry; append a new one.
  */
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: string[] = [
   // 0 -> 1: the initial layout.
   `
   CREATE TABLE meta (
@@ -92,6 +92,45 @@ const MIGRATIONS: string[] = [
   END;
   CREATE TRIGGER memories_changes_delete AFTER DELETE ON memories BEGIN
     INSERT INTO changes(seq) VALUES (old.seq);
+  END;
+  `,
+  // 1 -> 2: lifecycle (src/lifecycle/): expiry, pinning, importance, supersession, dedup, history.
+  `
+  ALTER TABLE memories ADD COLUMN expires_at TEXT;                 -- ISO 8601 UTC; NULL = never expires
+  ALTER TABLE memories ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)); -- 1 = never expires, never pruned
+  ALTER TABLE memories ADD COLUMN importance REAL CHECK (importance BETWEEN 0 AND 1);        -- NULL = not set (neutral 0.5)
+  ALTER TABLE memories ADD COLUMN superseded_by TEXT;              -- id of the memory that replaced this one
+  ALTER TABLE memories ADD COLUMN dedup_hash TEXT;                 -- sha256 of the normalised content; NULL = not computed yet
+  CREATE INDEX memories_expires ON memories(expires_at) WHERE expires_at IS NOT NULL;
+  CREATE INDEX memories_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL;
+  CREATE INDEX memories_dedup ON memories(namespace, dedup_hash);
+
+  -- Previous contents of a memory, one row per content change, oldest first.
+  -- A version was current from the previous row's replaced_at (or the memory's created_at) until its replaced_at.
+  CREATE TABLE memory_history (
+    version     INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id   TEXT NOT NULL,                                 -- memories.id
+    content     TEXT NOT NULL,
+    category    TEXT,
+    metadata    TEXT NOT NULL DEFAULT '{}',
+    replaced_at TEXT NOT NULL                                  -- ISO 8601 UTC
+  );
+  CREATE INDEX memory_history_memory ON memory_history(memory_id, version);
+
+  CREATE TRIGGER memories_history_update AFTER UPDATE OF content ON memories
+  WHEN old.content IS NOT new.content BEGIN
+    INSERT INTO memory_history(memory_id, content, category, metadata, replaced_at)
+    VALUES (old.id, old.content, old.category, old.metadata, new.updated_at);
+  END;
+  -- The normalised hash of changed content is recomputed lazily (it needs Unicode normalisation).
+  CREATE TRIGGER memories_dedup_stale AFTER UPDATE OF content ON memories
+  WHEN old.content IS NOT new.content AND new.dedup_hash IS old.dedup_hash BEGIN
+    UPDATE memories SET dedup_hash = NULL WHERE seq = new.seq;
+  END;
+  -- Forgetting a memory forgets its history; memories it superseded stand on their own again.
+  CREATE TRIGGER memories_lifecycle_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM memory_history WHERE memory_id = old.id;
+    UPDATE memories SET superseded_by = NULL WHERE superseded_by = old.id;
   END;
   `,
 ];

@@ -4,7 +4,7 @@ import { whereClause } from './filter.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
 import type { MemoryRow, NewRow, RowFilter, VectorRow } from './rows.js';
 
-const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model';
+const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by';
 
 /** Embedding identity recorded in the meta table. */
 export interface EmbeddingIdentity {
@@ -91,9 +91,11 @@ export class Store {
 
   insert(r: NewRow): number {
     const info = this.st(
-      `INSERT INTO memories(id, namespace, key, content, category, session_id, metadata, created_at, updated_at, content_hash, embedding, embedding_model)
-       VALUES (@id, @namespace, @key, @content, @category, @session_id, @metadata, @created_at, @updated_at, @content_hash, @embedding, @embedding_model)`,
-    ).run(r);
+      `INSERT INTO memories(id, namespace, key, content, category, session_id, metadata, created_at, updated_at, content_hash, embedding, embedding_model,
+         expires_at, pinned, importance, superseded_by, dedup_hash)
+       VALUES (@id, @namespace, @key, @content, @category, @session_id, @metadata, @created_at, @updated_at, @content_hash, @embedding, @embedding_model,
+         @expires_at, @pinned, @importance, @superseded_by, @dedup_hash)`,
+    ).run({ expires_at: null, pinned: 0, importance: null, superseded_by: null, dedup_hash: null, ...r });
     return Number(info.lastInsertRowid);
   }
 

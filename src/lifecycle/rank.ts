@@ -1,0 +1,129 @@
+/**
+ * Lifecycle re-ranking of recall candidates, after the legs are fused and before the cut to
+ * `limit`:
+ *
+ * 1. importance and recency (opt-in) scale each candidate's score;
+ * 2. a superseded memory is placed directly below its successor when both are candidates
+ *    (always on; its score becomes the successor's, so scores stay in order);
+ * 3. MMR (opt-in) picks the first `limit` results for diversity using the stored vectors
+ *    (token overlap for memories without one); their `score` stays the relevance score.
+ */
+import type { FusedHit } from '../search/fusion.js';
+import type { Store } from '../store/store.js';
+import { stmt } from './sql.js';
+import { dot } from './dedup.js';
+import { jaccard, mmrOrder, tokenSet } from './mmr.js';
+import { DEFAULT_MMR_LAMBDA, type ParsedLifecycleRecall } from './options.js';
+import { CORE_CATEGORY, recencyFactor } from './recency.js';
+
+interface Meta {
+  seq: number;
+  created_at: string;
+  category: string | null;
+  pinned: number;
+  importance: number | null;
+  succ: number | null;
+  changed_at: string | null;
+}
+
+/** Scale a score by a positive factor so that a larger factor always ranks higher (also for negative cosines). */
+function scale(score: number, factor: number): number {
+  const f = Math.max(factor, 1e-300);
+  return score >= 0 ? score * f : score / f;
+}
+
+/** Move every superseded candidate directly below its successor when the successor is among `list`. */
+export function demoteSuperseded(list: FusedHit[], successorOf: ReadonlyMap<number, number>): FusedHit[] {
+  if (!successorOf.size) return list;
+  const out = list.slice();
+  // Bounded: cycles (only possible through hand-edited files) cannot loop forever.
+  for (let moves = 0; moves < 4 * out.length + 4; moves++) {
+    const pos = new Map(out.map((h, i) => [h.seq, i]));
+    let moved = false;
+    for (let i = 0; i < out.length; i++) {
+      const s = successorOf.get(out[i]!.seq);
+      const j = s === undefined ? undefined : pos.get(s);
+      if (j === undefined || j < i) continue;
+      const [h] = out.splice(i, 1);
+      const succ = out[j - 1]!;
+      out.splice(j, 0, { ...h!, score: Math.min(h!.score, succ.score) });
+      moved = true;
+      break;
+    }
+    if (!moved) break;
+  }
+  return out;
+}
+
+function decode(b: Buffer): Float32Array {
+  const out = new Float32Array(b.byteLength / 4);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
+
+/** Apply the lifecycle re-ranking to fused candidates (best first). Returns a new list. */
+export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycleRecall, model: string | null, limit: number): FusedHit[] {
+  if (!fused.length) return fused;
+  const seqs = JSON.stringify(fused.map((h) => h.seq));
+  const optIn = o.recency !== undefined || (o.importanceWeight ?? 0) > 0 || (o.mmr !== undefined && o.mmr !== false);
+  if (!optIn) {
+    // Fast path: only supersession, which needs one indexed look-up per candidate.
+    const rows = stmt(store,
+      `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
+       WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.superseded_by IS NOT NULL`,
+    ).raw().all(seqs) as [number, number][];
+    return rows.length ? demoteSuperseded(fused, new Map(rows)) : fused;
+  }
+  const meta = new Map((stmt(store,
+    `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
+       (SELECT s.seq FROM memories s WHERE s.id = m.superseded_by) AS succ,
+       (SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id) AS changed_at
+     FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
+  ).all(seqs) as Meta[]).map((r) => [r.seq, r]));
+
+  // 1. importance and recency
+  const w = o.importanceWeight ?? 0;
+  const asOf = o.recency?.asOf ? Date.parse(o.recency.asOf) : Date.now();
+  let list = fused.map((h, i) => {
+    const m = meta.get(h.seq);
+    let factor = 1;
+    if (m && w > 0) factor *= Math.pow(0.5 + (m.importance ?? 0.5), w);
+    if (m && o.recency && !m.pinned && m.category !== CORE_CATEGORY) {
+      const stated = Math.max(Date.parse(m.created_at), m.changed_at ? Date.parse(m.changed_at) : -Infinity);
+      factor *= recencyFactor(asOf - stated, o.recency.halfLife, o.recency.weight ?? 1);
+    }
+    return { hit: factor === 1 ? h : { ...h, score: scale(h.score, factor) }, i };
+  }).sort((a, b) => b.hit.score - a.hit.score || a.i - b.i).map((x) => x.hit);
+
+  // 2. supersession
+  const successorOf = new Map<number, number>();
+  for (const m of meta.values()) if (m.succ !== null) successorOf.set(m.seq, m.succ);
+  list = demoteSuperseded(list, successorOf);
+
+  // 3. MMR
+  if (o.mmr !== undefined && o.mmr !== false) {
+    const lambda = typeof o.mmr === 'object' ? o.mmr.lambda ?? DEFAULT_MMR_LAMBDA : DEFAULT_MMR_LAMBDA;
+    const vecs = new Map<number, Float32Array>();
+    if (model !== null) {
+      for (const r of stmt(store, 'SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+        .all(model, seqs) as { seq: number; embedding: Buffer }[]) vecs.set(r.seq, decode(r.embedding));
+    }
+    const tokens = new Map<number, Set<string>>();
+    if (vecs.size < list.length) {
+      for (const r of stmt(store, 'SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))').all(seqs) as { seq: number; content: string }[]) {
+        tokens.set(r.seq, tokenSet(r.content));
+      }
+    }
+    const sim = (a: number, b: number): number => {
+      const sa = list[a]!.seq, sb = list[b]!.seq;
+      const va = vecs.get(sa), vb = vecs.get(sb);
+      if (va && vb) return dot(va, vb);
+      return jaccard(tokens.get(sa) ?? new Set(), tokens.get(sb) ?? new Set());
+    };
+    const order = mmrOrder(list.map((h) => h.score), sim, lambda, limit);
+    const picked = new Set(order);
+    list = [...order.map((i) => list[i]!), ...list.filter((_, i) => !picked.has(i))];
+    list = demoteSuperseded(list, successorOf);
+  }
+  return list;
+}
