@@ -159,6 +159,7 @@ export function generateMemories(n: number, seed = 42): GenMemory[] {
   const skew: Pick = (xs) => xs[Math.floor(Math.pow(r(), 1.6) * xs.length)]!;
   const pick: Pick = (xs) => xs[Math.floor(r() * xs.length)]!;
   const out: GenMemory[] = [];
+  const seen = new Set<string>();
   for (let i = 0; i < n; i++) {
     const topic = Math.floor(r() * T.length);
     const fi = Math.floor(Math.pow(r(), 1.6) * FIRST.length);
@@ -181,6 +182,9 @@ export function generateMemories(n: number, seed = 42): GenMemory[] {
     let text = T[topic]!.mem(slots);
     // Some memories are longer chat-like turns.
     if (r() < 0.25) text += ` ${pick(['Follow up next week.', 'Double-check this with the team before acting on it.', `Mentioned again on ${slots.day}.`, `Source: conversation in ${slots.tool}.`, 'This came up twice already, so it matters.', `Related to ${slots.ticket}.`])}`;
+    // Stores keep one copy of a text (mnemolite dedups exact repeats): make every text unique.
+    while (seen.has(text)) text += ` (ref ${pick(['note', 'chat', 'doc', 'ticket'])} ${Math.floor(r() * 100000)})`;
+    seen.add(text);
     const personal = text.includes(first);
     const entity = personal ? fi * 3 + (li % 3) : FIRST.length * 3 + pi;
     out.push({ text, topic, entity, slots });
@@ -199,13 +203,17 @@ export function generateQueries(mems: GenMemory[], n: number, seed = 7): GenQuer
   const r = rng(seed);
   const lead = ['', '', 'Hey, ', 'Quick question: ', 'Do you remember, ', 'Can you tell me ', 'I forgot, '];
   const out: GenQuery[] = [];
-  for (let i = 0; i < n; i++) {
+  const seen = new Set<string>();
+  // Distinct texts: each question has its own vector, and embedders map a text to one vector.
+  for (let tries = 0; out.length < n && tries < n * 50; tries++) {
     const target = Math.floor(r() * mems.length);
     const m = mems[target]!;
     const asks = T[m.topic]!.ask;
     let q = asks[Math.floor(r() * asks.length)]!(m.slots);
     const l = lead[Math.floor(r() * lead.length)]!;
     if (l) q = l + q[0]!.toLowerCase() + q.slice(1);
+    if (seen.has(q)) continue;
+    seen.add(q);
     out.push({ text: q, target });
   }
   return out;

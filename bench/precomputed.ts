@@ -5,14 +5,15 @@ import type { Embedder } from '../src/embed/provider.js';
  * output), so ingest and recall can be timed without the model's cost.
  */
 export class PrecomputedEmbedder implements Embedder {
-  readonly provider = 'bench';
+  readonly provider: string;
   readonly id: string;
   readonly dims: number;
   private readonly byText = new Map<string, Float32Array>();
 
-  constructor(id: string, dims: number) {
+  constructor(id: string, dims: number, provider = 'bench') {
     this.id = id;
     this.dims = dims;
+    this.provider = provider;
   }
 
   /** Register the vector `flat[i*dims ..]` for `texts[i]`. */

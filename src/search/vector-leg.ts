@@ -17,6 +17,13 @@ export interface VectorSearchOptions extends ApproxOptions {
   exact?: boolean;
 }
 
+/** Which slots a filter lets through: `test` is null when every live memory passes. */
+interface Eligibility {
+  test: ((slot: number) => boolean) | null;
+  /** Seqs allowed by the part of the filter that ran in SQL. */
+  allowed?: Set<number> | null;
+}
+
 /** seq -> slot: a dense array while seqs are compact, else a Map. */
 class SeqMap {
   private dense: Int32Array | null = new Int32Array(0);
@@ -74,6 +81,8 @@ export class VectorLeg {
   // Slot tables.
   private seqOf = new Float64Array(0); // -1 = tombstone
   private nsOf = new Int32Array(0);
+  private expires = new Float64Array(0); // epoch ms; Infinity = never (or pinned)
+  private expiring = 0; // live slots with a finite expiry
   private slots = 0;
   private dead = 0;
   private slotOf = new SeqMap();
@@ -121,11 +130,14 @@ export class VectorLeg {
     const cap = Math.max(n, Math.ceil(this.seqOf.length * 1.5), 1024);
     const s = new Float64Array(cap).fill(-1); s.set(this.seqOf); this.seqOf = s;
     const c = new Int32Array(cap); c.set(this.nsOf); this.nsOf = c;
+    const e = new Float64Array(cap).fill(Infinity); e.set(this.expires); this.expires = e;
   }
 
   private rebuild(): void {
     this.seqOf = new Float64Array(0);
     this.nsOf = new Int32Array(0);
+    this.expires = new Float64Array(0);
+    this.expiring = 0;
     this.slots = 0;
     this.dead = 0;
     this.slotOf = new SeqMap();
@@ -159,6 +171,10 @@ export class VectorLeg {
           this.slotOf.set(seq, slot);
         });
         this.slots = n;
+        for (const [seq, at] of store.expiringSeqs()) {
+          const s = this.slotOf.get(seq);
+          if (s >= 0) { this.expires[s] = Date.parse(at); this.expiring++; }
+        }
         if (this.vec) this.loadVectors(this.vec);
         this.kw.load(store.keywordPostings(), (seq) => this.slotOf.get(seq), n);
         for (let s = 0; s < n; s++) this.kw.ensure(s); // memories without any token are documents too
@@ -220,6 +236,7 @@ export class VectorLeg {
       this.nsOf[slot] = c;
       this.nsLive[c]!++;
       this.slotOf.set(r.seq, slot);
+      if (r.expires_at !== null) { this.expires[slot] = Date.parse(r.expires_at); this.expiring++; }
       if (this.vec && r.embedding_model === this.model && r.embedding && r.embedding.byteLength === this.dims * 4) {
         this.vec.set(slot, new Uint8Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength));
       }
@@ -243,26 +260,35 @@ export class VectorLeg {
     this.slotOf.delete(seq);
     this.seqOf[slot] = -1;
     this.nsLive[this.nsOf[slot]!]!--;
+    if (this.expires[slot] !== Infinity) { this.expires[slot] = Infinity; this.expiring--; }
     this.dead++;
     this.kw.remove(slot);
     this.vec?.clear(slot);
   }
 
   /**
-   * Eligibility from the filter: the namespace is checked in memory; other filters run in SQL.
-   * Returns null when nothing can match.
+   * Eligibility from the filter: namespace and expiry (`activeAt`) are checked in memory; any
+   * other filter runs in SQL and becomes an allowed set. Returns null when nothing can match.
    */
-  private eligibility(f: RowFilter): { ns: number; allowed: Set<number> | null } | null {
+  private eligibility(f: RowFilter): Eligibility | null {
     let ns = -1;
-    if (f.namespace !== undefined) {
-      const c = this.nsCode.get(f.namespace);
+    const { namespace, activeAt, ...rest } = f as RowFilter & { activeAt?: string };
+    if (namespace !== undefined) {
+      const c = this.nsCode.get(namespace);
       if (c === undefined || this.nsLive[c] === 0) return null;
       // One namespace holding every live memory filters nothing.
       if (this.nsLive[c] !== this.slots - this.dead) ns = c;
     }
-    const sql = f.category !== undefined || f.sessionId !== undefined || f.since !== undefined || f.until !== undefined || (f.metadata?.length ?? 0) > 0;
+    // Expiry only filters when some live memory can expire.
+    const at = activeAt !== undefined && this.expiring > 0 ? Date.parse(activeAt) : null;
+    const sql = Object.values(rest).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
     const allowed = sql ? new Set(this.store.read('filter memories', () => this.store.seqsMatching(f))) : null;
-    return { ns, allowed };
+    if (ns < 0 && at === null && !allowed) return { test: null };
+    const nsOf = this.nsOf, exp = this.expires, seqOf = this.seqOf;
+    return {
+      allowed,
+      test: (s: number): boolean => (ns < 0 || nsOf[s] === ns) && (at === null || exp[s]! > at) && (!allowed || allowed.has(seqOf[s]!)),
+    };
   }
 
   /** Top-k memories by cosine among those passing the filter. */
@@ -272,23 +298,22 @@ export class VectorLeg {
     if (!vec || vec.count === 0) return [];
     const el = this.eligibility(f);
     if (!el) return [];
-    let filtered = false;
-    if (el.ns >= 0 || el.allowed) {
-      filtered = true;
+    const test = el.test;
+    if (test) {
       const m = vec.filterMask();
       if (el.allowed) {
+        // Few allowed memories: start from nothing and switch those on.
         const keep = new Uint8Array(m.length);
         for (const seq of el.allowed) {
           const s = this.slotOf.get(seq);
-          if (s >= 0 && m[s] && (el.ns < 0 || this.nsOf[s] === el.ns)) keep[s] = 1;
+          if (s >= 0 && m[s] && test(s)) keep[s] = 1;
         }
         m.set(keep);
       } else {
-        const nsOf = this.nsOf, c = el.ns;
-        for (let s = 0; s < m.length; s++) if (m[s] && nsOf[s] !== c) m[s] = 0;
+        for (let s = 0; s < m.length; s++) if (m[s] && !test(s)) m[s] = 0;
       }
     }
-    return vec.search(query, k, { ...opts, filtered }).map((h) => ({ seq: this.seqOf[h.slot]!, score: h.score }));
+    return vec.search(query, k, { ...opts, filtered: test !== null }).map((h) => ({ seq: this.seqOf[h.slot]!, score: h.score }));
   }
 
   /**
@@ -303,9 +328,7 @@ export class VectorLeg {
     if (!el) return [];
     const joined = words.join(' ');
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
-    const { ns, allowed } = el;
-    const nsOf = this.nsOf, seqOf = this.seqOf;
-    const eligible = ns < 0 && !allowed ? undefined : (s: number): boolean => (ns < 0 || nsOf[s] === ns) && (!allowed || allowed.has(seqOf[s]!));
-    return this.kw.search(terms, k, eligible).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
+    const seqOf = this.seqOf;
+    return this.kw.search(terms, k, el.test ?? undefined).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
   }
 }

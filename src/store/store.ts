@@ -251,10 +251,24 @@ export class Store {
     return out;
   }
 
-  /** What the search index needs of some memories (missing seqs were deleted). */
-  indexRowsBySeqs(seqs: number[]): { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null }[] {
-    return this.st('SELECT seq, namespace, content, embedding_model, embedding FROM memories WHERE seq IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(seqs)) as { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null }[];
+  /** Whether the file has the lifecycle expiry columns (schema 2+). */
+  private hasExpiry(): boolean {
+    this.expiryCols ??= (this.db.pragma('table_info(memories)') as { name: string }[]).some((c) => c.name === 'expires_at');
+    return this.expiryCols;
+  }
+  private expiryCols: boolean | undefined;
+
+  /** `[seq, expires_at]` of memories that can expire (not pinned), for the in-memory expiry filter. */
+  expiringSeqs(): [number, string][] {
+    if (!this.hasExpiry()) return [];
+    return this.st('SELECT seq, expires_at FROM memories WHERE expires_at IS NOT NULL AND pinned = 0').raw().all() as [number, string][];
+  }
+
+  /** What the search index needs of some memories (missing seqs were deleted); `expires_at` is null when pinned. */
+  indexRowsBySeqs(seqs: number[]): { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[] {
+    const exp = this.hasExpiry() ? 'CASE WHEN pinned = 1 THEN NULL ELSE expires_at END' : 'NULL';
+    return this.st(`SELECT seq, namespace, content, embedding_model, embedding, ${exp} AS expires_at FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(seqs)) as { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[];
   }
 
   /** Highest change-log version (0 when empty). */

@@ -1,0 +1,47 @@
+/** A dependency-free SVG line chart: hybrid p50 latency against corpus size, one line per system (log-log). */
+import type { Result } from './systems.js';
+
+const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e'];
+
+/** Render the chart for the given results (synthetic-vector runs). */
+export function renderChart(rs: Result[]): string {
+  const W = 720, H = 440, L = 70, R = 190, T = 40, B = 60;
+  const systems = [...new Set(rs.map((r) => r.system))];
+  const sizes = [...new Set(rs.map((r) => r.size))].sort((a, b) => a - b);
+  const ys = rs.map((r) => r.hybrid.p50).filter((v) => v > 0);
+  if (!sizes.length || !ys.length) return '<svg xmlns="http://www.w3.org/2000/svg"/>';
+  const lx0 = Math.log10(sizes[0]!) - 0.15, lx1 = Math.log10(sizes[sizes.length - 1]!) + 0.15;
+  const ly0 = Math.floor(Math.log10(Math.min(...ys))), ly1 = Math.ceil(Math.log10(Math.max(...ys)));
+  const x = (n: number): number => L + ((Math.log10(n) - lx0) / (lx1 - lx0)) * (W - L - R);
+  const y = (ms: number): number => T + (1 - (Math.log10(ms) - ly0) / (ly1 - ly0 || 1)) * (H - T - B);
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
+  out.push(`<rect width="${W}" height="${H}" fill="white"/>`);
+  out.push(`<text x="${L}" y="22" font-size="15" font-weight="bold">Hybrid recall p50 latency vs corpus size (512-d, log-log)</text>`);
+  for (let e = ly0; e <= ly1; e++) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (Math.log10(v) > ly1 + 1e-9) continue;
+      const yy = y(v);
+      out.push(`<line x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}" stroke="${m === 1 ? '#ccc' : '#eee'}"/>`);
+      if (m === 1 || ly1 - ly0 <= 3) out.push(`<text x="${L - 6}" y="${yy + 4}" text-anchor="end">${v >= 1 ? v : v.toPrecision(1)} ms</text>`);
+    }
+  }
+  for (const s of sizes) {
+    out.push(`<line x1="${x(s)}" x2="${x(s)}" y1="${T}" y2="${H - B}" stroke="#eee"/>`);
+    out.push(`<text x="${x(s)}" y="${H - B + 18}" text-anchor="middle">${s >= 1000 ? `${s / 1000}k` : s}</text>`);
+  }
+  out.push(`<text x="${(L + W - R) / 2}" y="${H - 18}" text-anchor="middle">memories</text>`);
+  out.push(`<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="none" stroke="#999"/>`);
+  systems.forEach((sys, i) => {
+    const pts = rs.filter((r) => r.system === sys).sort((a, b) => a.size - b.size).map((r) => [x(r.size), y(r.hybrid.p50)] as const);
+    const color = COLORS[i % COLORS.length]!;
+    out.push(`<polyline fill="none" stroke="${color}" stroke-width="2.5" points="${pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ')}"/>`);
+    for (const [px, py] of pts) out.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3.5" fill="${color}"/>`);
+    const ly = T + 10 + i * 22;
+    out.push(`<line x1="${W - R + 14}" x2="${W - R + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2.5"/>`);
+    out.push(`<text x="${W - R + 46}" y="${ly + 4}">${sys.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
+  });
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}
