@@ -246,6 +246,8 @@ test('importMarkdown errors: missing path, empty directory, non-UTF-8 file (noth
     await assert.rejects(importMarkdown(mem, dir), code('NOT_FOUND'));
     writeFileSync(join(dir, 'bad.md'), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]));
     await assert.rejects(importMarkdown(mem, join(dir, 'bad.md')), (e: unknown) => code('INVALID_INPUT')(e) && /not UTF-8/.test((e as Error).message));
+    writeFileSync(join(dir, 'a-good.md'), '# Good\n\nA perfectly fine note.\n');
+    await assert.rejects(importMarkdown(mem, dir), /bad\.md is not UTF-8/, 'a bad file in a directory stops the import before any write');
     await assert.rejects(importMarkdown(mem, dir, { namespace: '*' }), code('INVALID_INPUT'));
     assert.equal(await mem.count({ namespace: '*' }), 0);
   } finally {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { MnemoliteError, importMarkdown, openMemory } from '../index.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 
@@ -21,7 +21,8 @@ export async function importMarkdownCommand(target: string, o: MarkdownImportFla
       ...(o.category !== undefined ? { category: o.category } : {}),
       ...(o.chunkTokens !== undefined ? { maxTokens: o.chunkTokens, overlapTokens: Math.floor(o.chunkTokens / 5) } : {}),
       onFile: g.json ? undefined : (f) => {
-        const name = relative(process.cwd(), f.path) || f.path;
+        const rel = relative(process.cwd(), f.path);
+        const name = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : f.path;
         const what = f.status === 'unchanged' ? 'unchanged' : `${f.status} ${f.chunks} chunk${f.chunks === 1 ? '' : 's'}${f.removed ? `, removed ${f.removed} old` : ''}`;
         process.stdout.write(`${name}: ${what}\n`);
       },

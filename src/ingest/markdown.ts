@@ -231,18 +231,31 @@ function keyFor(path: string, i: number): string {
   return `md:sha256:${createHash('sha256').update(path).digest('hex').slice(0, 40)}#${i}`;
 }
 
-async function importFile(mem: Memory, path: string, o: MarkdownImportOptions & { namespace: string }): Promise<MarkdownFileResult> {
+interface ParsedFile { path: string; fileHash: string; chunks: MarkdownChunk[]; chunking: string; createdAt: string; date: string | undefined }
+
+/** Read, decode and chunk a file (no writes). */
+async function parseFile(path: string, o: ChunkOptions): Promise<ParsedFile> {
   const bytes = await readFile(path);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw invalid(`${path} is not UTF-8 text. Convert it to UTF-8 or leave it out; nothing was imported from it.`);
+    throw invalid(`${path} is not UTF-8 text. Convert it to UTF-8 or leave it out; nothing was imported.`);
   }
-  const fileHash = createHash('sha256').update(bytes).digest('hex');
   const chunkOpts = { maxTokens: o.maxTokens ?? 400, overlapTokens: o.overlapTokens ?? 80 };
-  const chunking = `${CHUNKER}:${chunkOpts.maxTokens}:${chunkOpts.overlapTokens}`;
-  const chunks = chunkMarkdown(text, chunkOpts).filter((c) => c.content.trim());
+  const date = dateFromFileName(path);
+  return {
+    path,
+    fileHash: createHash('sha256').update(bytes).digest('hex'),
+    chunks: chunkMarkdown(text, chunkOpts).filter((c) => c.content.trim()),
+    chunking: `${CHUNKER}:${chunkOpts.maxTokens}:${chunkOpts.overlapTokens}`,
+    createdAt: date ?? (await stat(path)).mtime.toISOString(),
+    date,
+  };
+}
+
+async function importFile(mem: Memory, file: ParsedFile, o: MarkdownImportOptions & { namespace: string }): Promise<MarkdownFileResult> {
+  const { path, fileHash, chunks, chunking, createdAt, date } = file;
   const existing: MemoryRecord[] = await mem.list({ namespace: o.namespace, metadata: { source: 'markdown', path }, limit: 10_000 });
   const category = o.category ?? null;
   const keys = chunks.map((_, i) => keyFor(path, i));
@@ -250,8 +263,6 @@ async function importFile(mem: Memory, path: string, o: MarkdownImportOptions & 
     m.metadata.fileHash === fileHash && m.metadata.chunking === chunking && m.category === category && m.key !== null && keys.includes(m.key));
   if (unchanged) return { path, status: 'unchanged', chunks: chunks.length, removed: 0 };
 
-  const date = dateFromFileName(path);
-  const createdAt = date ?? (await stat(path)).mtime.toISOString();
   const items: AddInput[] = chunks.map((c, i) => ({
     content: c.content,
     key: keys[i]!,
@@ -289,10 +300,12 @@ export async function importMarkdown(mem: Memory, target: string, options: Markd
   if (!st) throw new MnemoliteError('NOT_FOUND', `${target} does not exist. Pass a Markdown file (e.g. MEMORY.md) or a directory of them.`);
   const files = st.isDirectory() ? await markdownFiles(abs) : [abs];
   if (st.isDirectory() && !files.length) throw new MnemoliteError('NOT_FOUND', `${target} holds no Markdown (.md) files.`);
-  // Chunk options are checked once, before any file is written.
+  // Every file is read and chunked before the first write: an unreadable file imports nothing.
   chunkMarkdown('', options);
+  const parsed: ParsedFile[] = [];
+  for (const f of files) parsed.push(await parseFile(f, options));
   const res: MarkdownImportResult = { files: [], added: 0, replaced: 0, unchanged: 0, chunks: 0, removed: 0 };
-  for (const f of files) {
+  for (const f of parsed) {
     const r = await importFile(mem, f, { ...options, namespace });
     res.files.push(r);
     res[r.status]++;
