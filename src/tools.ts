@@ -165,7 +165,7 @@ const memoryOut = z.object({
 
 /** Output schemas (zod) of the structured results, used by the MCP server. @internal */
 export const outputSchemas = {
-  memory_store: z.object({ id: z.string(), replaced: z.boolean() }),
+  memory_store: z.object({ id: z.string(), replaced: z.boolean(), deduplicated: z.enum(['exact', 'merged']).optional() }),
   memory_recall: z.object({
     query: z.string(),
     count: z.number().int(),
@@ -305,7 +305,12 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
           namespace, key: a.key as string | undefined, category: a.category as string | undefined,
           metadata: a.metadata as Record<string, unknown> | undefined, sessionId,
         }));
-        return { text: r.replaced ? `Replaced the memory with key "${String(a.key)}" (id ${r.id}).` : `Stored memory ${r.id}.`, data: { id: r.id, replaced: r.replaced } };
+        const data: Record<string, unknown> = { id: r.id, replaced: r.replaced };
+        if (r.deduplicated) data.deduplicated = r.deduplicated;
+        const text = r.deduplicated === 'exact' ? `Already remembered as memory ${r.id}; nothing new was stored.`
+          : r.deduplicated === 'merged' ? `Merged into the similar memory ${r.id} (its content is now the new text).`
+            : r.replaced ? `Replaced the memory with key "${String(a.key)}" (id ${r.id}).` : `Stored memory ${r.id}.`;
+        return { text, data };
       }
       case 'memory_recall': {
         const query = a.query as string;

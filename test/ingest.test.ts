@@ -68,6 +68,11 @@ test('addConversation: options and edge cases', async () => {
 
     assert.deepEqual(await mem.addConversation([], { sessionId: 'empty' }), []);
 
+    // A turn repeating an earlier one (here: another session) is still its own memory.
+    const repeat = await mem.addConversation(chat.slice(2, 3), { sessionId: 's5', minWords: 0 });
+    assert.notEqual(repeat[0]!.id, each[2]!.id);
+    assert.equal((await mem.get(repeat[0]!.id))?.sessionId, 's5');
+
     // All or nothing.
     const before = await mem.count({ namespace: '*' });
     const bad = async (turns: unknown, re: RegExp): Promise<void> => {

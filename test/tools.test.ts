@@ -75,6 +75,9 @@ test('execute: store, recall, get, list, forget on a real file, with text and st
     assert.equal(stored?.sessionId, 'chat-1');
     assert.deepEqual(stored?.metadata, { source: 'user' });
     ok(await t.execute('memory_store', { content: 'The deploy target is a Raspberry Pi 4', category: 'fact' }));
+    const dup = await t.execute('memory_store', { content: 'the deploy target is a Raspberry Pi 4.', category: 'fact' });
+    assert.equal(ok(dup).deduplicated, 'exact');
+    assert.match(dup.text, /^Already remembered as memory /);
 
     // The same key replaces (same id).
     const again = await t.execute('memory_store', { content: 'Alice prefers black tea', key: 'alice-drink', category: 'preference', metadata: { source: 'user' } });

@@ -118,6 +118,8 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
       ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
       ...(options.category !== undefined ? { category: options.category } : {}),
       ...(at !== undefined ? { createdAt: at } : {}),
+      // Every turn is its own event: a turn repeating earlier words is still stored (no dedup).
+      force: true,
     };
   });
   return { items, groups };
