@@ -34,6 +34,12 @@ function slotVars(def: EventDef, r: Rng): Record<string, string> {
   return v;
 }
 
+/** Capitalised words of names and slot values: never lower-cased after a chatty lead-in. */
+const PROPER = new Set<string>([
+  ...PAIRS.flatMap(([a, b]) => [a[0], b[0]]),
+  ...EVENTS.flatMap((e) => Object.values(e.slots).flat(2) as string[]).flatMap((v) => v.split(/\s+/)).filter((w) => /^[A-Z]/.test(w)),
+]);
+
 const memories: EvalMemory[] = [];
 const queries: EvalQuery[] = [];
 const CONVS = PAIRS.length;
@@ -43,7 +49,7 @@ for (let c = 0; c < CONVS; c++) {
   const [[n1, p1], [n2, p2]] = PAIRS[c]!;
   const sp: Speaker[] = [{ name: n1, ...pron(p1) }, { name: n2, ...pron(p2) }];
   const other = (s: Speaker): Speaker => (s === sp[0] ? sp[1]! : sp[0]!);
-  const sessions = rng.int(18, 22);
+  const sessions = rng.int(24, 30);
   let day = new Date(Date.UTC(2023, rng.int(0, 3), rng.int(1, 28), rng.int(8, 20), rng.int(0, 59)));
   const happenings: Happening[] = [];
   const used = new Set<string>();
@@ -53,6 +59,15 @@ for (let c = 0; c < CONVS; c++) {
     const sessionId = `${ns}-s${String(s).padStart(2, '0')}`;
     let t = 0;
     let clock = day.getTime();
+    /** Wrap a content turn in chit-chat, as real turns are (and as embeddings of real turns suffer from). */
+    const chatty = (text: string, pLead: number, pTail: number): string => {
+      const lead = rng.chance(pLead) ? `${rng.pick(SMALL_TALK.lead)} ` : '';
+      const aside = rng.chance(0.35) ? ` ${rng.pick(SMALL_TALK.aside)}` : '';
+      const tail = `${aside}${rng.chance(pTail) ? ` ${rng.pick(SMALL_TALK.tail)}` : ''}`;
+      const first = text.split(/[\s,.!?:;']/)[0]!;
+      const lower = lead.trim().endsWith(',') && first !== 'I' && !PROPER.has(first);
+      return `${lead}${lower ? text.charAt(0).toLowerCase() + text.slice(1) : text}${tail}`;
+    };
     const say = (who: Speaker, text: string, vars: Record<string, string> = {}): string => {
       t++;
       clock += rng.int(1, 4) * 60_000;
@@ -64,13 +79,13 @@ for (let c = 0; c < CONVS; c++) {
     const opener = rng.pick(sp);
     say(opener, rng.pick(SMALL_TALK.open), { A: opener.name, B: other(opener).name });
     say(other(opener), rng.pick(SMALL_TALK.reply), { A: opener.name });
-    for (let f = rng.int(0, 2); f > 0; f--) say(rng.pick(sp), rng.pick(SMALL_TALK.filler));
+    for (let f = rng.int(1, 3); f > 0; f--) say(rng.pick(sp), rng.pick(SMALL_TALK.filler));
     // Offhand mentions of earlier happenings.
-    for (const h of rng.sample(happenings, Math.min(happenings.length, rng.int(0, 2)))) {
-      say(h.who, rng.pick(h.def.callback), h.vars);
+    for (const h of rng.sample(happenings, Math.min(happenings.length, rng.int(1, 3)))) {
+      say(h.who, chatty(rng.pick(h.def.callback), 0.4, 0.4), h.vars);
       say(other(h.who), rng.pick(SMALL_TALK.filler));
     }
-    const nEvents = rng.int(2, 3);
+    const nEvents = rng.int(2, 4);
     for (let e = 0; e < nEvents; e++) {
       const who = rng.pick(sp);
       let def = rng.pick(EVENTS);
@@ -79,11 +94,11 @@ for (let c = 0; c < CONVS; c++) {
       used.add(`${who.name}|${JSON.stringify(vars)}`);
       const h: Happening = { def, who, vars };
       if (rng.chance(0.3)) say(other(who), rng.pick(['What is new with you, {A}?', 'Okay, your turn, {A}. Any news?', 'So how have you been, {A}?']), { A: who.name });
-      h.shareId = say(who, rng.pick(def.share), vars);
-      say(other(who), rng.pick(def.react), { ...vars, A: who.name });
+      h.shareId = say(who, chatty(rng.pick(def.share), 0.6, 0.5), vars);
+      say(other(who), chatty(rng.pick(def.react), 0.3, 0.5), { ...vars, A: who.name });
       if (rng.chance(0.2)) { say(who, rng.pick(SMALL_TALK.filler)); }
-      h.detailId = say(who, rng.pick(def.detail), vars);
-      say(other(who), rng.pick(def.follow), { ...vars, A: who.name });
+      h.detailId = say(who, chatty(rng.pick(def.detail), 0.5, 0.6), vars);
+      say(other(who), chatty(rng.pick(def.follow), 0.3, 0.5), { ...vars, A: who.name });
       if (rng.chance(0.3)) say(rng.pick(sp), rng.pick(SMALL_TALK.filler));
       happenings.push(h);
     }

@@ -362,6 +362,25 @@ export const SMALL_TALK = {
     'Love catching up with you, {B}.', 'Good night, {B}!', 'Same time next week?',
   ],
   closeReply: ['Bye {A}! Take care.', 'Talk soon, {A}!', 'Yes! Catch you later.', 'Night, {A}!', 'Absolutely. Bye!'],
+  /** Asides people drop into the middle of a message. */
+  aside: [
+    'The kids have been sick all week so I am running on no sleep.', 'My boss keeps booking meetings over lunch, it drives me nuts.',
+    'It rained the whole weekend, of course.', 'I have been trying to drink less coffee, it is not going well.',
+    'Our neighbours are renovating again, so it is drilling from 8 am.', 'I finally cleaned out the garage, by the way.',
+    'My phone is dying so I might drop off.', 'I am typing this on the bus, sorry for typos.', 'My mom called three times today, lol.',
+    'We are trying to eat healthier, emphasis on trying.', 'I binged that whole series you recommended, so good.',
+    'Work has been a rollercoaster lately.', 'I slept ten hours last night and still feel tired.',
+  ],
+  /** Chatty openings and endings wrapped around content turns, as people actually write. */
+  lead: [
+    'Oh, {B}!', 'Hey {B},', 'You know what?', 'Honestly,', 'Okay so,', 'Thanks for asking!', 'Funny you should ask.', 'Haha,', 'Oh my gosh,',
+    'So,', 'Well,', 'Guess what,', 'Ahh,', 'Yeah,', 'Listen,',
+  ],
+  tail: [
+    'How about you?', 'Anyway, what have you been up to?', 'It was a lot, haha.', 'I will send you pictures later.', 'Life is wild, {B}.',
+    'Sorry, I am rambling.', 'I keep thinking about it.', 'What do you think?', 'It has been quite a week.', 'Crazy, right?',
+    'Have you ever done something like that?', 'I wish you had been there, {B}.', 'Still processing it, honestly.', 'Anyway, tell me about you!',
+  ],
 };
 
 /** Speaker pairs: [name, pronoun set] x 2. */
