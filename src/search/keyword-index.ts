@@ -178,7 +178,7 @@ export class KeywordIndex {
   }
 
   /**
-   * Top-k slots by BM25 for the OR of `terms` (stemmed, distinct), best first; `eligible`
+   * Top-k slots by BM25 for the OR of `terms` (stemmed, one per query word), best first; `eligible`
    * filters slots (e.g. by namespace). Terms so common that FTS5 would clamp their idf
    * (df >= N/2) are skipped when rarer terms are present: they add ~nothing to any score.
    */
@@ -186,15 +186,19 @@ export class KeywordIndex {
     const N = this.live;
     if (!N || k <= 0) return [];
     const avg = this.totalLen / N;
+    // A term repeated (two query words with one stem, e.g. "deploy deploying") counts once per
+    // word, as in FTS5, where each is its own phrase in the OR.
+    const times = new Map<string, number>();
+    for (const t of terms) times.set(t, (times.get(t) ?? 0) + 1);
     const lists: { p: Postings; idf: number }[] = [];
-    for (const t of new Set(terms)) {
+    for (const [t, n] of times) {
       const id = this.terms.get(t);
       if (id === undefined) continue;
       const p = this.postings[id]!;
       if (p.df <= 0) continue;
       let idf = Math.log((N - p.df + 0.5) / (p.df + 0.5));
       if (idf <= 0) idf = 1e-6;
-      lists.push({ p, idf });
+      lists.push({ p, idf: idf * n });
     }
     if (!lists.length) return [];
     const useful = lists.filter((l) => l.idf > 1e-6);
