@@ -1,15 +1,16 @@
 /**
  * Maximal Marginal Relevance (Carbonell & Goldstein, 1998): pick, one at a time, the candidate
  * maximising `λ · relevance − (1 − λ) · max similarity to the already picked`, so near-copies of
- * a picked result fall back. Relevance is the candidate's score min-max scaled to [0, 1].
+ * a picked result fall back. Relevance is the candidate's score divided by the best score.
  */
 
 /** Order (indices into `scores`) of the first `k` picks. */
 export function mmrOrder(scores: readonly number[], sim: (a: number, b: number) => number, lambda: number, k: number): number[] {
   const n = scores.length;
   if (n === 0) return [];
-  const max = Math.max(...scores), min = Math.min(...scores);
-  const rel = scores.map((s) => (max > min ? (s - min) / (max - min) : 1));
+  // Relevance relative to the best candidate (scale-free for RRF, BM25 and cosine scores alike).
+  const top = Math.max(...scores.map(Math.abs));
+  const rel = scores.map((s) => (top > 0 ? s / top : 1));
   const maxSim = new Array<number>(n).fill(-Infinity);
   const picked: number[] = [];
   const free = new Set(scores.map((_, i) => i));
