@@ -41,11 +41,13 @@ import { METRICS, METRIC_LABEL, firstRank, mean, score, selfCheck, type Scores }
 /** Options passed to recall; loosely typed so options a newer library accepts can be listed here. */
 type RecallVariantOptions = RecallOptions & Record<string, unknown>;
 
-interface LibraryVariant { kind: 'library'; name: string; group: string; options: RecallVariantOptions }
+interface LibraryVariant { kind: 'library'; name: string; group: string; options: RecallVariantOptions | ((ds: Dataset) => RecallVariantOptions) }
 interface SimVariant { kind: 'sim'; name: string; group: string; fuse: (legs: Legs) => string[] }
 type Variant = LibraryVariant | SimVariant;
 
-const lib = (group: string, name: string, options: RecallVariantOptions): LibraryVariant => ({ kind: 'library', group, name, options });
+const lib = (group: string, name: string, options: LibraryVariant['options']): LibraryVariant => ({ kind: 'library', group, name, options });
+/** Latest creation time in a data set: the fixed "now" for recency, so numbers do not drift with the calendar. */
+const asOf = (ds: Dataset): string => ds.memories.reduce((m, x) => (x.createdAt > m ? x.createdAt : m), '');
 
 /** What users get from `recall()`. Add a fusion option here as one more line. */
 const LIBRARY_VARIANTS: LibraryVariant[] = [
@@ -54,6 +56,15 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   lib('mode', 'hybrid', { mode: 'hybrid' }),
   ...[10, 30, 100].map((k) => lib('rrf k', `hybrid rrfK=${k}`, { mode: 'hybrid', rrfK: k })),
   ...[10, 20, 100, 200].map((c) => lib('depth', `hybrid candidates=${c}`, { mode: 'hybrid', candidates: c })),
+  // Lifecycle re-ranking (issue 6), off by default in the library.
+  lib('lifecycle', 'hybrid recency 180d', (ds) => ({ mode: 'hybrid', recency: { halfLife: '180d', asOf: asOf(ds) } })),
+  lib('lifecycle', 'hybrid recency 30d w=0.5', (ds) => ({ mode: 'hybrid', recency: { halfLife: '30d', weight: 0.5, asOf: asOf(ds) } })),
+  lib('lifecycle', 'hybrid recency 365d w=0.2', (ds) => ({ mode: 'hybrid', recency: { halfLife: '365d', weight: 0.2, asOf: asOf(ds) } })),
+  lib('lifecycle', 'hybrid mmr', { mode: 'hybrid', mmr: true }),
+  // More lifecycle points (recency half-lives / floors, MMR λ): see "Lifecycle features" in EVAL.md.
+  ...['30d', '90d', '365d'].map((h) => lib('lifecycle', `hybrid recency ${h}`, (ds) => ({ mode: 'hybrid', recency: { halfLife: h, asOf: asOf(ds) } }))),
+  lib('lifecycle', 'hybrid recency 90d w=0.5', (ds) => ({ mode: 'hybrid', recency: { halfLife: '90d', weight: 0.5, asOf: asOf(ds) } })),
+  ...[0.5, 0.9].map((l) => lib('lifecycle', `hybrid mmr λ=${l}`, { mode: 'hybrid', mmr: { lambda: l } })),
   // Examples for options a later build may add (uncomment when the library has them):
   // lib('fusion', 'hybrid weights kw=1 vec=0.3', { mode: 'hybrid', weights: { keyword: 1, vector: 0.3 } }),
   // lib('fusion', 'hybrid convex', { mode: 'hybrid', fusion: 'convex' }),
@@ -105,23 +116,38 @@ const SIM_VARIANTS: SimVariant[] = [
 
 interface Loaded { ds: Dataset; mem: Memory; toEval: Map<string, string[]>; groupOf: (id: string) => string; loadMs: number }
 
-async function load(ds: Dataset, dir: string, embedder: CachingEmbedder): Promise<Loaded> {
-  const mem = await openMemory({ path: join(dir, `${ds.name}.db`), embedder });
+/**
+ * Store a data set. With `hints`, a memory that replaces an earlier one is added with
+ * `supersedes: <id of the earlier one>` (the library's supersession, issue 6), as an agent that
+ * knows it is updating a fact would do; without, the library has to find the newest value alone.
+ */
+async function load(ds: Dataset, dir: string, embedder: CachingEmbedder, hints = false): Promise<Loaded> {
+  const mem = await openMemory({ path: join(dir, `${ds.name}${hints ? '-hints' : ''}.db`), embedder });
   const toEval = new Map<string, string[]>();
+  const toLib = new Map<string, string>();
   const t0 = performance.now();
   const BATCH = 500;
-  for (let i = 0; i < ds.memories.length; i += BATCH) {
-    const chunk = ds.memories.slice(i, i + BATCH);
+  let i = 0;
+  while (i < ds.memories.length) {
+    // A batch ends before a memory whose predecessor is in the same batch (its library id is not known yet).
+    const chunk: typeof ds.memories = [];
+    const inChunk = new Set<string>();
+    while (i < ds.memories.length && chunk.length < BATCH) {
+      const m = ds.memories[i]!;
+      if (hints && m.supersedes && inChunk.has(m.supersedes)) break;
+      chunk.push(m); inChunk.add(m.id); i++;
+    }
     const res = await mem.addMany(chunk.map((m) => {
-      const item: Parameters<Memory['addMany']>[0][number] = { content: m.content, createdAt: m.createdAt };
+      const item: Parameters<Memory['addMany']>[0][number] & { supersedes?: string } = { content: m.content, createdAt: m.createdAt };
       if (m.namespace) item.namespace = m.namespace;
       if (m.category) item.category = m.category;
       if (m.sessionId) item.sessionId = m.sessionId;
+      if (hints && m.supersedes) item.supersedes = toLib.get(m.supersedes)!;
       return item;
     }));
     // A library that de-duplicates on write may return one id for several inputs: keep them all.
-    res.forEach((r, j) => toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]));
-    process.stderr.write(`\r  ${ds.name}: stored ${Math.min(i + BATCH, ds.memories.length)}/${ds.memories.length} (model calls so far: ${embedder.misses})`);
+    res.forEach((r, j) => { toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]); toLib.set(chunk[j]!.id, r.id); });
+    process.stderr.write(`\r  ${ds.name}${hints ? ' (supersedes hints)' : ''}: stored ${i}/${ds.memories.length} (model calls so far: ${embedder.misses})`);
   }
   process.stderr.write('\n');
   const dupOf = new Map(ds.memories.filter((m) => m.duplicateOf).map((m) => [m.id, m.duplicateOf!]));
@@ -166,7 +192,8 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
       let ranked: string[];
       if (v.kind === 'library') {
         try {
-          ranked = mapIds((await mem.recall(q.query, { ...filterOf(q), limit: 10, ...v.options })).map((h) => h.id));
+          const opts = typeof v.options === 'function' ? v.options(ds) : v.options;
+          ranked = mapIds((await mem.recall(q.query, { ...filterOf(q), limit: 10, ...opts })).map((h) => h.id));
         } catch (err) {
           if ((err as { code?: string }).code === 'INVALID_INPUT' && perQuery.length === 0) { unsupported = (err as Error).message; break; }
           throw err;
@@ -206,12 +233,12 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), `|${w.map((n, i) => (i ? '-'.repeat(n + 1) + ':' : ':' + '-'.repeat(n + 1))).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
-function report(L: Loaded, rs: VariantResult[], perKindAll: boolean): string {
+function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.ds.name): string {
   const { ds } = L;
   const out: string[] = [];
   const n = ds.queries.length;
   const ns = new Set(ds.memories.map((m) => m.namespace ?? 'default')).size;
-  out.push(`### ${ds.name}: ${ds.memories.length} memories${ns > 1 ? ` in ${ns} namespaces` : ''}, ${n} queries`, '');
+  out.push(`### ${label}: ${ds.memories.length} memories${ns > 1 ? ` in ${ns} namespaces` : ''}, ${n} queries`, '');
   const ok = rs.filter((r) => !r.unsupported);
   out.push(table(['variant', ...METRICS.map((m) => METRIC_LABEL[m]), 'ms/query'], ok.map((r) => [r.name, ...METRICS.map((m) => f3(r.overall[m])), Number.isFinite(r.msPerQuery) ? r.msPerQuery.toFixed(1) : 'sim'])));
   for (const r of rs.filter((x) => x.unsupported)) out.push(`\n(${r.name}: not supported by this build: ${r.unsupported})`);
@@ -242,8 +269,10 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean): string {
     }
     const simRrf = get('sim rrf k=60 d=50');
     if (simRrf) {
-      const same = hy.perQuery.filter((r, i) => r.ranked.join() === simRrf.perQuery[i]!.ranked.join()).length;
-      out.push(`Check: offline RRF (k=60, depth 50) reproduces the library's hybrid ranking on ${same}/${n} queries.`);
+      // Compare answers, not ids: exact duplicates the library merged on write expand to several ids.
+      const groups = (ids: string[]): string => [...new Set(ids.map(L.groupOf))].slice(0, 8).join();
+      const same = hy.perQuery.filter((r, i) => groups(r.ranked) === groups(simRrf.perQuery[i]!.ranked)).length;
+      out.push(`Check: offline RRF (k=60, depth 50) reproduces the library's hybrid ranking (top 8 answers) on ${same}/${n} queries.`);
     }
   }
   const stale = ok.filter((r) => r.staleAbove !== undefined && r.group === 'mode');
@@ -252,6 +281,20 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean): string {
 }
 
 // ---- main ------------------------------------------------------------------------------------
+
+/** Whether this build of the library accepts `supersedes` on add (probed on a throwaway file). */
+async function supportsSupersedes(): Promise<boolean> {
+  const m = await openMemory({ path: ':memory:', embedder: 'none' });
+  try {
+    const a = await m.add('probe one');
+    await m.addMany([{ content: 'probe two', supersedes: a.id } as Parameters<Memory['addMany']>[0][number]]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await m.close();
+  }
+}
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -274,14 +317,21 @@ async function main(): Promise<void> {
     for (const p of paths) {
       const ds = JSON.parse(readFileSync(p, 'utf8')) as Dataset;
       process.stderr.write(`${ds.name}: ${ds.memories.length} memories, ${ds.queries.length} queries\n`);
-      const L = await load(ds, dir, embedder);
-      const rs = await runDataset(L, variants);
-      sections.push(report(L, rs, arg('--per-kind') === 'all'));
-      (json.datasets as Record<string, unknown>)[ds.name] = {
-        memories: ds.memories.length, queries: ds.queries.length, loadMs: Math.round(L.loadMs),
-        variants: rs.map((r) => ({ ...r, perQuery: r.perQuery.map((q) => ({ id: q.id, kind: q.kind, ...q.scores, ...(q.staleAbove !== undefined ? { staleAbove: q.staleAbove } : {}), ranked: q.ranked })) })),
-      };
-      await L.mem.close();
+      const runs: { label: string; hints: boolean; variants: Variant[] }[] = [{ label: ds.name, hints: false, variants }];
+      if (ds.memories.some((m) => m.supersedes) && which !== 'core' && !process.argv.includes('--no-hints')) {
+        if (await supportsSupersedes()) runs.push({ label: `${ds.name} + supersedes hints`, hints: true, variants: variants.filter((v) => v.kind === 'library' && (v.group === 'mode' || v.group === 'lifecycle')) });
+        else process.stderr.write('  (this build has no `supersedes` option: skipping the run with supersession hints)\n');
+      }
+      for (const run of runs) {
+        const L = await load(ds, dir, embedder, run.hints);
+        const rs = await runDataset(L, run.variants);
+        sections.push(report(L, rs, arg('--per-kind') === 'all', run.label));
+        (json.datasets as Record<string, unknown>)[run.label] = {
+          memories: ds.memories.length, queries: ds.queries.length, loadMs: Math.round(L.loadMs),
+          variants: rs.map((r) => ({ ...r, perQuery: r.perQuery.map((q) => ({ id: q.id, kind: q.kind, ...q.scores, ...(q.staleAbove !== undefined ? { staleAbove: q.staleAbove } : {}), ranked: q.ranked })) })),
+        };
+        await L.mem.close();
+      }
     }
   } finally {
     if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
