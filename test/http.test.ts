@@ -30,7 +30,7 @@ function serve(args: { db?: string; global?: string[]; serve?: string[]; env?: R
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`server did not start in 120 s\nstdout: ${out}\nstderr: ${err}`)); }, 120_000);
     const onData = (): void => {
-      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      const m = /listening(?: on |":")(http:\/\/[^\s"]+)/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       proc.stdout!.off('data', onData);
@@ -310,6 +310,7 @@ test('bad requests get a 4xx with a clear message and no stack trace', { timeout
   assertError(await req(u, 'PATCH', '/api/memories/x', { body: { content: 5 } }), 400, 'INVALID_INPUT', /"content"/);
   assertError(await req(u, 'GET', `/api/memories/${'x'.repeat(300)}`), 414, 'URI_TOO_LONG', /too long/);
   assertError(await req(u, 'GET', '/api/nothing-here'), 404, 'NO_ROUTE', /openapi\.json/);
+  assertError(await req(u, 'GET', '/api/memories/%E0%A4%A'), 400, 'BAD_REQUEST');
   assertError(await req(u, 'PUT', '/api/memories'), 404, 'NO_ROUTE');
   // Default limit (1 MiB) on another server.
   const d = await serve();
@@ -402,6 +403,11 @@ test('binding beyond loopback needs a token; bad token settings are refused', { 
 
   const s = await serve({ serve: ['--host', '0.0.0.0'], env: { MNEMOLITE_TOKEN: ADMIN } });
   assert.match(s.stdout(), /plain HTTP/);
+  const j = await serve({ global: ['--embedder', 'none', '--json'], env: { MNEMOLITE_TOKEN: ADMIN } });
+  const started = JSON.parse(j.stdout().split('\n')[0]!) as { listening: string; auth: string; semantic: boolean };
+  assert.equal(started.listening, j.url);
+  assert.equal(started.auth, '1 token');
+  assert.equal(started.semantic, false);
   assertError(await req(s.url, 'GET', '/api/stats'), 401, 'UNAUTHORIZED');
   assert.equal((await req(s.url, 'GET', '/api/stats', { token: ADMIN })).status, 200);
   // The port is taken now: a clear error.

@@ -115,7 +115,7 @@ export const RecallHitSchema = MemorySchema.extend({
   vectorRank: z.number().int().optional().describe('1-based rank in the vector (cosine) leg, absent if the memory was not a vector hit'),
 });
 
-export const AddResultSchema = z.object({ id: z.string(), replaced: z.boolean().describe('true when an existing memory with the same key was replaced') });
+export const AddResultSchema = z.looseObject({ id: z.string(), replaced: z.boolean().describe('true when an existing memory with the same key was replaced') });
 
 export const StatsSchema = z.looseObject({
   path: z.string().optional().describe('The SQLite file (omitted for namespace-restricted tokens)'),
