@@ -79,11 +79,11 @@ for (let c = 0; c < CONVS; c++) {
     const opener = rng.pick(sp);
     say(opener, rng.pick(SMALL_TALK.open), { A: opener.name, B: other(opener).name });
     say(other(opener), rng.pick(SMALL_TALK.reply), { A: opener.name });
-    for (let f = rng.int(1, 3); f > 0; f--) say(rng.pick(sp), rng.pick(SMALL_TALK.filler));
+    for (let f = rng.int(1, 3); f > 0; f--) say(rng.pick(sp), chatty(rng.pick(SMALL_TALK.filler), 0.3, 0.3));
     // Offhand mentions of earlier happenings.
     for (const h of rng.sample(happenings, Math.min(happenings.length, rng.int(1, 3)))) {
       say(h.who, chatty(rng.pick(h.def.callback), 0.4, 0.4), h.vars);
-      say(other(h.who), rng.pick(SMALL_TALK.filler));
+      say(other(h.who), chatty(rng.pick(SMALL_TALK.filler), 0.3, 0.3));
     }
     const nEvents = rng.int(2, 4);
     for (let e = 0; e < nEvents; e++) {
@@ -96,10 +96,10 @@ for (let c = 0; c < CONVS; c++) {
       if (rng.chance(0.3)) say(other(who), rng.pick(['What is new with you, {A}?', 'Okay, your turn, {A}. Any news?', 'So how have you been, {A}?']), { A: who.name });
       h.shareId = say(who, chatty(rng.pick(def.share), 0.6, 0.5), vars);
       say(other(who), chatty(rng.pick(def.react), 0.3, 0.5), { ...vars, A: who.name });
-      if (rng.chance(0.2)) { say(who, rng.pick(SMALL_TALK.filler)); }
+      if (rng.chance(0.2)) { say(who, chatty(rng.pick(SMALL_TALK.filler), 0.3, 0.3)); }
       h.detailId = say(who, chatty(rng.pick(def.detail), 0.5, 0.6), vars);
       say(other(who), chatty(rng.pick(def.follow), 0.3, 0.5), { ...vars, A: who.name });
-      if (rng.chance(0.3)) say(rng.pick(sp), rng.pick(SMALL_TALK.filler));
+      if (rng.chance(0.3)) say(rng.pick(sp), chatty(rng.pick(SMALL_TALK.filler), 0.3, 0.3));
       happenings.push(h);
     }
     const closer = rng.pick(sp);

@@ -33,6 +33,7 @@ import { openMemory, type Memory } from '../src/index.js';
 import { LocalEmbedder } from '../src/embed/local.js';
 import type { RecallOptions } from '../src/types.js';
 import { CachingEmbedder } from './embed-cache.js';
+import { ALT_LEGS, AltKeyword } from './keyword-alt.js';
 import type { Dataset, EvalQuery } from './gen-util.js';
 import { METRICS, METRIC_LABEL, firstRank, mean, score, selfCheck, type Scores } from './metrics.js';
 
@@ -71,7 +72,7 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
 ];
 
 /** Both legs' ranked lists for one query, deepest we look at. */
-interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[]; /** Insertion order of a memory (the library's last tie-break). */ pos: (id: string) => number }
+interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[]; /** Alternative keyword legs (eval/keyword-alt.ts), by name. */ alt: Record<string, { id: string; s: number }[]>; /** Insertion order of a memory (the library's last tie-break). */ pos: (id: string) => number }
 // The library's default candidate depth: the keyword leg's order among equal BM25 scores depends on
 // the LIMIT (SQLite's top-N sorter is not stable), so the legs are fetched at the depth the
 // library's hybrid uses, or the offline RRF would not reproduce it.
@@ -110,11 +111,14 @@ const SIM_VARIANTS: SimVariant[] = [
   sim('sim rrf', 'sim rrf k=60 d=50', (l) => rrfFuse(l, 60, 1, 1, 50)),
   ...[0.5, 0.3].map((w) => sim('sim weighted rrf', `sim rrf k=60 vec×${w}`, (l) => rrfFuse(l, 60, 1, w, 50))),
   ...[0.3, 0.5, 0.7].map((a) => sim('sim convex', `sim convex kw=${a}`, (l) => convexFuse(l, a, 50))),
+  // Tokenizer / stop-word alternatives for the keyword leg, alone and fused with the library's vector leg.
+  ...ALT_LEGS.map((a) => sim('sim keyword leg', `sim kw ${a.name}`, (l) => l.alt[a.name]!.map((h) => h.id))),
+  ...ALT_LEGS.map((a) => sim('sim keyword leg', `sim rrf(kw ${a.name}, vector)`, (l) => rrfFuse({ ...l, kw: l.alt[a.name]! }, 60, 1, 1, 50))),
 ];
 
 // ---- data ------------------------------------------------------------------------------
 
-interface Loaded { ds: Dataset; mem: Memory; toEval: Map<string, string[]>; groupOf: (id: string) => string; loadMs: number }
+interface Loaded { ds: Dataset; mem: Memory; toEval: Map<string, string[]>; toLib: Map<string, string>; groupOf: (id: string) => string; loadMs: number }
 
 /**
  * Store a data set. With `hints`, a memory that replaces an earlier one is added with
@@ -152,7 +156,7 @@ async function load(ds: Dataset, dir: string, embedder: CachingEmbedder, hints =
   process.stderr.write('\n');
   const dupOf = new Map(ds.memories.filter((m) => m.duplicateOf).map((m) => [m.id, m.duplicateOf!]));
   const groupOf = (id: string): string => { let g = id; for (let n = 0; n < 5 && dupOf.has(g); n++) g = dupOf.get(g)!; return g; };
-  return { ds, mem, toEval, groupOf, loadMs: performance.now() - t0 };
+  return { ds, mem, toEval, toLib, groupOf, loadMs: performance.now() - t0 };
 }
 
 function filterOf(q: EvalQuery): RecallOptions {
@@ -169,19 +173,32 @@ interface QueryResult { id: string; kind: string; scores: Scores; ranked: string
 interface VariantResult { name: string; group: string; kind: 'library' | 'sim'; unsupported?: string; msPerQuery: number; overall: Scores; byKind: Record<string, Scores>; staleAbove?: number; perQuery: QueryResult[] }
 
 async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult[]> {
-  const { ds, mem, toEval, groupOf } = L;
-  const mapIds = (ids: string[]): string[] => ids.flatMap((id) => toEval.get(id) ?? []);
+  const { ds, mem, toEval, toLib, groupOf } = L;
+  // Rankings are lists of library ids (one per stored memory). A memory the library merged on write
+  // (exact duplicate) stands for several data-set ids: it is scored as the best of them, once.
+  const toEvalIds = (q: EvalQuery, ids: string[]): string[] => ids.map((id) => {
+    const es = toEval.get(id) ?? [id];
+    return es.reduce((b, e) => ((q.relevant[e] ?? 0) > (q.relevant[b] ?? 0) ? e : b), es[0]!);
+  });
   const legs = new Map<string, Legs>();
+  const firstEval = new Map([...toEval].map(([lib, es]) => [lib, es[0]!]));
   const order = new Map(ds.memories.map((m, i) => [m.id, i]));
-  const pos = (id: string): number => order.get(id) ?? Infinity;
+  const pos = (libId: string): number => order.get(firstEval.get(libId) ?? '') ?? Infinity;
+  /** An alternative keyword leg's data-set ids as library ids (merged duplicates collapse to one). */
+  const asLib = (hs: { id: string; s: number }[]): { id: string; s: number }[] => {
+    const seen = new Set<string>();
+    return hs.map((h) => ({ id: toLib.get(h.id) ?? h.id, s: h.s })).filter((h) => !seen.has(h.id) && (seen.add(h.id), true));
+  };
   if (variants.some((v) => v.kind === 'sim')) {
+    const alt = variants.some((v) => v.group === 'sim keyword leg') ? await AltKeyword.create(ds) : null;
     for (const q of ds.queries) {
       const f = filterOf(q);
       const kw = await mem.recall(q.query, { ...f, mode: 'keyword', limit: LEG_DEPTH, candidates: LEG_DEPTH });
       const vec = await mem.recall(q.query, { ...f, mode: 'vector', limit: LEG_DEPTH, candidates: LEG_DEPTH });
-      const conv = (hs: typeof kw): { id: string; s: number }[] => hs.flatMap((h) => (toEval.get(h.id) ?? []).map((id) => ({ id, s: h.score })));
-      legs.set(q.id, { kw: conv(kw), vec: conv(vec), pos });
+      const conv = (hs: typeof kw): { id: string; s: number }[] => hs.map((h) => ({ id: h.id, s: h.score }));
+      legs.set(q.id, { kw: conv(kw), vec: conv(vec), pos, alt: Object.fromEntries(ALT_LEGS.map((a) => [a.name, alt ? asLib(alt.search(q, a, LEG_DEPTH)) : []])) });
     }
+    alt?.close();
   }
   const results: VariantResult[] = [];
   for (const v of variants) {
@@ -193,13 +210,13 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
       if (v.kind === 'library') {
         try {
           const opts = typeof v.options === 'function' ? v.options(ds) : v.options;
-          ranked = mapIds((await mem.recall(q.query, { ...filterOf(q), limit: 10, ...opts })).map((h) => h.id));
+          ranked = toEvalIds(q, (await mem.recall(q.query, { ...filterOf(q), limit: 10, ...opts })).map((h) => h.id));
         } catch (err) {
           if ((err as { code?: string }).code === 'INVALID_INPUT' && perQuery.length === 0) { unsupported = (err as Error).message; break; }
           throw err;
         }
       } else {
-        ranked = v.fuse(legs.get(q.id)!);
+        ranked = toEvalIds(q, v.fuse(legs.get(q.id)!).slice(0, 10));
       }
       ranked = ranked.slice(0, 10);
       const r: QueryResult = { id: q.id, kind: q.kind, scores: score(ranked, q.relevant, groupOf), ranked };
