@@ -234,6 +234,75 @@ test('every route answers real HTTP requests, and responses match /openapi.json'
   assert.equal(s.proc.exitCode, 0, s.stderr());
 });
 
+test('lifecycle over HTTP: expiry, pinning, importance, dedup, history, prune, re-ranking', { timeout: 120_000 }, async () => {
+  const s = await serve();
+  const u = s.url;
+  const doc = (await req(u, 'GET', '/openapi.json')).json;
+  const conforms = conformer(doc);
+  const add = async (body: Record<string, unknown>) => {
+    const r = await req(u, 'POST', '/api/memories', { body });
+    assert.equal(r.status, 201, r.text);
+    conforms('AddResult', r.json);
+    return r.json as { id: string; replaced: boolean; deduplicated?: string };
+  };
+  const old = await add({ content: 'The wifi password was hunter2', createdAt: '2020-01-01T00:00:00Z', ttl: '1d' });
+  const pinned = await add({ content: 'The wifi network is called Basement', pinned: true, importance: 0.9 });
+  const live = await add({ content: 'The router sits in the hallway cupboard', expiresAt: '2999-01-01T00:00:00Z' });
+  const dup = await add({ content: 'The router sits in the hallway cupboard' });
+  assert.equal(dup.id, live.id, 'an identical memory is stored once');
+  assert.equal(dup.deduplicated, 'exact');
+
+  // Expired memories are hidden unless asked for.
+  assert.deepEqual((await req(u, 'GET', '/api/memories')).json.memories.map((m: { id: string }) => m.id).sort(), [pinned.id, live.id].sort());
+  const withExpired = await req(u, 'GET', '/api/memories?includeExpired=true');
+  assert.equal(withExpired.json.total, 3);
+  assertError(await req(u, 'GET', `/api/memories/${old.id}`), 404, 'NOT_FOUND');
+  const expired = await req(u, 'GET', `/api/memories/${old.id}?includeExpired=true`);
+  assert.equal(expired.status, 200);
+  conforms('Memory', expired.json);
+  assert.equal(expired.json.expiresAt, '2020-01-02T00:00:00.000Z');
+  const p = (await req(u, 'GET', `/api/memories/${pinned.id}`)).json;
+  conforms('Memory', p);
+  assert.equal(p.pinned, true);
+  assert.equal(p.importance, 0.9);
+  assert.equal((await req(u, 'GET', '/api/stats')).json.expired, 1);
+  assert.equal((await req(u, 'POST', '/api/recall', { body: { query: 'wifi password' } })).json.hits.some((h: { id: string }) => h.id === old.id), false);
+  const ranked = await req(u, 'POST', '/api/recall', { body: { query: 'wifi router', recency: { halfLife: '30d', weight: 0.5 }, importanceWeight: 1 } });
+  assert.equal(ranked.status, 200, ranked.text);
+  conforms('RecallResult', ranked.json);
+  assert.ok(ranked.json.hits.length >= 1 && ranked.json.hits.every((h: { id: string }) => h.id !== old.id));
+  const diverse = await req(u, 'POST', '/api/recall', { body: { query: 'wifi router', mode: 'keyword', mmr: { lambda: 0.5 } } });
+  assert.equal(diverse.status, 200, diverse.text);
+
+  // Update: unpin, new expiry; history keeps earlier content.
+  const up = await req(u, 'PATCH', `/api/memories/${live.id}`, { body: { content: 'The router moved to the attic', expiresAt: null, importance: null, pinned: true } });
+  assert.equal(up.status, 200, up.text);
+  assert.equal(up.json.expiresAt, undefined);
+  assert.equal(up.json.pinned, true);
+  const hist = await req(u, 'GET', `/api/memories/${live.id}/history`);
+  assert.equal(hist.status, 200, hist.text);
+  conforms('HistoryResult', hist.json);
+  assert.deepEqual(hist.json.versions.map((v: { content: string; current: boolean }) => [v.content, v.current]), [
+    ['The router sits in the hallway cupboard', false], ['The router moved to the attic', true],
+  ]);
+  assertError(await req(u, 'GET', '/api/memories/00000000-0000-7000-8000-000000000000/history'), 404, 'NOT_FOUND');
+
+  // Prune deletes the expired memory (a dry run first).
+  const dry = await req(u, 'POST', '/api/prune', { body: { dryRun: true } });
+  assert.equal(dry.status, 200, dry.text);
+  conforms('PruneResult', dry.json);
+  assert.deepEqual([dry.json.deleted, dry.json.dryRun, dry.json.ids], [1, true, [old.id]]);
+  const pr = await req(u, 'POST', '/api/prune', { body: {} });
+  assert.deepEqual([pr.json.deleted, pr.json.dryRun], [1, false]);
+  assert.equal((await req(u, 'GET', '/api/memories?includeExpired=true')).json.total, 2);
+
+  // Bad lifecycle input.
+  assertError(await req(u, 'POST', '/api/memories', { body: { content: 'x', ttl: true } }), 400, 'INVALID_INPUT', /"ttl"/);
+  assertError(await req(u, 'POST', '/api/memories', { body: { content: 'x', importance: 5 } }), 400, 'INVALID_INPUT', /importance/);
+  assertError(await req(u, 'POST', '/api/prune', { body: { vacuum: 'sometimes' } }), 400, 'INVALID_INPUT', /"vacuum"/);
+  assertError(await req(u, 'POST', '/api/recall', { body: { query: 'x', recency: { weight: 1 } } }), 400, 'INVALID_INPUT', /recency\.halfLife/);
+});
+
 test('/openapi.json documents every route, its parameters, bodies and responses', { timeout: 120_000 }, async () => {
   const s = await serve();
   const r = await req(s.url, 'GET', '/openapi.json');
@@ -244,7 +313,8 @@ test('/openapi.json documents every route, its parameters, bodies and responses'
   const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, m]) => Object.keys(m).map((k) => `${k.toUpperCase()} ${p}`));
   for (const op of [
     'POST /api/memories', 'POST /api/memories/batch', 'GET /api/memories', 'GET /api/memories/{id}', 'PATCH /api/memories/{id}',
-    'DELETE /api/memories/{id}', 'POST /api/recall', 'GET /api/stats', 'GET /api/export', 'GET /api/me', 'GET /api/health',
+    'DELETE /api/memories/{id}', 'GET /api/memories/{id}/history', 'POST /api/recall', 'POST /api/prune', 'GET /api/stats', 'GET /api/export',
+    'GET /api/me', 'GET /api/health',
   ]) assert.ok(ops.includes(op), `${op} is documented`);
   // Every $ref points at a component.
   const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
@@ -374,6 +444,10 @@ test('tokens: bearer auth, constant-time check, per-token namespace restriction'
   const ex = await req(u, 'GET', '/api/export', { token: AGENT });
   assert.deepEqual(ex.text.trim().split('\n').map((l) => JSON.parse(l).id), [mineId]);
   assert.equal((await req(u, 'PATCH', `/api/memories/${mineId}`, { token: AGENT, body: { category: 'notes' } })).json.category, 'notes');
+  assert.equal((await req(u, 'GET', `/api/memories/${mineId}/history`, { token: AGENT })).status, 200);
+  assertError(await req(u, 'GET', `/api/memories/${secret}/history`, { token: AGENT }), 404, 'NOT_FOUND');
+  assert.equal((await req(u, 'POST', '/api/prune', { token: AGENT, body: { dryRun: true } })).status, 200);
+  assertError(await req(u, 'POST', '/api/prune', { token: AGENT, body: { vacuum: 'full' } }), 403, 'FORBIDDEN', /every namespace/);
 
   // The team token: a prefix pattern and a name; no single default, so it must name a namespace.
   assertError(await add(TEAM, { content: 'x' }), 403, 'FORBIDDEN', /may not use namespace "default"/);

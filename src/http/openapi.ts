@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RouteDef } from './route.js';
 import {
   AddManyResult, AddResultSchema, ErrorSchema, ExportRecordSchema, HealthResult, ListResult, MeResult, MemorySchema, RecallHitSchema, RecallResult, StatsSchema,
-  ForgetResult,
+  ForgetResult, HistoryResult, PruneResultSchema,
 } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -27,6 +27,8 @@ const OUTPUTS: Record<string, z.ZodType> = {
   RecallResult,
   ForgetResult,
   Stats: StatsSchema,
+  HistoryResult,
+  PruneResult: PruneResultSchema,
   ExportRecord: ExportRecordSchema,
   MeResult,
   HealthResult,

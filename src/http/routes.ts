@@ -3,7 +3,7 @@ import { allows, type Principal } from './auth.js';
 import { HttpError } from './errors.js';
 import { route, type RouteDef } from './route.js';
 import {
-  AddBody, AddManyBody, ExportQuery, IdParams, ListQuery, RecallBody, ScopeQuery, StatsQuery, UpdateBody,
+  AddBody, AddManyBody, ExportQuery, GetQuery, IdParams, ListQuery, PruneBody, RecallBody, ScopeQuery, StatsQuery, UpdateBody,
 } from './schemas.js';
 
 /** Every namespace (the library's wildcard). */
@@ -30,9 +30,9 @@ export function scopeNamespace(p: Principal, requested: string | undefined, fall
 }
 
 /** A memory the caller may see, or a 404 (memories of other namespaces do not exist for it). */
-async function visible(mem: Memory, p: Principal, id: string, requested: string | undefined): Promise<MemoryRecord> {
+async function visible(mem: Memory, p: Principal, id: string, requested: string | undefined, includeExpired = true): Promise<MemoryRecord> {
   if (requested !== undefined && !allows(p.namespaces, requested)) scopeNamespace(p, requested, ALL);
-  const rec = await mem.get(id, requested !== undefined ? { namespace: requested } : {});
+  const rec = await mem.get(id, { ...(requested !== undefined ? { namespace: requested } : {}), ...(includeExpired ? { includeExpired: true } : {}) });
   if (!rec || !allows(p.namespaces, rec.namespace)) {
     throw new HttpError(404, 'NOT_FOUND', `No memory with id ${id}${requested !== undefined ? ` in namespace "${requested}"` : ''}. List ids with GET /api/memories.`, { id });
   }
@@ -52,7 +52,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
     route({
       method: 'POST', path: '/api/memories', operationId: 'addMemory', tag: 'memories', auth: true,
       summary: 'Remember a text',
-      description: 'Stores one memory (namespace defaults to "default"). A key already used in the namespace replaces that memory, keeping its id and createdAt.',
+      description: 'Stores one memory (namespace defaults to "default"). A key already used in the namespace replaces that memory, keeping its id and createdAt. An identical memory already stored is not stored twice (deduplicated: "exact", its id is returned).',
       body: AddBody, bodyName: 'AddRequest',
       responses: { 201: { description: 'Stored', schema: 'AddResult' } },
       errors: [400, 401, 403, 409, 413, 415],
@@ -96,11 +96,24 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
     route({
       method: 'GET', path: '/api/memories/:id', operationId: 'getMemory', tag: 'memories', auth: true,
       summary: 'One memory by id',
-      params: IdParams, query: ScopeQuery,
+      description: 'Expired memories (not pruned yet) are 404 unless includeExpired=true.',
+      params: IdParams, query: GetQuery,
       responses: { 200: { description: 'The memory', schema: 'Memory' } },
       errors: [400, 401, 403, 404],
       async handler({ params, query, principal }) {
-        return visible(mem, principal, params.id, query.namespace);
+        return visible(mem, principal, params.id, query.namespace, query.includeExpired === true);
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/memories/:id/history', operationId: 'memoryHistory', tag: 'memories', auth: true,
+      summary: 'Earlier versions of a memory',
+      description: 'Content changes (by update or a key upsert) keep the previous text; memories it superseded contribute theirs. Oldest first; the last version is the current content.',
+      params: IdParams, query: ScopeQuery,
+      responses: { 200: { description: 'The versions', schema: 'HistoryResult' } },
+      errors: [400, 401, 403, 404],
+      async handler({ params, query, principal }) {
+        const rec = await visible(mem, principal, params.id, query.namespace);
+        return { versions: await mem.history(params.id, { namespace: rec.namespace }) };
       },
     }),
     route({
@@ -155,6 +168,21 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
           return rest;
         }
         return s;
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/prune', operationId: 'prune', tag: 'file', auth: true,
+      summary: 'Delete expired memories and reclaim space',
+      description: 'Deletes expired memories (pinned ones never) with their history. Without namespace, prunes every namespace the caller may see.',
+      body: PruneBody, bodyName: 'PruneRequest',
+      responses: { 200: { description: 'What was (or, with dryRun, would be) deleted', schema: 'PruneResult' } },
+      errors: [400, 401, 403, 409, 413, 415],
+      async handler({ body, principal }) {
+        const ns = scopeNamespace(principal, body.namespace, ALL);
+        if (body.vacuum === 'full' && principal.namespaces !== '*') {
+          throw new HttpError(403, 'FORBIDDEN', 'vacuum "full" rebuilds the whole file; it needs a token with access to every namespace.');
+        }
+        return mem.prune(defined({ ...(ns !== ALL ? { namespace: ns } : {}), dryRun: body.dryRun, vacuum: body.vacuum }));
       },
     }),
     route({

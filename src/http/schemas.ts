@@ -7,6 +7,7 @@ import { z } from 'zod';
 const ns = z.string().describe('Namespace. See the description of each route for its default; "*" means every namespace where allowed.');
 const isoDate = z.string().describe('ISO 8601 date or date-time, e.g. 2026-03-01 or 2026-03-01T12:00:00Z');
 const metaValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const duration = z.union([z.number(), z.string()]).describe('Milliseconds, or a number with a unit: "90s", "15m", "12h", "30d", "2w", "1y"');
 
 /** Query-string integer (query values arrive as text). */
 const qInt = (min: number, max: number, describe: string) =>
@@ -42,6 +43,14 @@ export const AddBody = z.object({
   sessionId: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object (at most 64,000 bytes as JSON)'),
   createdAt: isoDate.optional().describe('Creation time (default now)'),
+  expiresAt: isoDate.optional().describe('Absolute expiry time: the memory then disappears from recall, get and list (prune deletes it)'),
+  ttl: duration.optional().describe('Time to live from createdAt, e.g. "7d" (not together with expiresAt)'),
+  pinned: z.boolean().optional().describe('Pinned memories never expire and are never pruned'),
+  importance: z.number().optional().describe('Importance in [0, 1] (unset = neutral 0.5); weighs recall when importanceWeight is given'),
+  supersedes: z.string().optional().describe('Id of a memory in the same namespace that this one replaces (it then ranks below this one)'),
+  force: z.boolean().optional().describe('Store even if an identical or near-identical memory exists'),
+  nearDuplicates: z.enum(['off', 'report', 'merge']).optional().describe('Near-duplicate handling for this add (default: the server file\'s setting)'),
+  dedupThreshold: z.number().optional().describe('Cosine similarity at or above which a memory is a near-duplicate (default 0.92)'),
 }).strict();
 
 export const AddManyBody = z.object({
@@ -61,6 +70,14 @@ export const RecallBody = z.object({
   rrfK: z.number().positive().optional().describe('RRF constant k (default 60)'),
   candidates: z.number().int().min(1).max(10000).optional().describe('Results each leg contributes before fusion'),
   exact: z.boolean().optional().describe('Force an exact vector scan'),
+  recency: z.object({
+    halfLife: duration.describe('A memory this old scores half, e.g. "30d"'),
+    weight: z.number().optional().describe('How much the decay counts, 0 to 1 (default 1)'),
+    asOf: isoDate.optional().describe('Reference time for ages (default now)'),
+  }).strict().optional().describe('Half-life decay of scores by age (pinned and category "core" memories are exempt)'),
+  importanceWeight: z.number().optional().describe('Weight importance: score × (0.5 + importance)^importanceWeight (default 0: off)'),
+  mmr: z.union([z.boolean(), z.object({ lambda: z.number().optional().describe('1 = relevance only, 0 = diversity only (default 0.7)') }).strict()])
+    .optional().describe('Re-rank the candidates for diversity (Maximal Marginal Relevance)'),
 }).strict();
 
 export const UpdateBody = z.object({
@@ -69,6 +86,10 @@ export const UpdateBody = z.object({
   category: z.string().nullable().optional().describe('New category; null clears it'),
   sessionId: z.string().nullable().optional().describe('New session id; null clears it'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Replaces the metadata'),
+  expiresAt: isoDate.nullable().optional().describe('New expiry time; null removes the expiry'),
+  ttl: duration.optional().describe('New time to live, counted from now'),
+  pinned: z.boolean().optional().describe('Pin or unpin'),
+  importance: z.number().nullable().optional().describe('New importance in [0, 1]; null unsets it'),
 }).strict();
 
 export const IdParams = z.object({ id: z.string().min(1).max(200).describe('Memory id (UUID v7)') });
@@ -77,18 +98,30 @@ export const ScopeQuery = z.object({
   namespace: ns.optional().describe('Only find the memory in this namespace'),
 }).strict();
 
+export const GetQuery = ScopeQuery.extend({
+  includeExpired: qBool('Return it even if it has expired (and is not pruned yet)').optional(),
+}).strict();
+
+export const PruneBody = z.object({
+  namespace: ns.optional().describe('Only this namespace (default: every namespace the caller may see)'),
+  dryRun: z.boolean().optional().describe('Report what would be deleted without deleting'),
+  vacuum: z.enum(['auto', 'full', 'none']).optional().describe('Space reclaiming after the delete (default auto; full needs a token with access to every namespace)'),
+}).strict();
+
 export const ListQuery = z.object({
   ...filterQuery,
   namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
   limit: qInt(1, 1000, 'Maximum rows (default 50)').optional(),
   offset: qInt(0, Number.MAX_SAFE_INTEGER, 'Rows to skip (default 0)').optional(),
   order: z.enum(['asc', 'desc']).optional().describe('By creation time (default desc: newest first)'),
+  includeExpired: qBool('Include expired memories not pruned yet (default false)').optional(),
 }).strict();
 
 export const ExportQuery = z.object({
   ...filterQuery,
   namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
   vectors: qBool('Include embedding vectors (default false)').optional(),
+  includeExpired: qBool('Include expired memories not pruned yet (default true: an export is a backup)').optional(),
 }).strict();
 
 export const StatsQuery = z.object({
@@ -107,6 +140,10 @@ export const MemorySchema = z.looseObject({
   metadata: z.record(z.string(), z.unknown()),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
+  expiresAt: z.string().optional().describe('ISO 8601; absent when the memory does not expire'),
+  pinned: z.literal(true).optional().describe('Present only when pinned'),
+  importance: z.number().optional().describe('Importance in [0, 1], when set'),
+  supersededBy: z.string().optional().describe('Id of the memory that replaced this one'),
 });
 
 export const RecallHitSchema = MemorySchema.extend({
@@ -115,7 +152,12 @@ export const RecallHitSchema = MemorySchema.extend({
   vectorRank: z.number().int().optional().describe('1-based rank in the vector (cosine) leg, absent if the memory was not a vector hit'),
 });
 
-export const AddResultSchema = z.looseObject({ id: z.string(), replaced: z.boolean().describe('true when an existing memory with the same key was replaced') });
+export const AddResultSchema = z.looseObject({
+  id: z.string(),
+  replaced: z.boolean().describe('true when an existing memory with the same key was replaced'),
+  deduplicated: z.enum(['exact', 'merged']).optional().describe('Set when no new memory was stored: an identical one exists (exact) or the content was merged into a near-duplicate (merged); id is that memory'),
+  nearDuplicates: z.array(z.looseObject({ id: z.string(), similarity: z.number(), content: z.string() })).optional().describe('Near-duplicates at or above the threshold, most similar first'),
+});
 
 export const StatsSchema = z.looseObject({
   path: z.string().optional().describe('The SQLite file (omitted for namespace-restricted tokens)'),
@@ -129,6 +171,7 @@ export const StatsSchema = z.looseObject({
   cacheEntries: z.number().int(),
   fileBytes: z.number().int(),
   schemaVersion: z.number().int(),
+  expired: z.number().int().optional().describe('Expired memories not pruned yet'),
 });
 
 export const ErrorSchema = z.object({
@@ -167,4 +210,32 @@ export const ExportRecordSchema = z.looseObject({
   updatedAt: z.string(),
   embedding: z.array(z.number()).optional().describe('Present with vectors=true'),
   embeddingModel: z.string().optional(),
+});
+
+export const HistoryResult = z.object({
+  versions: z.array(z.looseObject({
+    id: z.string(),
+    content: z.string(),
+    category: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    validFrom: z.string().describe('When this content became current (ISO 8601)'),
+    validUntil: z.string().nullable().describe('When it was replaced; null for the current content'),
+    current: z.boolean(),
+    endedBy: z.enum(['updated', 'superseded']).optional(),
+  })).describe('Oldest first; the last is the current content'),
+});
+
+export const PruneResultSchema = z.looseObject({
+  deleted: z.number().int(),
+  ids: z.array(z.string()),
+  historyDeleted: z.number().int(),
+  pinnedKept: z.number().int(),
+  dryRun: z.boolean(),
+  autoVacuum: z.string(),
+  vacuum: z.string(),
+  freePagesBefore: z.number().int(),
+  freePagesAfter: z.number().int(),
+  bytesBefore: z.number().int(),
+  bytesAfter: z.number().int(),
+  note: z.string().optional(),
 });

@@ -44,6 +44,7 @@ export const INSPECTOR_HTML = `<!doctype html>
     <label>Session <input id="f-session" name="session" placeholder="any"></label>
     <label>Since <input type="datetime-local" id="f-since" name="since"></label>
     <label>Until <input type="datetime-local" id="f-until" name="until"></label>
+    <label class="check"><input type="checkbox" id="f-expired" name="expired"> show expired</label>
   </div>
 </form>
 
@@ -163,6 +164,9 @@ button:disabled { opacity: 0.5; cursor: default; }
 .results td.actions { white-space: nowrap; text-align: right; }
 .results td.actions button + button { margin-left: 4px; }
 .tag { display: inline-block; background: #eef1f4; border-radius: 4px; padding: 0 6px; font-size: 12px; margin: 0 4px 2px 0; }
+.tag.pinned { background: #fff3bf; }
+.tag.expired { background: #ffe3e3; color: var(--danger); }
+.controls label.check { display: flex; align-items: center; gap: 6px; padding-bottom: 7px; }
 .badge { display: inline-block; border-radius: 10px; padding: 1px 8px; font-size: 11px; font-weight: 600; color: #fff; white-space: nowrap; }
 .badge.semantic { background: var(--sem); }
 .badge.keyword { background: var(--kw); }

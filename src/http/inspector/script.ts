@@ -102,6 +102,12 @@ export const INSPECTOR_JS = String.raw`
     return f;
   }
 
+  function listParams() {
+    var f = filters();
+    if ($('f-expired').checked) f.includeExpired = 'true';
+    return f;
+  }
+
   // ---- stats -------------------------------------------------------------------------------
 
   function fmtBytes(n) {
@@ -166,7 +172,11 @@ export const INSPECTOR_JS = String.raw`
       h('span', { className: 'tag', title: 'namespace' }, m.namespace),
       m.category ? h('span', { className: 'tag', title: 'category' }, m.category) : null,
       m.sessionId ? h('span', { className: 'tag', title: 'session' }, 'session ' + m.sessionId) : null,
-      m.key ? h('span', { className: 'tag', title: 'key' }, 'key ' + m.key) : null
+      m.key ? h('span', { className: 'tag', title: 'key' }, 'key ' + m.key) : null,
+      m.pinned ? h('span', { className: 'tag pinned', title: 'pinned: never expires, never pruned' }, 'pinned') : null,
+      m.importance !== undefined ? h('span', { className: 'tag', title: 'importance' }, 'importance ' + m.importance) : null,
+      m.expiresAt ? h('span', { className: 'tag' + (new Date(m.expiresAt).getTime() <= Date.now() ? ' expired' : ''), title: 'expiry' }, (new Date(m.expiresAt).getTime() <= Date.now() ? 'expired ' : 'expires ') + fmtDate(m.expiresAt)) : null,
+      m.supersededBy ? h('span', { className: 'tag', title: 'replaced by ' + m.supersededBy }, 'superseded') : null
     ];
   }
 
@@ -249,7 +259,7 @@ export const INSPECTOR_JS = String.raw`
   }
 
   async function browse() {
-    var f = filters();
+    var f = listParams();
     var p = new URLSearchParams();
     Object.keys(f).forEach(function (k) { p.set(k, f[k]); });
     p.set('limit', String(PAGE));
@@ -366,7 +376,7 @@ export const INSPECTOR_JS = String.raw`
   function init() {
     $('controls').addEventListener('submit', function (e) { e.preventDefault(); state.offset = 0; run(search()); });
     $('clear-button').addEventListener('click', function () { $('q').value = ''; state.offset = 0; run(browse()); });
-    ['f-namespace', 'f-since', 'f-until'].forEach(function (id) {
+    ['f-namespace', 'f-since', 'f-until', 'f-expired'].forEach(function (id) {
       $(id).addEventListener('change', function () { state.offset = 0; run(state.view === 'search' ? search() : browse().then(loadStats)); });
     });
     ['f-category', 'f-session'].forEach(function (id) {
