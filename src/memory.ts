@@ -86,6 +86,15 @@ export interface ReindexOptions {
 
 const MAX_CANDIDATES = 1000;
 
+/** The metadata column as an object; text that is not JSON means the file is damaged. */
+function storedMetadata(r: { id: string; metadata: string }): Record<string, unknown> {
+  try {
+    return JSON.parse(r.metadata) as Record<string, unknown>;
+  } catch {
+    throw new MnemoliteError('NOT_A_DATABASE', `The metadata of memory ${r.id} is not valid JSON, so the file is damaged. Restore it from a backup.`);
+  }
+}
+
 function toRecord(r: MemoryRow): MemoryRecord {
   return withLifecycle({
     id: r.id,
@@ -94,7 +103,7 @@ function toRecord(r: MemoryRow): MemoryRecord {
     namespace: r.namespace,
     category: r.category,
     sessionId: r.session_id,
-    metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+    metadata: storedMetadata(r),
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
   }, r);
@@ -448,7 +457,7 @@ export class Memory {
     for (const r of this.store.iterate(f)) {
       const rec: ExportRecord = {
         id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.session_id,
-        metadata: JSON.parse(r.metadata) as Record<string, unknown>, createdAt: r.created_at, updatedAt: r.updated_at,
+        metadata: storedMetadata(r), createdAt: r.created_at, updatedAt: r.updated_at,
       };
       if (r.expires_at) rec.expiresAt = r.expires_at;
       if (r.pinned) rec.pinned = true;
@@ -638,11 +647,14 @@ export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
   if (options === null || typeof options !== 'object') throw invalid('openMemory expects an options object.');
   const path = options.path ?? 'memory.db';
   if (typeof path !== 'string' || !path.trim() || path.includes('\u0000')) throw invalid('path must be a file path such as "memory.db".');
+  if (options.busyTimeoutMs !== undefined && !(Number.isFinite(options.busyTimeoutMs) && options.busyTimeoutMs >= 0)) {
+    throw invalid('busyTimeoutMs must be a number of milliseconds, 0 or more (default 5000).');
+  }
   const embedder = resolveEmbedder(options.embedder);
   const readonly = !!options.readonly;
   const store = new Store(path, { readonly, ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}) });
   try {
-    const recorded = store.getEmbeddingIdentity();
+    const recorded = store.read('read the embedding model', () => store.getEmbeddingIdentity());
     if (embedder) {
       const mine = { provider: embedder.provider, model: embedder.id, dims: embedder.dims };
       if (recorded && (recorded.model !== mine.model || recorded.dims !== mine.dims)) {

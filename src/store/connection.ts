@@ -20,17 +20,33 @@ function checkHeader(path: string): void {
     throw new MnemoliteError('NOT_A_DATABASE', `${path} is a directory, not a database file. Pass a file path with --db.`);
   }
   if (st.size === 0) return; // an empty file is a fresh database to SQLite
-  const buf = Buffer.alloc(16);
-  const fd = openSync(path, 'r');
+  const buf = Buffer.alloc(100);
   try {
-    readSync(fd, buf, 0, 16, 0);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, buf, 0, 100, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new MnemoliteError('READ_ONLY', `Cannot read ${path} (${(err as Error).message}). Check its permissions.`, undefined, { cause: err });
   }
-  if (st.size < 100 || buf.toString('latin1') !== SQLITE_MAGIC) {
+  if (st.size < 100 || buf.toString('latin1', 0, 16) !== SQLITE_MAGIC) {
     throw new MnemoliteError(
       'NOT_A_DATABASE',
       `${path} is not a SQLite database (or is truncated). Point --db at a mnemolite file or a new path; the file was not changed.`,
+    );
+  }
+  // Truncated? The header records the page count (valid when the change counter at offset 24
+  // equals the version-valid-for number at 92). Without a pending -wal or -journal, which may
+  // still hold pages, the file must contain all of them.
+  const pageSize = buf.readUInt16BE(16) === 1 ? 65536 : buf.readUInt16BE(16);
+  const pages = buf.readUInt32BE(28);
+  const pending = [`${path}-wal`, `${path}-journal`].some((p) => existsSync(p) && statSync(p).size > 0);
+  if (!pending && pages > 0 && buf.readUInt32BE(24) === buf.readUInt32BE(92) && st.size < pages * pageSize) {
+    throw new MnemoliteError(
+      'NOT_A_DATABASE',
+      `${path} is truncated (${st.size} bytes; its header says ${pages * pageSize}). Restore it from a backup; the file was not changed.`,
     );
   }
 }

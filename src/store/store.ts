@@ -145,8 +145,12 @@ export class Store {
   /** Iterate every row matching `f` with its vector (for export). */
   *iterate(f: RowFilter): IterableIterator<MemoryRow & { embedding: Buffer | null }> {
     const w = whereClause(f);
-    yield* this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
-      .iterate(...w.params) as IterableIterator<MemoryRow & { embedding: Buffer | null }>;
+    try {
+      yield* this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
+        .iterate(...w.params) as IterableIterator<MemoryRow & { embedding: Buffer | null }>;
+    } catch (err) {
+      throw storageError(err, this.path, 'export memories');
+    }
   }
 
   count(f: RowFilter): number {
