@@ -8,32 +8,29 @@ interface Postings {
   slots: Int32Array;
   tfs: Uint16Array;
   n: number;
-  /** Live documents containing the term. */
-  df: number;
 }
+
+/** Reads one term's postings from FTS5: rowids of its instances, comma-separated, in rowid order. */
+export type TermLoader = (term: string) => string | null;
 
 /**
  * In-memory BM25 over the same terms as the FTS5 table (`porter unicode61`), by slot.
  *
  * FTS5's own `ORDER BY rank` computes bm25() for every row matching any query term, which costs
- * milliseconds for an OR of common words at 50,000 memories. Here postings are typed arrays and
- * scores accumulate in a dense array, so a whole query costs a few microseconds per thousand
- * postings. Scores follow FTS5's bm25() formula (k1 = 1.2, b = 0.75, same idf and length
- * normalisation), so the ranking matches `ORDER BY rank` over the same terms.
+ * milliseconds for an OR of common words at 50,000 memories. Here a term's postings are typed
+ * arrays and scores accumulate in a dense array: a query costs microseconds per thousand postings.
+ * Scores follow FTS5's bm25() formula (k1 = 1.2, b = 0.75, same idf and length normalisation, a
+ * term counted once per query word), so the ranking matches `ORDER BY rank` over the same words.
  *
- * Removed slots are skipped while scoring and their terms' document frequencies are decremented;
- * the owner rebuilds the whole index when too many dead slots pile up.
+ * Only document lengths are loaded up front; a term's postings are read from the FTS5 index the
+ * first time a query uses it, then kept and extended as memories are added. Removed slots are
+ * skipped; document frequencies count live slots at query time, so removal needs no bookkeeping.
  */
 export class KeywordIndex {
-  private readonly terms = new Map<string, number>();
-  private readonly postings: Postings[] = [];
+  private readonly loaded = new Map<string, Postings>();
   private docLen = new Float64Array(0);
   private alive = new Uint8Array(0);
   private acc = new Float64Array(0);
-  /** Term ids of each slot added one by one (for removal); bulk-loaded slots are found via `forward`. */
-  private readonly added = new Map<number, Int32Array>();
-  private forward: { offsets: Int32Array; ids: Int32Array } | null = null;
-  private bulkSlots = 0;
   private live = 0;
   private totalLen = 0;
 
@@ -42,9 +39,9 @@ export class KeywordIndex {
     return this.live;
   }
 
-  /** Distinct terms. */
+  /** Terms whose postings are in memory. */
   get vocabulary(): number {
-    return this.terms.size;
+    return this.loaded.size;
   }
 
   private reserve(n: number): void {
@@ -55,155 +52,105 @@ export class KeywordIndex {
     this.acc = new Float64Array(cap);
   }
 
-  private termId(t: string): number {
-    let id = this.terms.get(t);
-    if (id === undefined) {
-      id = this.postings.length;
-      this.terms.set(t, id);
-      this.postings.push({ slots: new Int32Array(4), tfs: new Uint16Array(4), n: 0, df: 0 });
-    }
-    return id;
-  }
-
-  private append(p: Postings, slot: number, tf: number): void {
-    if (p.n === p.slots.length) {
-      const s = new Int32Array(p.n * 2); s.set(p.slots); p.slots = s;
-      const f = new Uint16Array(p.n * 2); f.set(p.tfs); p.tfs = f;
-    }
-    p.slots[p.n] = slot;
-    p.tfs[p.n] = Math.min(tf, 0xffff);
-    p.n++;
-  }
-
-  /**
-   * Bulk load from FTS5's instance list: for each term, the comma-separated rowids of its
-   * instances in rowid order (a rowid repeats once per occurrence). `slotOf` maps a rowid
-   * (memory seq) to its slot, or -1 to skip it. Call once, on an empty index.
-   */
-  load(rows: Iterable<[term: string, docs: string]>, slotOf: (seq: number) => number, slots: number): void {
-    this.reserve(slots);
-    const alive = this.alive, docLen = this.docLen;
-    for (const [term, docs] of rows) {
-      // Instances <= commas + 1: size the lists once instead of growing them.
-      let cap = 1;
-      for (let i = docs.indexOf(','); i >= 0; i = docs.indexOf(',', i + 1)) cap++;
-      const ps = new Int32Array(cap), pt = new Uint16Array(cap);
-      let n = 0, prev = -1, tf = 0, num = 0, total = 0;
-      for (let i = 0; i <= docs.length; i++) {
-        const c = i < docs.length ? docs.charCodeAt(i) : 44;
-        if (c !== 44) { num = num * 10 + (c - 48); continue; }
-        if (num === prev) tf++;
-        else {
-          if (prev >= 0) {
-            const slot = slotOf(prev);
-            if (slot >= 0) { ps[n] = slot; pt[n] = tf > 0xffff ? 0xffff : tf; n++; docLen[slot]! += tf; total += tf; }
-          }
-          prev = num; tf = 1;
-        }
-        num = 0;
-      }
-      if (prev >= 0) {
-        const slot = slotOf(prev);
-        if (slot >= 0) { ps[n] = slot; pt[n] = tf > 0xffff ? 0xffff : tf; n++; docLen[slot]! += tf; total += tf; }
-      }
-      const id = this.termId(term);
-      const p = this.postings[id]!;
-      p.slots = ps; p.tfs = pt; p.n = n; p.df = n;
-      this.totalLen += total;
-      for (let i = 0; i < n; i++) alive[ps[i]!] = 1;
-    }
-    let live = 0;
-    for (let s = 0; s < slots; s++) live += alive[s]!;
-    this.live = live;
-    this.bulkSlots = slots;
-  }
-
-  /** Count `slot` as a live document even if it has no token (FTS5 counts such rows too). */
-  ensure(slot: number): void {
+  /** Set a live document's length (tokens) without its postings (bulk load from FTS5's docsize). */
+  setLength(slot: number, tokens: number): void {
     this.reserve(slot + 1);
-    if (this.alive[slot]) return;
-    this.alive[slot] = 1;
-    this.live++;
+    if (this.alive[slot]) this.totalLen -= this.docLen[slot]!;
+    else { this.alive[slot] = 1; this.live++; }
+    this.docLen[slot] = tokens;
+    this.totalLen += tokens;
   }
 
-  /** Add a document: its tokens (stemmed, with repeats). An empty list still counts as a live, empty document. */
+  /** Add a document: its tokens (stemmed, with repeats). Postings already in memory are extended. */
   add(slot: number, tokens: readonly string[]): void {
-    this.reserve(slot + 1);
-    if (this.alive[slot]) this.remove(slot);
+    this.setLength(slot, tokens.length);
+    if (!this.loaded.size) return;
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    const ids = new Int32Array(tf.size);
-    let i = 0;
     for (const [t, n] of tf) {
-      const id = this.termId(t);
-      const p = this.postings[id]!;
-      this.append(p, slot, n);
-      p.df++;
-      ids[i++] = id;
+      const p = this.loaded.get(t);
+      if (!p) continue; // read from FTS5 (which has this document) when first needed
+      if (p.n === p.slots.length) {
+        const s = new Int32Array(p.n * 2 + 4); s.set(p.slots); p.slots = s;
+        const f = new Uint16Array(p.n * 2 + 4); f.set(p.tfs); p.tfs = f;
+      }
+      p.slots[p.n] = slot;
+      p.tfs[p.n] = Math.min(n, 0xffff);
+      p.n++;
     }
-    this.added.set(slot, ids);
-    this.alive[slot] = 1;
-    this.live++;
-    this.docLen[slot] = tokens.length;
-    this.totalLen += tokens.length;
   }
 
-  /** Build the slot -> term ids lists of bulk-loaded slots (only needed once something is removed). */
-  private buildForward(): { offsets: Int32Array; ids: Int32Array } {
-    const n = this.bulkSlots;
-    const offsets = new Int32Array(n + 1);
-    for (const p of this.postings) for (let i = 0; i < p.n; i++) { const s = p.slots[i]!; if (s < n) offsets[s + 1]!++; }
-    for (let s = 0; s < n; s++) offsets[s + 1]! += offsets[s]!;
-    const ids = new Int32Array(offsets[n]!);
-    const fill = offsets.slice(0, n);
-    this.postings.forEach((p, id) => { for (let i = 0; i < p.n; i++) { const s = p.slots[i]!; if (s < n) ids[fill[s]!++] = id; } });
-    this.forward = { offsets, ids };
-    return this.forward;
+  /** Whether `slot` is a live document. */
+  has(slot: number): boolean {
+    return slot < this.alive.length && this.alive[slot] === 1;
   }
 
   /** Remove a document; its postings are skipped from now on. */
   remove(slot: number): void {
     if (slot >= this.alive.length || !this.alive[slot]) return;
-    let ids = this.added.get(slot);
-    if (ids) this.added.delete(slot);
-    else if (slot < this.bulkSlots) {
-      const f = this.forward ?? this.buildForward();
-      ids = f.ids.subarray(f.offsets[slot]!, f.offsets[slot + 1]!);
-    }
-    for (const id of ids ?? []) this.postings[id]!.df--;
     this.alive[slot] = 0;
     this.live--;
     this.totalLen -= this.docLen[slot]!;
     this.docLen[slot] = 0;
   }
 
+  /** Parse FTS5 instance rowids ("3,3,8,...") into postings; rowids without a slot are skipped. */
+  private parse(docs: string | null, slotOf: (seq: number) => number): Postings {
+    let cap = 1;
+    if (docs) for (let i = docs.indexOf(','); i >= 0; i = docs.indexOf(',', i + 1)) cap++;
+    const ps = new Int32Array(cap), pt = new Uint16Array(cap);
+    let n = 0;
+    if (docs) {
+      let prev = -1, tf = 0, num = 0;
+      for (let i = 0; i <= docs.length; i++) {
+        const c = i < docs.length ? docs.charCodeAt(i) : 44;
+        if (c !== 44) { num = num * 10 + (c - 48); continue; }
+        if (num === prev) tf++;
+        else {
+          const slot = prev >= 0 ? slotOf(prev) : -1;
+          if (slot >= 0) { ps[n] = slot; pt[n] = Math.min(tf, 0xffff); n++; }
+          prev = num; tf = 1;
+        }
+        num = 0;
+      }
+      const slot = prev >= 0 ? slotOf(prev) : -1;
+      if (slot >= 0) { ps[n] = slot; pt[n] = Math.min(tf, 0xffff); n++; }
+    }
+    return { slots: ps, tfs: pt, n };
+  }
+
   /**
-   * Top-k slots by BM25 for the OR of `terms` (stemmed, one per query word), best first; `eligible`
-   * filters slots (e.g. by namespace). Terms so common that FTS5 would clamp their idf
-   * (df >= N/2) are skipped when rarer terms are present: they add ~nothing to any score.
+   * Top-k slots by BM25 for the OR of `terms` (stemmed, one per query word), best first.
+   * `eligible` filters slots (e.g. by namespace); `load` reads postings not yet in memory.
+   * Terms so common that FTS5 clamps their idf (df >= N/2) are skipped when rarer terms are
+   * present: they would add ~1e-6 to any score.
    */
-  search(terms: readonly string[], k: number, eligible?: (slot: number) => boolean): { slot: number; score: number }[] {
+  search(terms: readonly string[], k: number, load: TermLoader, slotOf: (seq: number) => number, eligible?: (slot: number) => boolean): { slot: number; score: number }[] {
     const N = this.live;
     if (!N || k <= 0) return [];
     const avg = this.totalLen / N;
+    const alive = this.alive, len = this.docLen, acc = this.acc;
     // A term repeated (two query words with one stem, e.g. "deploy deploying") counts once per
-    // word, as in FTS5, where each is its own phrase in the OR.
+    // word, as in FTS5, where each word is its own phrase of the OR.
     const times = new Map<string, number>();
     for (const t of terms) times.set(t, (times.get(t) ?? 0) + 1);
     const lists: { p: Postings; idf: number }[] = [];
     for (const [t, n] of times) {
-      const id = this.terms.get(t);
-      if (id === undefined) continue;
-      const p = this.postings[id]!;
-      if (p.df <= 0) continue;
-      let idf = Math.log((N - p.df + 0.5) / (p.df + 0.5));
+      let p = this.loaded.get(t);
+      if (!p) {
+        p = this.parse(load(t), slotOf);
+        this.loaded.set(t, p);
+      }
+      let df = 0;
+      for (let i = 0; i < p.n; i++) df += alive[p.slots[i]!]!;
+      if (!df) continue;
+      let idf = Math.log((N - df + 0.5) / (df + 0.5));
       if (idf <= 0) idf = 1e-6;
       lists.push({ p, idf: idf * n });
     }
     if (!lists.length) return [];
-    const useful = lists.filter((l) => l.idf > 1e-6);
+    const useful = lists.filter((l) => l.idf > 1e-6 * 64);
     const run = useful.length ? useful : lists;
-    const acc = this.acc, alive = this.alive, len = this.docLen;
     const touched: number[] = [];
     const kb = K1 * (1 - B), kl = (K1 * B) / (avg || 1);
     for (const { p, idf } of run) {
@@ -213,9 +160,8 @@ export class KeywordIndex {
         const s = slots[i]!;
         if (!alive[s]) continue;
         const tf = tfs[i]!;
-        const add = (w * tf) / (tf + kb + kl * len[s]!);
         if (acc[s] === 0) touched.push(s);
-        acc[s]! += add;
+        acc[s]! += (w * tf) / (tf + kb + kl * len[s]!);
       }
     }
     const top = new TopK(k);
@@ -226,4 +172,26 @@ export class KeywordIndex {
     }
     return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
   }
+}
+
+/**
+ * Decode FTS5 docsize records for a one-column table: `ids` comma-separated rowids, `sz` their
+ * varints back to back (SQLite varint: 7 bits per byte, high bit = more). Returns null when the
+ * data does not line up (then the caller counts tokens itself).
+ */
+export function decodeDocLengths(ids: string, sz: Uint8Array): { seqs: number[]; lengths: number[] } | null {
+  const seqs = ids.split(',').map(Number);
+  const lengths: number[] = [];
+  let i = 0;
+  while (i < sz.length) {
+    let v = 0, b: number;
+    let guard = 0;
+    do {
+      b = sz[i++]!;
+      v = v * 128 + (b & 0x7f);
+      if (++guard > 5) return null;
+    } while (b & 0x80 && i < sz.length);
+    lengths.push(v);
+  }
+  return lengths.length === seqs.length ? { seqs, lengths } : null;
 }

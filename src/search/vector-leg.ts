@@ -1,6 +1,6 @@
 import type { RowFilter } from '../store/rows.js';
 import type { Store } from '../store/store.js';
-import { KeywordIndex } from './keyword-index.js';
+import { KeywordIndex, decodeDocLengths } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
 import { VectorIndex, type ApproxOptions, type VectorHit } from './vector-index.js';
@@ -62,7 +62,8 @@ class SeqMap {
  * with this process's writes and with other processes' writes (via `PRAGMA data_version` and the
  * `changes` log), so recall never returns deleted memories or misses new ones.
  *
- * - Keyword leg: {@link KeywordIndex}, BM25 over FTS5's own terms, loaded from the FTS5 index.
+ * - Keyword leg: {@link KeywordIndex}, BM25 over FTS5's own terms: document lengths loaded on
+ *   rebuild, a term's postings read from the FTS5 index the first time a query uses it.
  * - Vector leg: {@link VectorIndex}, sign codes + exact re-scoring in WebAssembly SIMD; `exact`
  *   scans every float.
  *
@@ -155,35 +156,66 @@ export class VectorLeg {
       store.db.transaction(() => {
         this.seenVersion = store.changeVersion();
         // Slots in seq order (index-only scan of namespace + seq).
-        const pairs: number[] = [];
-        for (const [ns, list] of store.seqsByNamespace()) {
+        // (seq, namespace code) packed in one float64 so a plain typed-array sort orders them by seq.
+        const groups = store.seqsByNamespace();
+        let n = 0;
+        for (const [, list] of groups) n += list.split(',').length;
+        const keys = new Float64Array(n);
+        const W = 2 ** 20; // namespace codes below ~1M; seqs below 2^33 keep the product exact
+        let k = 0;
+        const pairs: [number, number][] = [];
+        for (const [ns, list] of groups) {
           const c = this.code(ns);
-          for (const s of list.split(',')) pairs.push(Number(s), c);
+          for (const s of list.split(',')) {
+            const seq = Number(s);
+            keys[k++] = seq * W + c;
+            if (seq >= 2 ** 33 || c >= W) pairs.push([seq, c]); // too big to pack: sort pairs instead
+          }
         }
-        const n = pairs.length / 2;
-        const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => pairs[2 * a]! - pairs[2 * b]!);
+        if (pairs.length) {
+          pairs.length = 0;
+          for (const [ns, list] of groups) for (const s of list.split(',')) pairs.push([Number(s), this.code(ns)]);
+          pairs.sort((a, b) => a[0] - b[0]);
+        } else keys.sort();
         this.reserve(n);
-        order.forEach((i, slot) => {
-          const seq = pairs[2 * i]!, c = pairs[2 * i + 1]!;
+        for (let slot = 0; slot < n; slot++) {
+          const key = keys[slot]!;
+          const seq = pairs.length ? pairs[slot]![0] : Math.floor(key / W);
+          const c = pairs.length ? pairs[slot]![1] : key - seq * W;
           this.seqOf[slot] = seq;
           this.nsOf[slot] = c;
           this.nsLive[c]!++;
           this.slotOf.set(seq, slot);
-        });
+        }
         this.slots = n;
         for (const [seq, at] of store.expiringSeqs()) {
           const s = this.slotOf.get(seq);
           if (s >= 0) { this.expires[s] = Date.parse(at); this.expiring++; }
         }
         if (this.vec) this.loadVectors(this.vec);
-        this.kw.load(store.keywordPostings(), (seq) => this.slotOf.get(seq), n);
-        for (let s = 0; s < n; s++) this.kw.ensure(s); // memories without any token are documents too
+        this.loadLengths();
       })();
     });
     } finally {
       if (!mmap) store.db.pragma('mmap_size = 0');
     }
     this.built = true;
+  }
+
+  /** Document lengths for BM25 from FTS5's docsize table (postings are read per term, on first use). */
+  private loadLengths(): void {
+    const { ids, sz } = this.store.ftsDocLengths();
+    const d = ids && sz ? decodeDocLengths(ids, sz) : { seqs: [], lengths: [] };
+    if (d) {
+      d.seqs.forEach((seq, i) => { const s = this.slotOf.get(seq); if (s >= 0) this.kw.setLength(s, d.lengths[i]!); });
+    } else {
+      // Unreadable docsize records: count tokens ourselves (slower, same numbers).
+      for (const [seq, content] of this.store.allContent()) {
+        const s = this.slotOf.get(seq);
+        if (s >= 0) this.kw.setLength(s, (isAscii(content) ? tokenizeAscii(content) : this.store.ftsTokens([content])[0]!).length);
+      }
+    }
+    for (let s = 0; s < this.slots; s++) if (this.seqOf[s]! >= 0 && !this.kw.has(s)) this.kw.setLength(s, 0);
   }
 
   private loadVectors(vec: VectorIndex): void {
@@ -329,6 +361,7 @@ export class VectorLeg {
     const joined = words.join(' ');
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
     const seqOf = this.seqOf;
-    return this.kw.search(terms, k, el.test ?? undefined).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
+    const load = (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term));
+    return this.kw.search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
   }
 }

@@ -237,10 +237,29 @@ export class Store {
     return { seqs: r[0], blob: r[1], n: r[2] };
   }
 
-  /** FTS5 postings, term by term: `[term, "rowid,rowid,..."]` with a rowid repeated once per occurrence. */
-  keywordPostings(): [string, string][] {
-    this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_instances USING fts5vocab(main, memories_fts, instance)');
-    return this.st('SELECT term, group_concat(doc) FROM temp.memories_fts_instances GROUP BY term').raw().all() as [string, string][];
+  private vocabReady = false;
+
+  /** Rowids of one FTS5 term's instances, comma-separated in rowid order (a rowid repeats once per occurrence). */
+  ftsTermDocs(term: string): string | null {
+    if (!this.vocabReady) {
+      this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_instances USING fts5vocab(main, memories_fts, instance)');
+      this.vocabReady = true;
+    }
+    return this.st('SELECT group_concat(doc) FROM temp.memories_fts_instances WHERE term = ?').pluck().get(term) as string | null;
+  }
+
+  /**
+   * Token count of every row of `memories_fts`, from its `docsize` table: the rowids, and their
+   * `sz` records (one varint per row for this one-column table) concatenated in the same order.
+   */
+  ftsDocLengths(): { ids: string | null; sz: Buffer | null } {
+    const r = this.st("SELECT group_concat(id), CAST(group_concat(sz, '') AS BLOB) FROM memories_fts_docsize").raw().get() as [string | null, Buffer | null];
+    return { ids: r[0], sz: r[1] };
+  }
+
+  /** Every memory's content (fallback to count tokens when `ftsDocLengths` cannot be read). */
+  allContent(): [number, string][] {
+    return this.st('SELECT seq, content FROM memories').raw().all() as [number, string][];
   }
 
   /** Tokenize texts exactly as `memories_fts` does (same tokenizer, in a TEMP table; works read-only too). */
