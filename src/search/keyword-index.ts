@@ -8,6 +8,9 @@ interface Postings {
   slots: Int32Array;
   tfs: Uint16Array;
   n: number;
+  /** Live documents among the postings, as of mutation `dfAt`. */
+  df: number;
+  dfAt: number;
 }
 
 /** Reads one term's postings from FTS5: rowids of its instances, comma-separated, in rowid order. */
@@ -33,6 +36,8 @@ export class KeywordIndex {
   private acc = new Float64Array(0);
   private live = 0;
   private totalLen = 0;
+  /** Bumped by every add and remove: cached document frequencies older than this are recounted. */
+  private mutations = 0;
 
   /** Live documents. */
   get count(): number {
@@ -55,6 +60,7 @@ export class KeywordIndex {
   /** Set a live document's length (tokens) without its postings (bulk load from FTS5's docsize). */
   setLength(slot: number, tokens: number): void {
     this.reserve(slot + 1);
+    this.mutations++;
     if (this.alive[slot]) this.totalLen -= this.docLen[slot]!;
     else { this.alive[slot] = 1; this.live++; }
     this.docLen[slot] = tokens;
@@ -88,6 +94,7 @@ export class KeywordIndex {
   /** Remove a document; its postings are skipped from now on. */
   remove(slot: number): void {
     if (slot >= this.alive.length || !this.alive[slot]) return;
+    this.mutations++;
     this.alive[slot] = 0;
     this.live--;
     this.totalLen -= this.docLen[slot]!;
@@ -116,7 +123,7 @@ export class KeywordIndex {
       const slot = prev >= 0 ? slotOf(prev) : -1;
       if (slot >= 0) { ps[n] = slot; pt[n] = Math.min(tf, 0xffff); n++; }
     }
-    return { slots: ps, tfs: pt, n };
+    return { slots: ps, tfs: pt, n, df: 0, dfAt: -1 };
   }
 
   /**
@@ -141,8 +148,13 @@ export class KeywordIndex {
         p = this.parse(load(t), slotOf);
         this.loaded.set(t, p);
       }
-      let df = 0;
-      for (let i = 0; i < p.n; i++) df += alive[p.slots[i]!]!;
+      if (p.dfAt !== this.mutations) {
+        let df = 0;
+        for (let i = 0; i < p.n; i++) df += alive[p.slots[i]!]!;
+        p.df = df;
+        p.dfAt = this.mutations;
+      }
+      const df = p.df;
       if (!df) continue;
       let idf = Math.log((N - df + 0.5) / (df + 0.5));
       if (idf <= 0) idf = 1e-6;
