@@ -43,7 +43,7 @@ import { METRICS, METRIC_LABEL, firstRank, mean, score, selfCheck, type Scores }
 type RecallVariantOptions = RecallOptions & Record<string, unknown>;
 
 interface LibraryVariant { kind: 'library'; name: string; group: string; options: RecallVariantOptions | ((ds: Dataset) => RecallVariantOptions) }
-interface SimVariant { kind: 'sim'; name: string; group: string; fuse: (legs: Legs) => string[] }
+interface SimVariant { kind: 'sim'; name: string; group: string; fuse: (legs: Legs, q: EvalQuery) => string[] }
 type Variant = LibraryVariant | SimVariant;
 
 const lib = (group: string, name: string, options: LibraryVariant['options']): LibraryVariant => ({ kind: 'library', group, name, options });
@@ -57,6 +57,7 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   lib('mode', 'hybrid', { mode: 'hybrid' }),
   ...[10, 30, 100].map((k) => lib('rrf k', `hybrid rrfK=${k}`, { mode: 'hybrid', rrfK: k })),
   ...[10, 20, 100, 200].map((c) => lib('depth', `hybrid candidates=${c}`, { mode: 'hybrid', candidates: c })),
+  lib('depth', 'hybrid rrfK=10 candidates=20', { mode: 'hybrid', rrfK: 10, candidates: 20 }),
   // Lifecycle re-ranking (issue 6), off by default in the library.
   lib('lifecycle', 'hybrid recency 180d', (ds) => ({ mode: 'hybrid', recency: { halfLife: '180d', asOf: asOf(ds) } })),
   lib('lifecycle', 'hybrid recency 30d w=0.5', (ds) => ({ mode: 'hybrid', recency: { halfLife: '30d', weight: 0.5, asOf: asOf(ds) } })),
@@ -72,7 +73,7 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
 ];
 
 /** Both legs' ranked lists for one query, deepest we look at. */
-interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[]; /** Alternative keyword legs (eval/keyword-alt.ts), by name. */ alt: Record<string, { id: string; s: number }[]>; /** Insertion order of a memory (the library's last tie-break). */ pos: (id: string) => number }
+interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[]; /** Alternative keyword legs (eval/keyword-alt.ts), by name. */ alt: Record<string, { id: string; s: number }[]>; /** Insertion order of a memory (the library's last tie-break). */ pos: (id: string) => number; /** Whether a memory is relevant to the query (oracle only). */ rel: (id: string, q: EvalQuery) => boolean }
 // The library's default candidate depth: the keyword leg's order among equal BM25 scores depends on
 // the LIMIT (SQLite's top-N sorter is not stable), so the legs are fetched at the depth the
 // library's hybrid uses, or the offline RRF would not reproduce it.
@@ -106,11 +107,16 @@ function convexFuse(legs: Legs, alpha: number, depth: number): string[] {
     .sort((a, b) => b.s - a.s || legs.pos(a.id) - legs.pos(b.id)).map((x) => x.id);
 }
 
-const sim = (group: string, name: string, fuse: (l: Legs) => string[]): SimVariant => ({ kind: 'sim', group, name, fuse });
+const sim = (group: string, name: string, fuse: SimVariant['fuse']): SimVariant => ({ kind: 'sim', group, name, fuse });
 const SIM_VARIANTS: SimVariant[] = [
   sim('sim rrf', 'sim rrf k=60 d=50', (l) => rrfFuse(l, 60, 1, 1, 50)),
   ...[0.5, 0.3].map((w) => sim('sim weighted rrf', `sim rrf k=60 vec×${w}`, (l) => rrfFuse(l, 60, 1, w, 50))),
-  ...[0.3, 0.5, 0.7].map((a) => sim('sim convex', `sim convex kw=${a}`, (l) => convexFuse(l, a, 50))),
+  ...[0.3, 0.4, 0.5, 0.6, 0.7, 0.8].map((a) => sim('sim convex', `sim convex kw=${a}`, (l) => convexFuse(l, a, 50))),
+  // Upper bound for any per-query choice between the two legs (uses the labels: not a method).
+  sim('sim oracle', 'sim oracle: better leg per query', (l, q) => {
+    const rr = (list: { id: string }[]): number => { const i = list.slice(0, 10).findIndex((h) => l.rel(h.id, q)); return i < 0 ? 0 : 1 / (i + 1); };
+    return (rr(l.vec) > rr(l.kw) ? l.vec : l.kw).map((h) => h.id);
+  }),
   // Tokenizer / stop-word alternatives for the keyword leg, alone and fused with the library's vector leg.
   ...ALT_LEGS.map((a) => sim('sim keyword leg', `sim kw ${a.name}`, (l) => l.alt[a.name]!.map((h) => h.id))),
   ...ALT_LEGS.map((a) => sim('sim keyword leg', `sim rrf(kw ${a.name}, vector)`, (l) => rrfFuse({ ...l, kw: l.alt[a.name]! }, 60, 1, 1, 50))),
@@ -196,7 +202,7 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
       const kw = await mem.recall(q.query, { ...f, mode: 'keyword', limit: LEG_DEPTH, candidates: LEG_DEPTH });
       const vec = await mem.recall(q.query, { ...f, mode: 'vector', limit: LEG_DEPTH, candidates: LEG_DEPTH });
       const conv = (hs: typeof kw): { id: string; s: number }[] => hs.map((h) => ({ id: h.id, s: h.score }));
-      legs.set(q.id, { kw: conv(kw), vec: conv(vec), pos, alt: Object.fromEntries(ALT_LEGS.map((a) => [a.name, alt ? asLib(alt.search(q, a, LEG_DEPTH)) : []])) });
+      legs.set(q.id, { kw: conv(kw), vec: conv(vec), pos, rel: (id, qq) => (toEval.get(id) ?? [id]).some((e) => (qq.relevant[e] ?? 0) > 0), alt: Object.fromEntries(ALT_LEGS.map((a) => [a.name, alt ? asLib(alt.search(q, a, LEG_DEPTH)) : []])) });
     }
     alt?.close();
   }
@@ -216,7 +222,7 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
           throw err;
         }
       } else {
-        ranked = toEvalIds(q, v.fuse(legs.get(q.id)!).slice(0, 10));
+        ranked = toEvalIds(q, v.fuse(legs.get(q.id)!, q).slice(0, 10));
       }
       ranked = ranked.slice(0, 10);
       const r: QueryResult = { id: q.id, kind: q.kind, scores: score(ranked, q.relevant, groupOf), ranked };
