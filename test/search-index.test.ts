@@ -252,3 +252,26 @@ test('index follows another process that adds and deletes memories', async () =>
   assert.equal(kwHits[0]?.content, 'pears from the child');
   await mem.close();
 });
+
+test('vector leg: expired memories and other namespaces are filtered in memory, exact or not', async () => {
+  const dims = 16;
+  const emb = new TableEmbedder(dims, 'table-16');
+  const vecs = clustered(60, dims, 3, 21);
+  const texts = vecs.map((_, i) => `note ${i}`);
+  texts.forEach((t, i) => emb.table.set(t, vecs[i]!));
+  emb.table.set('expired twin', vecs[0]!);
+  emb.table.set('other twin', vecs[0]!);
+  emb.table.set('query', vecs[0]!);
+  const mem = await openMemory({ path: tempDb(), embedder: emb });
+  await mem.addMany(texts.map((content) => ({ content })));
+  await mem.add('expired twin', { expiresAt: new Date(Date.now() - 1000) } as never);
+  await mem.add('other twin', { namespace: 'elsewhere' });
+  for (const exact of [false, true]) {
+    const hits = await mem.recall('query', { mode: 'vector', limit: 5, exact });
+    assert.equal(hits[0]?.content, 'note 0');
+    assert.ok(hits.every((h) => h.content !== 'expired twin' && h.content !== 'other twin'));
+    const other = await mem.recall('query', { mode: 'vector', limit: 5, exact, namespace: 'elsewhere' });
+    assert.deepEqual(other.map((h) => h.content), ['other twin']);
+  }
+  await mem.close();
+});

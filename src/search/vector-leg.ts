@@ -22,6 +22,8 @@ interface Eligibility {
   test: ((slot: number) => boolean) | null;
   /** Seqs allowed by the part of the filter that ran in SQL. */
   allowed?: Set<number> | null;
+  /** Set when expiry (at this time, epoch ms) is the only filter: only expiring slots need a look. */
+  expiryOnly?: number | null;
 }
 
 /** seq -> slot: a dense array while seqs are compact, else a Map. */
@@ -83,7 +85,7 @@ export class VectorLeg {
   private seqOf = new Float64Array(0); // -1 = tombstone
   private nsOf = new Int32Array(0);
   private expires = new Float64Array(0); // epoch ms; Infinity = never (or pinned)
-  private expiring = 0; // live slots with a finite expiry
+  private readonly expiring = new Set<number>(); // live slots with a finite expiry
   private slots = 0;
   private dead = 0;
   private slotOf = new SeqMap();
@@ -138,7 +140,7 @@ export class VectorLeg {
     this.seqOf = new Float64Array(0);
     this.nsOf = new Int32Array(0);
     this.expires = new Float64Array(0);
-    this.expiring = 0;
+    this.expiring.clear();
     this.slots = 0;
     this.dead = 0;
     this.slotOf = new SeqMap();
@@ -190,7 +192,7 @@ export class VectorLeg {
         this.slots = n;
         for (const [seq, at] of store.expiringSeqs()) {
           const s = this.slotOf.get(seq);
-          if (s >= 0) { this.expires[s] = Date.parse(at); this.expiring++; }
+          if (s >= 0) { this.expires[s] = Date.parse(at); this.expiring.add(s); }
         }
         if (this.vec) this.loadVectors(this.vec);
         this.loadLengths();
@@ -268,7 +270,7 @@ export class VectorLeg {
       this.nsOf[slot] = c;
       this.nsLive[c]!++;
       this.slotOf.set(r.seq, slot);
-      if (r.expires_at !== null) { this.expires[slot] = Date.parse(r.expires_at); this.expiring++; }
+      if (r.expires_at !== null) { this.expires[slot] = Date.parse(r.expires_at); this.expiring.add(slot); }
       if (this.vec && r.embedding_model === this.model && r.embedding && r.embedding.byteLength === this.dims * 4) {
         this.vec.set(slot, new Uint8Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength));
       }
@@ -292,7 +294,7 @@ export class VectorLeg {
     this.slotOf.delete(seq);
     this.seqOf[slot] = -1;
     this.nsLive[this.nsOf[slot]!]!--;
-    if (this.expires[slot] !== Infinity) { this.expires[slot] = Infinity; this.expiring--; }
+    if (this.expires[slot] !== Infinity) { this.expires[slot] = Infinity; this.expiring.delete(slot); }
     this.dead++;
     this.kw.remove(slot);
     this.vec?.clear(slot);
@@ -312,13 +314,14 @@ export class VectorLeg {
       if (this.nsLive[c] !== this.slots - this.dead) ns = c;
     }
     // Expiry only filters when some live memory can expire.
-    const at = activeAt !== undefined && this.expiring > 0 ? Date.parse(activeAt) : null;
+    const at = activeAt !== undefined && this.expiring.size > 0 ? Date.parse(activeAt) : null;
     const sql = Object.values(rest).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
     const allowed = sql ? new Set(this.store.read('filter memories', () => this.store.seqsMatching(f))) : null;
     if (ns < 0 && at === null && !allowed) return { test: null };
     const nsOf = this.nsOf, exp = this.expires, seqOf = this.seqOf;
     return {
       allowed,
+      expiryOnly: ns < 0 && !allowed ? at : null,
       test: (s: number): boolean => (ns < 0 || nsOf[s] === ns) && (at === null || exp[s]! > at) && (!allowed || allowed.has(seqOf[s]!)),
     };
   }
@@ -341,6 +344,9 @@ export class VectorLeg {
           if (s >= 0 && m[s] && test(s)) keep[s] = 1;
         }
         m.set(keep);
+      } else if (el.expiryOnly != null) {
+        const at = el.expiryOnly;
+        for (const s of this.expiring) if (this.expires[s]! <= at) m[s] = 0;
       } else {
         for (let s = 0; s < m.length; s++) if (m[s] && !test(s)) m[s] = 0;
       }
