@@ -341,21 +341,24 @@ test('recency: optional half-life decay; pinned and core memories are exempt', a
   const q = 'build server';
   const plain = (await mem.recall(q, { mode: 'keyword' })).map((h) => h.id);
   assert.notEqual(plain[0], neu.id, 'without recency the longer, newest text does not win on BM25');
-  const rec = await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', asOf } });
+  const rec = await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1, asOf } });
   assert.deepEqual(rec.map((h) => h.id), [neu.id, mid.id, old.id]);
   const kwScore = (await mem.recall(q, { mode: 'keyword' })).find((h) => h.id === neu.id)!.score;
-  assert.ok(Math.abs(rec[0]!.score - kwScore * recencyFactor(86_400_000, 30 * 86_400_000)) < 1e-9, 'score x 0.5^(age/halfLife)');
-  // weight < 1 keeps a floor.
+  assert.ok(Math.abs(rec[0]!.score - kwScore * recencyFactor(86_400_000, 30 * 86_400_000, 1)) < 1e-9, 'score x 0.5^(age/halfLife)');
+  // The default weight 0.2 keeps a floor of 0.8: a gentle tie-breaker.
+  const gentle = await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', asOf } });
+  const oldScore = (await mem.recall(q, { mode: 'keyword' })).find((h) => h.id === old.id)!.score;
+  assert.ok(Math.abs(gentle.find((h) => h.id === old.id)!.score - oldScore * (0.8 + 0.2 * 0.5 ** (152 / 30))) < 1e-9);
   assert.ok(Math.abs(recencyFactor(1e15, 1000, 0.25) - 0.75) < 1e-12);
   // Exemptions.
   await mem.update(old.id, { pinned: true });
-  assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', asOf } }))[0]!.id, old.id, 'pinned: no decay');
+  assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'pinned: no decay');
   await mem.update(old.id, { pinned: false, category: 'core' });
-  assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', asOf } }))[0]!.id, old.id, 'core: no decay');
+  assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'core: no decay');
   await mem.update(old.id, { category: null });
   // A content update restarts the clock (age counts from the last content change).
   await mem.update(mid.id, { content: 'the build server is jenkins on arm' });
-  assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d' } }))[0]!.id, mid.id);
+  assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1 } }))[0]!.id, mid.id);
   await assert.rejects(mem.recall(q, { recency: { halfLife: 'soon' } }), code('INVALID_INPUT'));
   await assert.rejects(mem.recall(q, { recency: { halflife: '1d' } as never }), code('INVALID_INPUT'));
   await mem.close();

@@ -5,8 +5,9 @@
  * 1. importance and recency (opt-in) scale each candidate's score;
  * 2. a superseded memory is placed directly below its successor when both are candidates
  *    (always on; its score becomes the successor's, so scores stay in order);
- * 3. MMR (opt-in) picks the first `limit` results for diversity using the stored vectors
- *    (token overlap for memories without one); their `score` stays the relevance score.
+ * 3. MMR (opt-in) picks the first `limit` results for diversity among the best
+ *    max(3 × limit, 30) candidates, using the stored vectors (token overlap for memories without
+ *    one); their `score` stays the relevance score.
  */
 import type { FusedHit } from '../search/fusion.js';
 import type { Store } from '../store/store.js';
@@ -14,7 +15,7 @@ import { stmt } from './sql.js';
 import { dot } from './dedup.js';
 import { jaccard, mmrOrder, tokenSet } from './mmr.js';
 import { DEFAULT_MMR_LAMBDA, type ParsedLifecycleRecall } from './options.js';
-import { CORE_CATEGORY, recencyFactor } from './recency.js';
+import { CORE_CATEGORY, DEFAULT_RECENCY_WEIGHT, recencyFactor } from './recency.js';
 
 interface Meta {
   seq: number;
@@ -25,6 +26,9 @@ interface Meta {
   succ: number | null;
   changed_at: string | null;
 }
+
+/** Smallest MMR candidate pool. */
+const MMR_MIN_POOL = 30;
 
 /** Scale a score by a positive factor so that a larger factor always ranks higher (also for negative cosines). */
 function scale(score: number, factor: number): number {
@@ -77,7 +81,7 @@ export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycl
   const meta = new Map((stmt(store,
     `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
        (SELECT s.seq FROM memories s WHERE s.id = m.superseded_by) AS succ,
-       (SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id) AS changed_at
+       ${o.recency ? '(SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id)' : 'NULL'} AS changed_at
      FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
   ).all(seqs) as Meta[]).map((r) => [r.seq, r]));
 
@@ -90,7 +94,7 @@ export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycl
     if (m && w > 0) factor *= Math.pow(0.5 + (m.importance ?? 0.5), w);
     if (m && o.recency && !m.pinned && m.category !== CORE_CATEGORY) {
       const stated = Math.max(Date.parse(m.created_at), m.changed_at ? Date.parse(m.changed_at) : -Infinity);
-      factor *= recencyFactor(asOf - stated, o.recency.halfLife, o.recency.weight ?? 1);
+      factor *= recencyFactor(asOf - stated, o.recency.halfLife, o.recency.weight ?? DEFAULT_RECENCY_WEIGHT);
     }
     return { hit: factor === 1 ? h : { ...h, score: scale(h.score, factor) }, i };
   }).sort((a, b) => b.hit.score - a.hit.score || a.i - b.i).map((x) => x.hit);
@@ -103,26 +107,29 @@ export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycl
   // 3. MMR
   if (o.mmr !== undefined && o.mmr !== false) {
     const lambda = typeof o.mmr === 'object' ? o.mmr.lambda ?? DEFAULT_MMR_LAMBDA : DEFAULT_MMR_LAMBDA;
-    const vecs = new Map<number, Float32Array>();
+    // Candidates far down the list cannot win with any useful λ; bounding the pool keeps MMR cheap.
+    const pool = list.slice(0, Math.max(3 * limit, MMR_MIN_POOL));
+    const poolSeqs = JSON.stringify(pool.map((h) => h.seq));
+    const vecs: (Float32Array | undefined)[] = pool.map(() => undefined);
+    const at = new Map(pool.map((h, i) => [h.seq, i]));
     if (model !== null) {
       for (const r of stmt(store, 'SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
-        .all(model, seqs) as { seq: number; embedding: Buffer }[]) vecs.set(r.seq, decode(r.embedding));
+        .all(model, poolSeqs) as { seq: number; embedding: Buffer }[]) vecs[at.get(r.seq)!] = decode(r.embedding);
     }
-    const tokens = new Map<number, Set<string>>();
-    if (vecs.size < list.length) {
-      for (const r of stmt(store, 'SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))').all(seqs) as { seq: number; content: string }[]) {
-        tokens.set(r.seq, tokenSet(r.content));
+    const tokens: Set<string>[] = [];
+    if (vecs.some((v) => v === undefined)) {
+      for (const r of stmt(store, 'SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))').all(poolSeqs) as { seq: number; content: string }[]) {
+        tokens[at.get(r.seq)!] = tokenSet(r.content);
       }
     }
     const sim = (a: number, b: number): number => {
-      const sa = list[a]!.seq, sb = list[b]!.seq;
-      const va = vecs.get(sa), vb = vecs.get(sb);
+      const va = vecs[a], vb = vecs[b];
       if (va && vb) return dot(va, vb);
-      return jaccard(tokens.get(sa) ?? new Set(), tokens.get(sb) ?? new Set());
+      return jaccard(tokens[a] ?? new Set(), tokens[b] ?? new Set());
     };
-    const order = mmrOrder(list.map((h) => h.score), sim, lambda, limit);
+    const order = mmrOrder(pool.map((h) => h.score), sim, lambda, limit);
     const picked = new Set(order);
-    list = [...order.map((i) => list[i]!), ...list.filter((_, i) => !picked.has(i))];
+    list = [...order.map((i) => pool[i]!), ...list.filter((_, i) => !picked.has(i))];
     list = demoteSuperseded(list, successorOf);
   }
   return list;
