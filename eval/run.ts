@@ -64,8 +64,9 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   lib('lifecycle', 'hybrid recency 365d w=0.2', (ds) => ({ mode: 'hybrid', recency: { halfLife: '365d', weight: 0.2, asOf: asOf(ds) } })),
   lib('lifecycle', 'hybrid mmr', { mode: 'hybrid', mmr: true }),
   // More lifecycle points (recency half-lives / floors, MMR λ): see "Lifecycle features" in EVAL.md.
+  // (recency weight defaults to 0.2; w=1 is the pure half-life decay)
   ...['30d', '90d', '365d'].map((h) => lib('lifecycle', `hybrid recency ${h}`, (ds) => ({ mode: 'hybrid', recency: { halfLife: h, asOf: asOf(ds) } }))),
-  lib('lifecycle', 'hybrid recency 90d w=0.5', (ds) => ({ mode: 'hybrid', recency: { halfLife: '90d', weight: 0.5, asOf: asOf(ds) } })),
+  ...['90d', '365d'].map((h) => lib('lifecycle', `hybrid recency ${h} w=1`, (ds) => ({ mode: 'hybrid', recency: { halfLife: h, weight: 1, asOf: asOf(ds) } }))),
   ...[0.5, 0.9].map((l) => lib('lifecycle', `hybrid mmr λ=${l}`, { mode: 'hybrid', mmr: { lambda: l } })),
   // Examples for options a later build may add (uncomment when the library has them):
   // lib('fusion', 'hybrid weights kw=1 vec=0.3', { mode: 'hybrid', weights: { keyword: 1, vector: 0.3 } }),
@@ -261,7 +262,8 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
   const out: string[] = [];
   const n = ds.queries.length;
   const ns = new Set(ds.memories.map((m) => m.namespace ?? 'default')).size;
-  out.push(`### ${label}: ${ds.memories.length} memories${ns > 1 ? ` in ${ns} namespaces` : ''}, ${n} queries`, '');
+  const stored = L.toEval.size < ds.memories.length ? ` (stored as ${L.toEval.size}: the library merged exact repeats)` : '';
+  out.push(`### ${label}: ${ds.memories.length} memories${ns > 1 ? ` in ${ns} namespaces` : ''}${stored}, ${n} queries`, '');
   const ok = rs.filter((r) => !r.unsupported);
   out.push(table(['variant', ...METRICS.map((m) => METRIC_LABEL[m]), 'ms/query'], ok.map((r) => [r.name, ...METRICS.map((m) => f3(r.overall[m])), Number.isFinite(r.msPerQuery) ? r.msPerQuery.toFixed(1) : 'sim'])));
   for (const r of rs.filter((x) => x.unsupported)) out.push(`\n(${r.name}: not supported by this build: ${r.unsupported})`);
@@ -350,7 +352,7 @@ async function main(): Promise<void> {
         const rs = await runDataset(L, run.variants);
         sections.push(report(L, rs, arg('--per-kind') === 'all', run.label));
         (json.datasets as Record<string, unknown>)[run.label] = {
-          memories: ds.memories.length, queries: ds.queries.length, loadMs: Math.round(L.loadMs),
+          memories: ds.memories.length, stored: L.toEval.size, queries: ds.queries.length, loadMs: Math.round(L.loadMs),
           variants: rs.map((r) => ({ ...r, perQuery: r.perQuery.map((q) => ({ id: q.id, kind: q.kind, ...q.scores, ...(q.staleAbove !== undefined ? { staleAbove: q.staleAbove } : {}), ranked: q.ranked })) })),
         };
         await L.mem.close();
