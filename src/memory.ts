@@ -477,9 +477,14 @@ export class Memory {
    */
   async import(records: Iterable<unknown> | AsyncIterable<unknown>, options: ImportOptions = {}): Promise<ImportResult> {
     this.writable();
+    if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
     const batchSize = Math.max(1, Math.min(10_000, options.batchSize ?? 500));
     const onConflict = options.onConflict ?? 'skip';
     if (onConflict !== 'skip' && onConflict !== 'replace') throw invalid('onConflict must be "skip" or "replace".');
+    const it = records as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null;
+    if (it === null || typeof it !== 'object' || (typeof it[Symbol.iterator] !== 'function' && typeof it[Symbol.asyncIterator] !== 'function')) {
+      throw invalid('import expects an array or other iterable of records, e.g. the output of export() or parsed JSON Lines.');
+    }
     const res: ImportResult = { imported: 0, replaced: 0, skipped: 0 };
     // Validate everything before writing anything: a bad record on line 10,000 must not leave a half import.
     const all: ExportRecord[] = [];
@@ -604,6 +609,7 @@ export class Memory {
     if (!this.embeddings || !this.embedder) {
       throw new MnemoliteError('SEMANTIC_DISABLED', 'reindex needs an embedder; open the file with embedder "local" or another provider.');
     }
+    if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
     const batchSize = Math.max(1, Math.min(1000, options.batchSize ?? 64));
     const model = this.embedder.id;
     const total = this.store.read('count memories', () => this.store.count({}) - this.store.countEmbedded({}, model));

@@ -89,7 +89,7 @@ const metadata = z.unknown().transform((v, ctx) => {
 });
 
 const META_KEY = /^[A-Za-z0-9_-]{1,64}$/;
-const metadataFilter = z.record(z.string(), z.union([z.string(), z.number().refine(Number.isFinite, 'must be finite'), z.boolean(), z.null()]))
+const metadataFilter = z.record(z.string(), z.union([z.string(), z.number().refine(Number.isFinite, 'must be finite'), z.boolean(), z.null()], { message: 'must be a string, a finite number, a boolean or null' }))
   .superRefine((o, ctx) => {
     for (const k of Object.keys(o)) {
       if (!META_KEY.test(k)) ctx.addIssue({ code: 'custom', message: `key "${k.slice(0, 40)}" may only use letters, digits, _ and - (1-64 characters)` });

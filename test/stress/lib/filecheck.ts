@@ -18,13 +18,15 @@ export interface FileRow {
   embedding_model: string | null;
 }
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
+/** Plain ASCII words between ASCII separators: tokenised the same by FTS5's unicode61 and by this regex. */
+const SEP = '[\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f]';
+const TOKEN = new RegExp(`(?<=^|${SEP})[A-Za-z0-9]{3,}(?=$|${SEP})`, 'g');
 
 /**
  * Assert that the file is sound and self-consistent, and return its memories:
  * - `PRAGMA integrity_check` is `ok`;
  * - FTS5 `integrity-check` (rank 1: also against the content table) passes, and every memory's
- *   longest word finds it through `MATCH`;
+ *   longest plain ASCII word finds it through `MATCH`;
  * - with `model`, every memory has a vector of that model equal to the embedding of its content.
  */
 export function checkFile(path: string, opts: { model?: string; ftsSample?: number } = {}): FileRow[] {
@@ -41,7 +43,7 @@ export function checkFile(path: string, opts: { model?: string; ftsSample?: numb
     for (let i = 0; i < rows.length; i += step) {
       const r = rows[i]!;
       const tok = (r.content.match(TOKEN) ?? []).sort((a, b) => b.length - a.length)[0];
-      if (tok) assert.ok((match.all(`"${tok.replace(/"/g, '""')}"`) as number[]).includes(r.seq), `FTS finds memory ${r.id} by "${tok}"`);
+      if (tok) assert.ok((match.all(`"${tok.replace(/"/g, '""')}"`) as number[]).includes(r.seq), `FTS finds memory ${r.id} by "${tok}" in ${JSON.stringify(r.content)}`);
     }
     if (opts.model) {
       for (const r of rows) {
