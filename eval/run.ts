@@ -26,6 +26,7 @@
  * To measure a committed library without the uncommitted work of a shared tree:
  *   bash eval/run-at.sh [REV] [options]
  */
+import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -158,7 +159,7 @@ async function load(ds: Dataset, dir: string, embedder: CachingEmbedder, hints =
     }));
     // A library that de-duplicates on write may return one id for several inputs: keep them all.
     res.forEach((r, j) => { toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]); toLib.set(chunk[j]!.id, r.id); });
-    process.stderr.write(`\r  ${ds.name}${hints ? ' (supersedes hints)' : ''}: stored ${i}/${ds.memories.length} (model calls so far: ${embedder.misses})`);
+    if (process.stderr.isTTY || i === ds.memories.length) process.stderr.write(`\r  ${ds.name}${hints ? ' (supersedes hints)' : ''}: stored ${i}/${ds.memories.length} (model calls so far: ${embedder.misses})`);
   }
   process.stderr.write('\n');
   const dupOf = new Map(ds.memories.filter((m) => m.duplicateOf).map((m) => [m.id, m.duplicateOf!]));
@@ -337,7 +338,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
   const t0 = performance.now();
   const sections: string[] = [];
-  const json: Record<string, unknown> = { rev: arg('--rev') ?? null, embedder: embedder.id, dims: embedder.dims, date: new Date().toISOString(), node: process.version, datasets: {} };
+  const json: Record<string, unknown> = { rev: null as string | null, embedder: embedder.id, dims: embedder.dims, date: new Date().toISOString(), node: process.version, datasets: {} };
   try {
     for (const p of paths) {
       const ds = JSON.parse(readFileSync(p, 'utf8')) as Dataset;
@@ -363,11 +364,15 @@ async function main(): Promise<void> {
     else process.stderr.write(`kept ${dir}\n`);
   }
   const secs = ((performance.now() - t0) / 1000).toFixed(0);
-  const rev = arg('--rev');
+  let rev = arg('--rev');
+  if (!rev) {
+    try { rev = `${execSync('git describe --always --dirty', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()} (working tree)`; } catch { /* not a git checkout */ }
+  }
   console.log(`## mnemolite quality benchmark (${rev ? `library at ${rev}, ` : ''}embedder ${embedder.id}, Node ${process.version})\n`);
   console.log(sections.join('\n\n'));
   console.log(`\nEmbeddings: ${embedder.hits} from cache, ${embedder.misses} computed (${(embedder.modelMs / 1000).toFixed(0)} s in the model). Total ${secs} s.`);
   const jsonPath = arg('--json');
+  json.rev = rev ?? null;
   if (jsonPath) { writeFileSync(jsonPath, JSON.stringify(json, null, 1)); console.log(`JSON written to ${jsonPath}`); }
 }
 
