@@ -87,7 +87,7 @@ async function openAndGet(path: string, r: ExportRecord): Promise<unknown> {
 }
 
 test('export -> import through the CLI (JSON Lines files) -> identical memories', { timeout: 120_000 }, async () => {
-  const samples = fc.sample(fc.array(memory, { minLength: 5, maxLength: 30 }), { numRuns: 3, seed: 42 });
+  const samples = fc.sample(fc.array(memory, { minLength: 5, maxLength: 30 }), { numRuns: 2, seed: 42 });
   for (const specs of samples) {
     const dir = tempDir();
     const src = join(dir, 'src.db');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
@@ -278,14 +278,28 @@ export function buildProgram(): Command {
     .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean }, cmd: Command) => {
       if (file && file !== '-' && existsSync(file)) throw new MnemoliteError('INVALID_INPUT', `${file} already exists. Choose a new file; export never overwrites.`);
       await withMemory(cmd, async (m) => {
-        const stream: Writable = file && file !== '-' ? createWriteStream(file, { flags: 'wx' }) : process.stdout;
+        // Create the file now (not lazily in the stream), so a bad path is an error, not a silent no-op.
+        let fd: number | undefined;
+        if (file && file !== '-') {
+          try {
+            fd = openSync(file, 'wx');
+          } catch (err) {
+            const c = (err as NodeJS.ErrnoException).code;
+            throw new MnemoliteError(c === 'EACCES' || c === 'EPERM' || c === 'EROFS' ? 'READ_ONLY' : 'INVALID_INPUT', `Cannot create ${file} (${(err as Error).message}). Choose another file path.`);
+          }
+        }
+        const stream: Writable = fd !== undefined ? createWriteStream('', { fd }) : process.stdout;
+        let failed: Error | undefined;
+        stream.on('error', (err) => { failed = err; });
         let n = 0;
         for (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
-          if (!stream.write(`${JSON.stringify(rec)}\n`)) await new Promise((r) => stream.once('drain', r));
+          if (failed) break;
+          if (!stream.write(`${JSON.stringify(rec)}\n`)) await new Promise((r) => { stream.once('drain', r); stream.once('error', r); });
           n++;
         }
         if (stream !== process.stdout) {
-          await new Promise<void>((res, rej) => { stream.once('error', rej); stream.end(res); });
+          if (!failed) await new Promise<void>((res) => { stream.once('error', () => res()); stream.end(() => res()); });
+          if (failed) throw new MnemoliteError('STORAGE', `Writing ${file} failed (${failed.message}); the export is incomplete. Check free space and permissions, then export again to a new file.`);
           process.stderr.write(`exported ${n} memories to ${file}\n`);
         }
       }, { readonly: true });

@@ -1,0 +1,93 @@
+/**
+ * The CLI under fuzzed command lines (every command except the long-running servers and the
+ * demo, every string option and argument), and SQL / FTS5 operators through the CLI.
+ * Exit codes: 0 ok, 1 user error with one clear line; never 2, never a stack or raw SQLite error.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { CLI, cli, tempDir } from './helpers.js';
+import { checkFile } from './stress/lib/filecheck.js';
+import { runs } from './stress/lib/prop.js';
+import { startWorker } from './stress/lib/procs.js';
+import { commandLine, judge } from './workers/cli-args.js';
+
+function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const p = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, MNEMOLITE_DB: '', OPENAI_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    p.on('close', (code) => res({ code, stdout, stderr }));
+  });
+}
+
+test('CLI fuzz, in one process: hundreds of hostile command lines through main(), exit 0 or 1 with a clear message', { timeout: 300_000 }, async (t) => {
+  const dir = tempDir();
+  assert.equal(cli(['--db', join(dir, 'memory.db'), '--embedder', 'none', 'add', 'a seed memory about tea']).code, 0);
+  const w = await startWorker('cli-fuzz.ts', { cli: CLI, dir, runs: runs(400), seed: 5 });
+  await w.exited;
+  const violations = w.lines.filter((l) => l.op === 'violation');
+  assert.deepEqual(violations, [], w.stderr());
+  const done = w.lines.find((l) => l.op === 'done');
+  assert.ok(done, `the fuzz worker finished: ${w.stderr()}`);
+  t.diagnostic(`exit codes: ${JSON.stringify(done.counts)}`);
+  checkFile(join(dir, 'memory.db'));
+});
+
+test('CLI fuzz, real processes: a sample of hostile command lines as separate `mnemolite` processes', { timeout: 300_000 }, async () => {
+  const dir = tempDir();
+  assert.equal(cli(['--db', join(dir, 'memory.db'), '--embedder', 'none', 'add', 'a seed memory about tea']).code, 0);
+  const lines = fc.sample(commandLine(false), { numRuns: runs(8), seed: 9 });
+  for (let i = 0; i < lines.length; i += 2) {
+    const results = await Promise.all(lines.slice(i, i + 2).map((argv) => run(argv, dir)));
+    results.forEach((r, k) => {
+      const why = judge(r.code, r.stderr);
+      assert.equal(why, null, `${JSON.stringify(lines[i + k])}: ${why}\n${r.stderr}`);
+    });
+  }
+  checkFile(join(dir, 'memory.db'));
+});
+
+test('CLI injection: SQL and FTS5 operators in every flag are stored and matched as plain text', () => {
+  const dir = tempDir();
+  const db = join(dir, "o'brien; DROP TABLE memories.db");
+  const base = ['--db', db, '--embedder', 'none', '--json'];
+  const evil = ["'; DROP TABLE memories; --", '" OR 1=1 --', 'NEAR(tea coffee)', '%'];
+  for (const [i, p] of evil.entries()) {
+    const r = cli([...base, 'add', '-n', p, '-k', p, '--category', p, '--session', p, '--metadata', JSON.stringify({ v: p, [p]: p }), '--', `${p} about tea #${i}`]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  cli([...base, 'add', '-n', 'innocent', '--', 'an innocent memory about tea']);
+  for (const p of evil) {
+    const list = JSON.parse(cli([...base, 'list', '-n', p]).stdout) as { namespace: string; category: string; key: string }[];
+    assert.equal(list.length, 1, `exactly one memory in namespace ${p}`);
+    assert.deepEqual([list[0]!.namespace, list[0]!.category, list[0]!.key], [p, p, p]);
+    const hits = JSON.parse(cli([...base, 'recall', '-n', p, '--', p]).stdout) as { namespace: string }[];
+    assert.ok(hits.every((h) => h.namespace === p));
+  }
+  for (const p of evil.slice(0, 2)) {
+    const byMeta = JSON.parse(cli([...base, 'list', '--meta', `v=${p}`]).stdout) as unknown[];
+    assert.equal(byMeta.length, 1, `--meta v=${p} matches one`);
+  }
+  const bad = cli([...base, 'list', '--meta', "a') OR 1=1 --=x"]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /may only use letters, digits/);
+  assert.equal((JSON.parse(cli([...base, 'stats']).stdout) as { memories: number }).memories, evil.length + 1);
+  checkFile(db);
+});
+
+test('CLI files: export and backup to a path that cannot be created fail with exit 1 and create nothing', () => {
+  const dir = tempDir();
+  const db = join(dir, 'm.db');
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'something to export']).code, 0);
+  const long = join(dir, `${'x'.repeat(300)}.jsonl`);
+  for (const args of [['export', long], ['backup', long], ['export', join(dir, 'missing', 'dir', 'out.jsonl')], ['backup', join(dir, 'missing', 'b.db')]]) {
+    const r = cli(['--db', db, '--embedder', 'none', ...args]);
+    assert.equal(r.code, 1, `${args[0]} ${args[1]!.slice(-30)}: exit ${r.code} ${r.stderr}`);
+    assert.match(r.stderr, /^error: /);
+    assert.doesNotMatch(r.stdout + r.stderr, /exported|backed up/);
+  }
+});
