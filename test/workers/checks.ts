@@ -53,16 +53,29 @@ export async function checkPair(mem: Memory, e: MemoryRecord, mode: RecallMode, 
   return { kind: 'skipped' };
 }
 
-/**
- * Every note and every pair of the file: in every mode (pairs with and without the category
- * filter) when `full`, else one rotating mode per memory.
- */
-export async function sweep(mem: Memory, tally: (o: Outcome) => void, full = true): Promise<void> {
+/** Memories with metadata role `role`, oldest first, every `stride`-th one (paged, so any number works). */
+async function* everyNth(mem: Memory, role: string, stride: number): AsyncGenerator<MemoryRecord> {
   let i = 0;
-  for (const m of await mem.list({ namespace: '*', metadata: { role: 'note' }, limit: 10_000 })) {
+  for (let offset = 0; ; offset += 5000) {
+    const page = await mem.list({ namespace: '*', metadata: { role }, limit: 5000, offset, order: 'asc' });
+    for (const m of page) if (i++ % stride === 0) yield m;
+    if (page.length < 5000) return;
+  }
+}
+
+/** How many memories {@link sweep} checks out of `n` with `stride`. */
+export const swept = (n: number, stride: number): number => Math.ceil(n / stride);
+
+/**
+ * Every `stride`-th note and pair of the file: in every mode (pairs with and without the
+ * category filter) when `full`, else one rotating mode per memory.
+ */
+export async function sweep(mem: Memory, tally: (o: Outcome) => void, full = true, stride = 1): Promise<void> {
+  let i = 0;
+  for await (const m of everyNth(mem, 'note', stride)) {
     for (const mode of full ? MODES : [MODES[i++ % 3]!]) tally(await checkNote(mem, m, mode));
   }
-  for (const e of await mem.list({ namespace: '*', metadata: { role: 'e' }, limit: 10_000 })) {
+  for await (const e of everyNth(mem, 'e', stride)) {
     if (full) for (const mode of MODES) for (const byCategory of [false, true]) tally(await checkPair(mem, e, mode, byCategory));
     else { tally(await checkPair(mem, e, MODES[i % 3]!, i % 2 === 0)); i++; }
   }

@@ -1,10 +1,10 @@
 /**
  * Crash-safety writer: writes batches until it is killed. Each batch is ONE addMany call:
- * 1-40 new memories tagged { batch, n, j } plus an upsert of the key "latest" naming the batch,
+ * 1-60 (sometimes 400-1600) new memories tagged { batch, n, j } plus an upsert of the key "latest" naming the batch,
  * so a half-applied batch is visible as a wrong count or a "latest" that points elsewhere.
  * Every few batches it also updates an older memory's content (printing its intent first).
  *
- * Lines: `opening`, `ready`, `ack` {batch, n} after addMany resolved, `intent` {id, content}
+ * Lines: `opening`, `ready`, `ack` {batch, n} after addMany resolved, `intent` {id, content, from}
  * before an update and `updated` {id} after it. Usage: crash-writer.ts --db PATH --start N --seed N
  */
 import { openMemory } from '../../src/index.js';
@@ -17,7 +17,7 @@ const mem = await openMemory({ path: a.db!, embedder: new WorkerEmbedder() });
 emit({ op: 'ready' });
 try {
   for (let b = Number(a.start); ; b++) {
-    const n = 1 + r.int(40);
+    const n = r.next() < 0.25 ? 400 + r.int(1200) : 1 + r.int(60); // some batches big enough that a kill often lands inside the transaction
     const items: { content: string; key?: string; metadata: Record<string, unknown> }[] = Array.from({ length: n }, (_, j) => ({
       content: `batch ${b} item ${j} ${r.word()} ${r.word()}`,
       metadata: { batch: b, n, j },
@@ -29,7 +29,7 @@ try {
       const [victim] = await mem.list({ metadata: { batch: r.int(b) }, limit: 1 });
       if (victim && victim.key === null) {
         const content = `updated in batch ${b} ${r.word()} ${(victim.metadata.batch as number)}`;
-        emit({ op: 'intent', id: victim.id, content });
+        emit({ op: 'intent', id: victim.id, content, from: victim.content });
         await mem.update(victim.id, { content });
         emit({ op: 'updated', id: victim.id });
       }

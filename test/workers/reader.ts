@@ -4,7 +4,7 @@
  * until the parent writes "stop" on stdin, then sweeps every memory of the final state.
  *
  * Prints violations and errors as JSON lines; `done` carries the counts of checks made.
- * Usage: reader.ts --db PATH --seed N
+ * Usage: reader.ts --db PATH --seed N [--stride N: sweep every N-th memory]
  */
 import { createInterface } from 'node:readline';
 import { openMemory } from '../../src/index.js';
@@ -47,7 +47,7 @@ while (!stopping) {
   await tick();
 }
 try {
-  await sweep(mem, tally(final), false);
+  await sweep(mem, tally(final), false, Number(a.stride ?? 1));
 } catch (e) {
   emit({ op: 'error', ...describe(e) });
 }

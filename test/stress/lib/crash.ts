@@ -3,6 +3,7 @@
  * and again, on the same file; after every kill the file is checked.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { openMemory } from '../../../src/index.js';
 import { tempDb } from '../../helpers.js';
 import { WorkerEmbedder, prng } from '../../workers/common.js';
@@ -17,13 +18,31 @@ export interface CrashOptions {
 
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Frames at the end of the -wal after its last commit frame: pages of a transaction the kill
+ * interrupted (SQLite ignores them on recovery). Evidence that a kill landed mid-commit.
+ */
+export function uncommittedFrames(walPath: string): number {
+  if (!existsSync(walPath)) return 0;
+  const wal = readFileSync(walPath);
+  if (wal.length < 32) return 0;
+  const pageSize = wal.readUInt32BE(8);
+  const salt1 = wal.readUInt32BE(16), salt2 = wal.readUInt32BE(20);
+  let trailing = 0;
+  for (let off = 32; off + 24 + pageSize <= wal.length; off += 24 + pageSize) {
+    if (wal.readUInt32BE(off + 8) !== salt1 || wal.readUInt32BE(off + 12) !== salt2) break; // stale frames of an older generation
+    trailing = wal.readUInt32BE(off + 4) !== 0 ? 0 : trailing + 1; // non-zero "db size" marks a commit frame
+  }
+  return trailing;
+}
+
 export async function runCrashLoop(o: CrashOptions): Promise<void> {
   const path = tempDb();
   const r = prng(o.seed);
   const acked = new Map<number, number>(); // batch -> size, acknowledged before a kill
   let prev = new Map<string, string>(); // id -> content at the previous check
   let next = 0; // first batch number of the next writer
-  const stats = { duringOpen: 0, unackedCommitted: 0, lostInFlight: 0, updates: 0 };
+  const stats = { duringOpen: 0, unackedCommitted: 0, lostInFlight: 0, updates: 0, midCommit: 0 };
 
   for (let k = 0; k < o.kills; k++) {
     const w = await startWorker('crash-writer.ts', { db: path, start: next, seed: o.seed * 1000 + k });
@@ -36,11 +55,13 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
     } else {
       const acks = r.int(6);
       await w.waitFor((l) => l.op === 'ack' && (l.batch as number) >= next + acks);
-      await pause(r.int(3));
+      await pause(r.int(25));
     }
     w.proc.kill('SIGKILL');
     const exit = await w.exited;
     assert.equal(exit.signal, 'SIGKILL', `writer ended on its own: ${w.stderr()}\n${JSON.stringify(w.lines.filter((l) => l.op === 'error'))}`);
+
+    if (uncommittedFrames(`${path}-wal`) > 0) stats.midCommit++;
 
     // Contents an updated memory may have: the last acknowledged one, or a pending intent.
     const allowed = new Map<string, Set<string>>();
@@ -48,12 +69,12 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
       if (l.op === 'ack') acked.set(l.batch as number, l.n as number);
       if (l.op === 'intent') {
         const id = l.id as string;
-        const s = allowed.get(id) ?? new Set(prev.has(id) ? [prev.get(id)!] : []);
+        const s = allowed.get(id) ?? new Set([l.from as string]);
         s.add(l.content as string);
         allowed.set(id, s);
       }
       if (l.op === 'updated') {
-        const intent = [...w.lines].reverse().find((x) => x.op === 'intent' && x.id === l.id)!;
+        const intent = w.lines.slice(0, w.lines.indexOf(l)).reverse().find((x) => x.op === 'intent' && x.id === l.id)!;
         allowed.set(l.id as string, new Set([intent.content as string]));
         stats.updates++;
       }
@@ -84,7 +105,10 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
     assert.ok(maxPresent === maxAcked || maxPresent === maxAcked + 1, `at most the one batch in flight committed unacknowledged (${maxPresent} vs ${maxAcked})`);
     if (maxPresent === maxAcked + 1) { stats.unackedCommitted++; acked.set(maxPresent, groups.get(maxPresent)!); } else stats.lostInFlight++;
     const now = new Map(rows.map((x) => [x.id, x.content]));
-    for (const [id, s] of allowed) assert.ok(s.has(now.get(id)!), `memory ${id} holds an acknowledged or in-flight content, got ${JSON.stringify(now.get(id))}`);
+    for (const [id, s] of allowed) {
+      assert.ok(s.has(now.get(id)!), `kill ${k}: memory ${id} holds an acknowledged or in-flight content, got ${JSON.stringify(now.get(id))}; ` +
+        `allowed ${JSON.stringify([...s])}; before ${JSON.stringify(prev.get(id))}; lines ${JSON.stringify(w.lines.filter((l) => l.id === id))}`);
+    }
     prev = now;
     next = maxPresent + 1;
   }
@@ -99,5 +123,5 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
   }
   await mem.close();
   o.log?.(`${o.kills} kills, ${acked.size} batches, ${rows.length} memories; killed while opening ${stats.duringOpen}, ` +
-    `committed-but-unacknowledged ${stats.unackedCommitted}, in-flight lost ${stats.lostInFlight}, acknowledged updates ${stats.updates}`);
+    `committed-but-unacknowledged ${stats.unackedCommitted}, nothing in flight committed ${stats.lostInFlight}, killed mid-commit (torn WAL tail) ${stats.midCommit}, acknowledged updates ${stats.updates}`);
 }
