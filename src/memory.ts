@@ -157,7 +157,12 @@ export class Memory {
     this.writes += n;
     if (this.writes >= 1000) {
       this.writes = 0;
-      this.store.write('trim the change log', () => this.store.pruneChanges(CHANGES_KEPT));
+      try {
+        this.store.write('trim the change log', () => this.store.pruneChanges(CHANGES_KEPT));
+      } catch {
+        // Housekeeping only: the caller's write is already committed, so it must not be reported
+        // as failed (a retry would write it twice). A busy file just postpones the trim.
+      }
     }
   }
 
