@@ -495,8 +495,10 @@ export class Memory {
     const all: ExportRecord[] = [];
     let line = 0;
     for await (const rec of records as AsyncIterable<unknown>) all.push(this.checkRecord(rec, ++line));
+    // Embed everything before writing anything, too: a model failure on record 10,000 must not leave a half import.
+    const blobs = await this.importVectors(all);
     for (let i = 0; i < all.length; i += batchSize) {
-      await this.importBatch(all.slice(i, i + batchSize), onConflict, res);
+      await this.importBatch(all.slice(i, i + batchSize), blobs.slice(i, i + batchSize), onConflict, res);
       options.onProgress?.(res.imported + res.replaced + res.skipped);
     }
     return res;
@@ -546,7 +548,8 @@ export class Memory {
     return out;
   }
 
-  private async importBatch(batch: ExportRecord[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
+  /** Vectors for import records: their own when they come from the current model, else embedded. */
+  private async importVectors(batch: ExportRecord[]): Promise<(Buffer | null)[]> {
     const model = this.embedder?.id ?? null;
     const hashes = batch.map((r) => contentHash(r.content));
     const blobs: (Buffer | null)[] = batch.map(() => null);
@@ -562,6 +565,12 @@ export class Memory {
         need.forEach((i, k) => { blobs[i] = vectorToBlob(vecs[k]!); });
       }
     }
+    return blobs;
+  }
+
+  private async importBatch(batch: ExportRecord[], blobs: (Buffer | null)[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
+    const model = this.embedder?.id ?? null;
+    const hashes = batch.map((r) => contentHash(r.content));
     this.live();
     this.store.write('import memories', () => {
       batch.forEach((r, i) => {

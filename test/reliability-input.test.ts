@@ -181,6 +181,13 @@ test('a lying embedder fails typed on every path (recall, update, import, reinde
     assert.equal(fingerprint(path), before, `${name}: nothing written`);
     await mem.close();
   }
+  // A multi-batch import whose model fails late (call 20 of ~38) writes nothing either.
+  let calls = 0;
+  const flaky = await openMemory({ path, embedder: { provider: 'test', id: 'liar', dims: 4, embed: async (t: string[]) => { if (++calls === 20) throw new Error('model crashed'); return t.map((x) => [1, x.length, 0, 1]); } } });
+  const beforeImport = fingerprint(path);
+  await rejectsWith('late failure in a 1,200-record import', 'EMBEDDER_FAILED', () => flaky.import(Array.from({ length: 1200 }, (_, i) => ({ content: `bulk record ${i}` })), { batchSize: 500 }));
+  assert.equal(fingerprint(path), beforeImport, 'no batch of the failed import was written');
+  await flaky.close();
   // reindex commits per batch: a lying model stops it with a typed error, earlier batches stay.
   const none = await openMemory({ path, embedder: 'none' });
   await none.addMany([{ content: 'needs a vector 1' }, { content: 'needs a vector 2' }]);
