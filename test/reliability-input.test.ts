@@ -411,3 +411,29 @@ test('injection through export/import and the file name: payloads survive a roun
   writeFileSync(join(dir, 'marker'), 'x');
   assert.equal(readFileSync(join(dir, 'marker'), 'utf8'), 'x');
 });
+
+test('writing or recalling through a Memory while iterating its own export() is a typed error with advice, and writes nothing', async () => {
+  const path = tempDb();
+  const mem = await openMemory({ path, embedder: new HashEmbedder() });
+  await mem.addMany([{ content: 'first memory about tea' }, { content: 'second memory about rust' }]);
+  const before = fingerprint(path);
+  for (const [name, fn] of [
+    ['add', () => mem.add('copy')],
+    ['update', (id: string) => mem.update(id, { content: 'changed' })],
+    ['forget', (id: string) => mem.forget(id)],
+    ['import', () => mem.import([{ content: 'imported' }])],
+    ['recall (its index sync is a statement better-sqlite3 blocks too)', () => mem.recall('tea')],
+  ] as const) {
+    for (const r of mem.export()) {
+      await rejectsWith(`${name} during export`, 'INVALID_INPUT', () => fn(r.id));
+      assert.equal((await mem.get(r.id))?.id, r.id, 'plain reads work during an export');
+      assert.equal((await mem.list()).length, 2);
+      break;
+    }
+  }
+  assert.equal(fingerprint(path), before);
+  // The documented way works.
+  for (const r of [...mem.export()]) await mem.update(r.id, { content: `${r.content} (edited)` });
+  assert.equal((await mem.list()).filter((m) => m.content.endsWith('(edited)')).length, 2);
+  await mem.close();
+});

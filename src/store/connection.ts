@@ -56,6 +56,9 @@ export function storageError(err: unknown, path: string, action: string): Mnemol
   if (err instanceof MnemoliteError) return err;
   const code = (err as { code?: string })?.code ?? '';
   const msg = (err as Error)?.message ?? String(err);
+  if (err instanceof TypeError && /busy executing a query/.test(msg)) {
+    return new MnemoliteError('INVALID_INPUT', `Cannot ${action} while an export() of the same Memory is still being iterated. Finish or break that loop first, iterate [...memory.export()] instead, or use a second Memory.`, undefined, { cause: err });
+  }
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     return new MnemoliteError('NOT_A_DATABASE', `${path} is damaged or not a database (${msg}) while trying to ${action}. Restore it from a backup.`, undefined, { cause: err });
   }
