@@ -56,9 +56,9 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   lib('mode', 'keyword', { mode: 'keyword' }),
   lib('mode', 'vector', { mode: 'vector' }),
   lib('mode', 'hybrid', { mode: 'hybrid' }),
-  ...[10, 30, 100].map((k) => lib('rrf k', `hybrid rrfK=${k}`, { mode: 'hybrid', rrfK: k })),
+  ...[10, 30, 100].map((k) => lib('rrf k', `hybrid rrf rrfK=${k}`, { mode: 'hybrid', fusion: 'rrf', rrfK: k })),
   ...[10, 20, 100, 200].map((c) => lib('depth', `hybrid candidates=${c}`, { mode: 'hybrid', candidates: c })),
-  lib('depth', 'hybrid rrfK=10 candidates=20', { mode: 'hybrid', rrfK: 10, candidates: 20 }),
+  lib('depth', 'hybrid rrf rrfK=10 candidates=20', { mode: 'hybrid', fusion: 'rrf', rrfK: 10, candidates: 20 }),
   // Lifecycle re-ranking (issue 6), off by default in the library.
   lib('lifecycle', 'hybrid recency 180d', (ds) => ({ mode: 'hybrid', recency: { halfLife: '180d', asOf: asOf(ds) } })),
   lib('lifecycle', 'hybrid recency 30d w=0.5', (ds) => ({ mode: 'hybrid', recency: { halfLife: '30d', weight: 0.5, asOf: asOf(ds) } })),
@@ -69,9 +69,12 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   ...['30d', '90d', '365d'].map((h) => lib('lifecycle', `hybrid recency ${h}`, (ds) => ({ mode: 'hybrid', recency: { halfLife: h, asOf: asOf(ds) } }))),
   ...['90d', '365d'].map((h) => lib('lifecycle', `hybrid recency ${h} w=1`, (ds) => ({ mode: 'hybrid', recency: { halfLife: h, weight: 1, asOf: asOf(ds) } }))),
   ...[0.5, 0.9].map((l) => lib('lifecycle', `hybrid mmr λ=${l}`, { mode: 'hybrid', mmr: { lambda: l } })),
-  // Examples for options a later build may add (uncomment when the library has them):
-  // lib('fusion', 'hybrid weights kw=1 vec=0.3', { mode: 'hybrid', weights: { keyword: 1, vector: 0.3 } }),
-  // lib('fusion', 'hybrid convex', { mode: 'hybrid', fusion: 'convex' }),
+  // Fusion (issue 8): 'hybrid' above is the default (adaptive); these are the alternatives.
+  lib('fusion', 'hybrid rrf', { mode: 'hybrid', fusion: 'rrf' }),
+  lib('fusion', 'hybrid rrf vec×0.3', { mode: 'hybrid', fusion: 'rrf', weights: { keyword: 1, vector: 0.3 } }),
+  ...[0.5, 0.7].map((a) => lib('fusion', `hybrid convex kw=${a}`, { mode: 'hybrid', fusion: 'convex', weights: { keyword: a, vector: 1 - a } })),
+  lib('fusion', 'hybrid adaptive kw×0.5', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 0.5, vector: 1 } }),
+  lib('fusion', 'hybrid adaptive kw×2', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 2, vector: 1 } }),
 ];
 
 /** Both legs' ranked lists for one query, deepest we look at. */
@@ -294,11 +297,12 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
       if (hy.overall[m] < best - 1e-9) out.push(`Overall ${METRIC_LABEL[m]}: hybrid ${f3(hy.overall[m])} is BELOW the better single leg (${kw.overall[m] >= vec.overall[m] ? 'keyword' : 'vector'} ${f3(best)}).`);
     }
     const simRrf = get('sim rrf k=60 d=50');
-    if (simRrf) {
+    const libRrf = get('hybrid rrf');
+    if (simRrf && libRrf) {
       // Compare answers, not ids: exact duplicates the library merged on write expand to several ids.
       const groups = (ids: string[]): string => [...new Set(ids.map(L.groupOf))].slice(0, 8).join();
-      const same = hy.perQuery.filter((r, i) => groups(r.ranked) === groups(simRrf.perQuery[i]!.ranked)).length;
-      out.push(`Check: offline RRF (k=60, depth 50) reproduces the library's hybrid ranking (top 8 answers) on ${same}/${n} queries.`);
+      const same = libRrf.perQuery.filter((r, i) => groups(r.ranked) === groups(simRrf.perQuery[i]!.ranked)).length;
+      out.push(`Check: offline RRF (k=60, depth 50) reproduces the library's \`fusion: 'rrf'\` ranking (top 8 answers) on ${same}/${n} queries.`);
     }
   }
   const stale = ok.filter((r) => r.staleAbove !== undefined && r.group === 'mode');

@@ -6,7 +6,8 @@ import type { Embedder } from './embed/provider.js';
 import { MnemoliteError, invalid } from './errors.js';
 import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
-import { rrf, type FusedHit } from './search/fusion.js';
+import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
+import { LOCAL_MODEL_ID } from './embed/local.js';
 import { CHANGES_KEPT, VectorLeg } from './search/vector-leg.js';
 import { blobToVector, vectorToBlob } from './search/vector-index.js';
 import type { MemoryRow, RowFilter } from './store/rows.js';
@@ -346,8 +347,8 @@ export class Memory {
 
   /**
    * Find memories relevant to a query. Hybrid mode (the default with an embedder) runs the
-   * keyword and vector legs with the same filters and fuses them with RRF; every hit says
-   * which rank it had in each leg.
+   * keyword and vector legs with the same filters and fuses them (query-adaptive convex
+   * combination by default; RRF with `fusion: 'rrf'`); every hit says which rank it had in each leg.
    */
   async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     this.live();
@@ -360,13 +361,22 @@ export class Memory {
     }
     const limit = o.limit ?? 10;
     const depth = Math.min(MAX_CANDIDATES, Math.max(o.candidates ?? Math.max(50, limit * 3), limit));
-    const kw = mode === 'vector' ? [] : this.keywordLeg(q, f, depth);
+    const signals = { keywordIdfMass: 0 };
+    const kw = mode === 'vector' ? [] : this.keywordLeg(q, f, depth, signals);
     const vec = mode === 'keyword' ? [] : this.vectors.search(await this.embeddings!.embedQuery(q), depth, f, { exact: o.exact === true });
     this.live();
     let fused: FusedHit[];
     if (mode === 'keyword') fused = kw.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
     else if (mode === 'vector') fused = vec.map((h, i) => ({ seq: h.seq, score: h.score, vectorRank: i + 1 }));
-    else fused = rrf(kw.map((h) => h.seq), vec.map((h) => h.seq), o.rrfK ?? 60);
+    else {
+      fused = fuse(kw.map((h) => ({ seq: h.seq, score: -h.bm25 })), vec, {
+        method: o.fusion ?? 'adaptive',
+        weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
+        rrfK: o.rrfK ?? 60,
+        adaptive: this.embedder?.id === LOCAL_MODEL_ID ? ADAPTIVE_DEFAULTS.local : ADAPTIVE_DEFAULTS.other,
+        signals,
+      });
+    }
     // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
     fused = this.store.read('rank by lifecycle', () => lifecycleRank(this.store, fused, o, this.embedder?.id ?? null, limit));
     const top = fused.slice(0, limit);
@@ -383,8 +393,11 @@ export class Memory {
     return hits;
   }
 
-  private keywordLeg(q: string, f: RowFilter, depth: number): { seq: number; bm25: number }[] {
-    return this.vectors.keyword(q, depth, f);
+  private keywordLeg(q: string, f: RowFilter, depth: number, signals?: { keywordIdfMass: number }): { seq: number; bm25: number }[] {
+    const stats = { idfMass: 0 };
+    const hits = this.vectors.keyword(q, depth, f, stats);
+    if (signals) signals.keywordIdfMass = stats.idfMass;
+    return hits;
   }
 
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */

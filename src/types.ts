@@ -93,9 +93,17 @@ export interface RecallOptions extends Filter, LifecycleRecallOptions {
   limit?: number;
   /** `hybrid` (default when an embedder is configured), `keyword` or `vector`. */
   mode?: RecallMode;
-  /** RRF constant k (default 60). */
+  /**
+   * How hybrid mode merges the legs: `'adaptive'` (default: a convex combination of normalised
+   * scores whose keyword share follows how decisive each leg is for this query), `'convex'`
+   * (fixed share from `weights`), or `'rrf'` (Reciprocal Rank Fusion, `Σ w/(k + rank)`).
+   */
+  fusion?: 'adaptive' | 'convex' | 'rrf';
+  /** Relative leg weights (default `{ keyword: 1, vector: 1 }`); only the ratio matters. */
+  weights?: { keyword?: number; vector?: number };
+  /** RRF constant k for `fusion: 'rrf'` (default 60). */
   rrfK?: number;
-  /** Candidates each leg contributes before fusion (default max(50, limit*5)). */
+  /** Candidates each leg contributes before fusion (default max(50, limit*3)). */
   candidates?: number;
   /** Force an exact float scan in the vector leg (default is already exact below the index threshold). */
   exact?: boolean;

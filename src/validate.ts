@@ -125,6 +125,11 @@ const recallSchema = z.object({
   rrfK: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n > 0 && n <= 100_000, 'must be between 0 (exclusive) and 100000').optional(),
   candidates: intIn(1, 10_000).optional(),
   exact: z.boolean().optional(),
+  fusion: z.enum(['adaptive', 'convex', 'rrf'], { message: 'must be "adaptive", "convex" or "rrf"' }).optional(),
+  weights: z.object({
+    keyword: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1000, 'must be between 0 and 1000').optional(),
+    vector: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1000, 'must be between 0 and 1000').optional(),
+  }).strict().refine((w) => (w.keyword ?? 1) + (w.vector ?? 1) > 0, 'must not both be 0').optional(),
   ...lifecycleRecallShape,
 }).strict();
 

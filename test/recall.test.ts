@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import { openMemory, rrf, toMatchExpression } from '../src/index.js';
+import { ADAPTIVE_DEFAULTS, adaptiveAlpha, convex, fuse, weighAlpha } from '../src/search/fusion.js';
 import { HashEmbedder, tempDb } from './helpers.js';
 
 test('RRF arithmetic: score = sum of 1/(k + rank) with per-leg ranks', () => {
@@ -22,7 +23,7 @@ test('RRF arithmetic: score = sum of 1/(k + rank) with per-leg ranks', () => {
   assert.deepEqual(rrf([5], [6], 60).map((h) => h.seq), [5, 6]);
 });
 
-test('hybrid recall returns fused order with per-leg ranks that explain it', async () => {
+test('hybrid recall with fusion rrf returns fused order with per-leg ranks that explain it', async () => {
   const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
   await mem.addMany([
     { content: 'apple banana cherry' },
@@ -33,7 +34,7 @@ test('hybrid recall returns fused order with per-leg ranks that explain it', asy
   const k = 60;
   const kw = await mem.recall('banana cherry', { mode: 'keyword', limit: 10 });
   const vec = await mem.recall('banana cherry', { mode: 'vector', limit: 10 });
-  const hy = await mem.recall('banana cherry', { mode: 'hybrid', limit: 10, rrfK: k });
+  const hy = await mem.recall('banana cherry', { mode: 'hybrid', fusion: 'rrf', limit: 10, rrfK: k });
   assert.equal(hy.length, 4);
   for (const h of hy) {
     const kr = kw.findIndex((x) => x.id === h.id);
@@ -162,5 +163,58 @@ test('fuzz: no input raises an FTS5 error or reaches SQLite unescaped', async ()
   const big = 'lorem ipsum dolor sit amet '.repeat(3800).slice(0, 100_000);
   assert.ok(Array.isArray(await mem.recall(big, { mode: 'keyword' })));
   assert.ok(Array.isArray(await mem.recall('"'.repeat(100_000), { mode: 'keyword' })));
+  await mem.close();
+});
+
+// ---- fusion beyond RRF (issue 8) ------------------------------------------------------
+
+test('convex fusion: min-max normalised scores mixed by the keyword share', () => {
+  const kw = [{ seq: 1, score: 10 }, { seq: 2, score: 5 }, { seq: 3, score: 0 }];
+  const vec = [{ seq: 3, score: 0.9 }, { seq: 4, score: 0.5 }, { seq: 1, score: 0.1 }];
+  const f = convex(kw, vec, 0.7);
+  const by = new Map(f.map((h) => [h.seq, h]));
+  assert.ok(Math.abs(by.get(1)!.score - 0.7) < 1e-12, 'top keyword, bottom vector');
+  assert.ok(Math.abs(by.get(2)!.score - 0.35) < 1e-12);
+  assert.ok(Math.abs(by.get(3)!.score - 0.3) < 1e-12, 'bottom keyword, top vector');
+  assert.ok(Math.abs(by.get(4)!.score - 0.3 * 0.5) < 1e-12);
+  assert.deepEqual(f.map((h) => h.seq), [1, 2, 3, 4]);
+  assert.deepEqual({ k: by.get(3)!.keywordRank, v: by.get(3)!.vectorRank }, { k: 3, v: 1 });
+  assert.deepEqual(convex(kw, vec, 0).map((h) => h.seq).slice(0, 3), [3, 4, 1], 'alpha 0 = vector order');
+  assert.deepEqual(convex(kw, vec, 1).map((h) => h.seq).slice(0, 3), [1, 2, 3], 'alpha 1 = keyword order');
+});
+
+test('adaptive fusion: the keyword share follows coverage and the vector margin; an empty leg defers', () => {
+  const p = ADAPTIVE_DEFAULTS.local;
+  const vec = Array.from({ length: 50 }, (_, i) => ({ seq: 100 + i, score: 0.6 - i * 0.004 }));
+  const margin = 0.6 - vec[25]!.score;
+  const full = adaptiveAlpha([{ seq: 1, score: 10 }], vec, { keywordIdfMass: 10 }, p);
+  const weak = adaptiveAlpha([{ seq: 1, score: 2 }], vec, { keywordIdfMass: 10 }, p);
+  assert.ok(Math.abs(full - (p.base + p.keywordGain * 0.5 - p.vectorGain * (margin - p.typicalMargin))) < 1e-12);
+  assert.ok(full > weak, 'a keyword hit covering the whole query gets more weight');
+  const peaked = vec.map((h, i) => (i === 0 ? { ...h, score: 0.9 } : h));
+  assert.ok(adaptiveAlpha([{ seq: 1, score: 2 }], peaked, { keywordIdfMass: 10 }, p) < weak, 'a standout vector hit takes weight');
+  assert.equal(adaptiveAlpha([], vec, { keywordIdfMass: 5 }, p), 0);
+  assert.equal(adaptiveAlpha([{ seq: 1, score: 1 }], [], { keywordIdfMass: 5 }, p), 1);
+  assert.ok(adaptiveAlpha([{ seq: 1, score: 1e9 }], [{ seq: 2, score: 0 }, { seq: 3, score: 0 }], { keywordIdfMass: 1 }, p) <= p.max);
+  const only = fuse([], vec, { method: 'adaptive', weights: { keyword: 1, vector: 1 }, rrfK: 60, adaptive: p, signals: { keywordIdfMass: 0 } });
+  assert.deepEqual(only.map((h) => h.seq), vec.map((h) => h.seq), 'with one leg, its order comes through unchanged');
+  assert.equal(weighAlpha(0.5, { keyword: 3, vector: 1 }), 0.75);
+  assert.equal(weighAlpha(0.4, { keyword: 1, vector: 0 }), 1);
+});
+
+test('fusion and weights options reach recall; bad values are typed errors', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
+  await mem.addMany([{ content: 'apple banana cherry' }, { content: 'banana split' }, { content: 'cherry pie' }, { content: 'unrelated text' }]);
+  const kwOnly = await mem.recall('banana', { fusion: 'convex', weights: { keyword: 1, vector: 0 }, limit: 4 });
+  const kw = await mem.recall('banana', { mode: 'keyword', limit: 4 });
+  assert.deepEqual(kwOnly.slice(0, kw.length).map((h) => h.id), kw.map((h) => h.id), 'vector weight 0 keeps the keyword order');
+  const vecOnly = await mem.recall('banana', { fusion: 'rrf', weights: { keyword: 0 }, limit: 4 });
+  const vec = await mem.recall('banana', { mode: 'vector', limit: 4 });
+  assert.deepEqual(vecOnly.map((h) => h.id), vec.map((h) => h.id), 'keyword weight 0 keeps the vector order');
+  const def = await mem.recall('banana', { limit: 4 });
+  assert.ok(def.length === 4 && def.every((h) => h.score >= 0 && h.score <= 1 + 1e-9), 'adaptive scores are in [0, 1]');
+  for (const bad of [{ fusion: 'magic' }, { weights: { keyword: -1 } }, { weights: { keyword: 0, vector: 0 } }, { weights: { vector: NaN } }, { weights: { kw: 1 } }]) {
+    await assert.rejects(mem.recall('banana', bad as never), (e: unknown) => (e as { code?: string }).code === 'INVALID_INPUT', JSON.stringify(bad));
+  }
   await mem.close();
 });

@@ -45,7 +45,7 @@ export async function runDemo(opts: { dbPath?: string; json: boolean; out: (s: s
     opts.out(`mnemolite demo: ${DEMO_MEMORIES.length} memories in ${path}, embedder ${mem.embedder?.id}\n`);
     for (const q of DEMO_QUERIES) {
       opts.out(`query: "${q}"`);
-      opts.out(['keyword (FTS5 BM25)', 'vector (cosine)', 'hybrid (RRF k=60)'].map((h) => h.padEnd(w)).join('  '));
+      opts.out(['keyword (FTS5 BM25)', 'vector (cosine)', 'hybrid (adaptive fusion)'].map((h) => h.padEnd(w)).join('  '));
       opts.out(['', '', ''].map(() => '─'.repeat(w)).join('  '));
       for (let i = 0; i < 3; i++) {
         const cell = (h: RecallHit | undefined): string => (h ? `${i + 1}. ${clip(h.content, w - 3)}` : i === 0 ? '(no match)' : '').padEnd(w);

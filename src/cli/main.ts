@@ -176,15 +176,22 @@ export function buildProgram(): Command {
     .argument('<query...>', 'what to look for')
     .addOption(new Option('-m, --mode <mode>', 'hybrid, keyword or vector').choices(['hybrid', 'keyword', 'vector']))
     .option('-l, --limit <n>', 'maximum results', int('--limit'), 10)
-    .option('--rrf-k <k>', 'RRF constant k', Number)
+    .addOption(new Option('--fusion <method>', 'hybrid fusion: adaptive (default), convex or rrf').choices(['adaptive', 'convex', 'rrf']))
+    .option('--keyword-weight <w>', 'relative weight of the keyword leg (default 1)', Number)
+    .option('--vector-weight <w>', 'relative weight of the vector leg (default 1)', Number)
+    .option('--rrf-k <k>', 'RRF constant k (with --fusion rrf)', Number)
     .option('--exact', 'exact vector scan')
-    .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean }, cmd: Command) => {
+    .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean; fusion?: 'adaptive' | 'convex' | 'rrf'; keywordWeight?: number; vectorWeight?: number }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const hits = await m.recall(words.join(' '), {
           ...filterFrom(o, 'default'),
           limit: o.limit,
           ...(o.mode ? { mode: o.mode } : {}),
           ...(o.rrfK !== undefined ? { rrfK: o.rrfK } : {}),
+          ...(o.fusion ? { fusion: o.fusion } : {}),
+          ...(o.keywordWeight !== undefined || o.vectorWeight !== undefined
+            ? { weights: { ...(o.keywordWeight !== undefined ? { keyword: o.keywordWeight } : {}), ...(o.vectorWeight !== undefined ? { vector: o.vectorWeight } : {}) } }
+            : {}),
           ...(o.exact ? { exact: true } : {}),
           ...recallLifecycleOptions(o),
         });

@@ -145,7 +145,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
     route({
       method: 'POST', path: '/api/recall', operationId: 'recall', tag: 'recall', auth: true,
       summary: 'Find memories relevant to a query',
-      description: 'Hybrid recall (the default with an embedder) runs a keyword leg (FTS5 BM25) and a vector leg (cosine) with the same filters and fuses them with Reciprocal Rank Fusion. Each hit carries keywordRank and vectorRank: a hit with a vectorRank and no keywordRank was found by meaning only. Namespace defaults to "default"; "*" searches every namespace.',
+      description: 'Hybrid recall (the default with an embedder) runs a keyword leg (FTS5 BM25) and a vector leg (cosine) with the same filters and fuses them (query-adaptive convex combination by default; `fusion: "rrf"` for Reciprocal Rank Fusion). Each hit carries keywordRank and vectorRank: a hit with a vectorRank and no keywordRank was found by meaning only. Namespace defaults to "default"; "*" searches every namespace.',
       body: RecallBody, bodyName: 'RecallRequest',
       responses: { 200: { description: 'Hits, best first', schema: 'RecallResult' } },
       errors: [400, 401, 403, 413, 415, 502],

@@ -67,7 +67,12 @@ export const RecallBody = z.object({
   since: isoDate.optional(),
   until: isoDate.optional(),
   metadata: z.record(z.string(), metaValue).optional().describe('Equality filter on top-level metadata fields'),
-  rrfK: z.number().positive().optional().describe('RRF constant k (default 60)'),
+  fusion: z.enum(['adaptive', 'convex', 'rrf']).optional().describe('How hybrid mode merges the legs (default adaptive)'),
+  weights: z.object({
+    keyword: z.number().min(0).optional().describe('Relative weight of the keyword leg (default 1)'),
+    vector: z.number().min(0).optional().describe('Relative weight of the vector leg (default 1)'),
+  }).strict().optional().describe('Relative leg weights; only the ratio matters'),
+  rrfK: z.number().positive().optional().describe('RRF constant k, with fusion "rrf" (default 60)'),
   candidates: z.number().int().min(1).max(10000).optional().describe('Results each leg contributes before fusion'),
   exact: z.boolean().optional().describe('Force an exact vector scan'),
   recency: z.object({
@@ -147,7 +152,7 @@ export const MemorySchema = z.looseObject({
 });
 
 export const RecallHitSchema = MemorySchema.extend({
-  score: z.number().describe('Fused RRF score in hybrid mode; the leg\'s own score (negated BM25 or cosine) in single-leg modes'),
+  score: z.number().describe('Fused score in hybrid mode (0 to 1 for adaptive/convex fusion, Σ w/(k+rank) for rrf); the leg\'s own score (negated BM25 or cosine) in single-leg modes'),
   keywordRank: z.number().int().optional().describe('1-based rank in the keyword (FTS5 BM25) leg, absent if the memory was not a keyword hit'),
   vectorRank: z.number().int().optional().describe('1-based rank in the vector (cosine) leg, absent if the memory was not a vector hit'),
 });

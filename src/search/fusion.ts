@@ -6,19 +6,67 @@ export interface FusedHit {
   vectorRank?: number;
 }
 
+/** One leg's result: higher `score` is better (negated BM25 for keyword, cosine for vector). */
+export interface LegHit {
+  seq: number;
+  score: number;
+}
+
+/** How the two legs are merged. */
+export type FusionMethod = 'adaptive' | 'convex' | 'rrf';
+
+/** Relative weight of each leg (any non-negative numbers; only their ratio matters). */
+export interface LegWeights {
+  keyword: number;
+  vector: number;
+}
+
 /**
- * Reciprocal Rank Fusion: `score = Σ 1 / (k + rank)` over the legs a result appears in
- * (ranks are 1-based). Ties are broken by the better single-leg rank, then by seq, so the
- * order is deterministic.
+ * Constants of the query-adaptive fusion. The keyword weight of a query is
+ * `base + keywordGain·(coverage − 0.5) − vectorGain·(margin − typicalMargin)`, clamped to
+ * [`min`, `max`], where `coverage` is the best keyword hit's BM25 over the query's total idf
+ * (how much of the query's rare vocabulary one memory matches) and `margin` is the vector leg's
+ * best cosine minus its median candidate (how much the best vector hit stands out).
  */
-export function rrf(keyword: readonly number[], vector: readonly number[], k = 60): FusedHit[] {
+export interface AdaptiveParams {
+  base: number;
+  keywordGain: number;
+  vectorGain: number;
+  /** The vector margin that counts as ordinary for this embedder. */
+  typicalMargin: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * Defaults measured on the quality benchmark (EVAL.md) with the bundled model. The vector
+ * signal's scale depends on the embedder, so for other embedders only the keyword signal is used
+ * until they are measured.
+ */
+export const ADAPTIVE_DEFAULTS: { local: AdaptiveParams; other: AdaptiveParams } = {
+  local: { base: 0.6, keywordGain: 0.5, vectorGain: 2, typicalMargin: 0.13, min: 0.1, max: 0.95 },
+  other: { base: 0.6, keywordGain: 0.5, vectorGain: 0, typicalMargin: 0, min: 0.1, max: 0.95 },
+};
+
+/** Per-query evidence the adaptive fusion reads (computed by the legs). */
+export interface LegSignals {
+  /** Sum of the idf of the query's terms (as BM25 counts them); 0 when unknown. */
+  keywordIdfMass: number;
+}
+
+/**
+ * Reciprocal Rank Fusion: `score = Σ w / (k + rank)` over the legs a result appears in
+ * (ranks are 1-based, `w` the leg's weight, 1 by default). Ties are broken by the better
+ * single-leg rank, then by seq, so the order is deterministic.
+ */
+export function rrf(keyword: readonly number[], vector: readonly number[], k = 60, weights: LegWeights = { keyword: 1, vector: 1 }): FusedHit[] {
   const hits = new Map<number, FusedHit>();
   keyword.forEach((seq, i) => {
-    hits.set(seq, { seq, score: 1 / (k + i + 1), keywordRank: i + 1 });
+    hits.set(seq, { seq, score: weights.keyword / (k + i + 1), keywordRank: i + 1 });
   });
   vector.forEach((seq, i) => {
     const h = hits.get(seq);
-    const s = 1 / (k + i + 1);
+    const s = weights.vector / (k + i + 1);
     if (h) {
       h.score += s;
       h.vectorRank = i + 1;
@@ -26,6 +74,79 @@ export function rrf(keyword: readonly number[], vector: readonly number[], k = 6
       hits.set(seq, { seq, score: s, vectorRank: i + 1 });
     }
   });
+  return sortFused([...hits.values()]);
+}
+
+function sortFused(hits: FusedHit[]): FusedHit[] {
   const best = (h: FusedHit): number => Math.min(h.keywordRank ?? Infinity, h.vectorRank ?? Infinity);
-  return [...hits.values()].sort((a, b) => b.score - a.score || best(a) - best(b) || a.seq - b.seq);
+  return hits.sort((a, b) => b.score - a.score || best(a) - best(b) || a.seq - b.seq);
+}
+
+/** Min-max normalise a leg's scores over its candidates to [0, 1] (best = 1). */
+function minMax(list: readonly LegHit[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!list.length) return out;
+  let max = -Infinity, min = Infinity;
+  for (const h of list) { if (h.score > max) max = h.score; if (h.score < min) min = h.score; }
+  for (const h of list) out.set(h.seq, max > min ? (h.score - min) / (max - min) : 1);
+  return out;
+}
+
+/**
+ * Convex combination of min-max normalised scores, `α·keyword + (1 − α)·vector`
+ * (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023).
+ * A memory missing from a leg scores 0 there.
+ */
+export function convex(keyword: readonly LegHit[], vector: readonly LegHit[], alpha: number): FusedHit[] {
+  const k = minMax(keyword), v = minMax(vector);
+  const hits = new Map<number, FusedHit>();
+  keyword.forEach((h, i) => hits.set(h.seq, { seq: h.seq, score: alpha * k.get(h.seq)!, keywordRank: i + 1 }));
+  vector.forEach((h, i) => {
+    const s = (1 - alpha) * v.get(h.seq)!;
+    const e = hits.get(h.seq);
+    if (e) { e.score += s; e.vectorRank = i + 1; } else hits.set(h.seq, { seq: h.seq, score: s, vectorRank: i + 1 });
+  });
+  return sortFused([...hits.values()]);
+}
+
+/**
+ * The keyword weight α for one query: how decisive each leg is. A leg with no candidates gets no
+ * weight, so the other leg's order comes through unchanged.
+ */
+export function adaptiveAlpha(keyword: readonly LegHit[], vector: readonly LegHit[], signals: LegSignals, p: AdaptiveParams): number {
+  if (!keyword.length) return 0;
+  if (!vector.length) return 1;
+  const coverage = signals.keywordIdfMass > 0 ? Math.min(1, keyword[0]!.score / signals.keywordIdfMass) : 0.5;
+  const scores = vector.map((h) => h.score);
+  const median = scores[Math.floor(scores.length / 2)]!;
+  const margin = scores[0]! - median;
+  const a = p.base + p.keywordGain * (coverage - 0.5) - p.vectorGain * (margin - p.typicalMargin);
+  return Math.min(p.max, Math.max(p.min, a));
+}
+
+/** Apply user weights to a keyword share α: α' = α·wk / (α·wk + (1 − α)·wv). */
+export function weighAlpha(alpha: number, w: LegWeights): number {
+  const k = alpha * w.keyword, v = (1 - alpha) * w.vector;
+  return k + v > 0 ? k / (k + v) : 0.5;
+}
+
+/** Options for {@link fuse}. */
+export interface FuseOptions {
+  method: FusionMethod;
+  weights: LegWeights;
+  rrfK: number;
+  adaptive: AdaptiveParams;
+  signals: LegSignals;
+}
+
+/** Merge the two legs (each best first) with the chosen method. */
+export function fuse(keyword: readonly LegHit[], vector: readonly LegHit[], o: FuseOptions): FusedHit[] {
+  switch (o.method) {
+    case 'rrf':
+      return rrf(keyword.map((h) => h.seq), vector.map((h) => h.seq), o.rrfK, o.weights);
+    case 'convex':
+      return convex(keyword, vector, weighAlpha(0.5, o.weights));
+    case 'adaptive':
+      return convex(keyword, vector, weighAlpha(adaptiveAlpha(keyword, vector, o.signals, o.adaptive), o.weights));
+  }
 }

@@ -131,8 +131,10 @@ export class KeywordIndex {
    * `eligible` filters slots (e.g. by namespace); `load` reads postings not yet in memory.
    * Terms so common that FTS5 clamps their idf (df >= N/2) are skipped when rarer terms are
    * present: they would add ~1e-6 to any score.
+   * `stats.idfMass`, when given, receives the summed idf of the query's terms (the most a
+   * memory matching each term once, at average length, can score): fusion reads coverage from it.
    */
-  search(terms: readonly string[], k: number, load: TermLoader, slotOf: (seq: number) => number, eligible?: (slot: number) => boolean): { slot: number; score: number }[] {
+  search(terms: readonly string[], k: number, load: TermLoader, slotOf: (seq: number) => number, eligible?: (slot: number) => boolean, stats?: { idfMass: number }): { slot: number; score: number }[] {
     const N = this.live;
     if (!N || k <= 0) return [];
     const avg = this.totalLen / N;
@@ -142,6 +144,7 @@ export class KeywordIndex {
     const times = new Map<string, number>();
     for (const t of terms) times.set(t, (times.get(t) ?? 0) + 1);
     const lists: { p: Postings; idf: number }[] = [];
+    let mass = 0;
     for (const [t, n] of times) {
       let p = this.loaded.get(t);
       if (!p) {
@@ -155,11 +158,14 @@ export class KeywordIndex {
         p.dfAt = this.mutations;
       }
       const df = p.df;
-      if (!df) continue;
       let idf = Math.log((N - df + 0.5) / (df + 0.5));
       if (idf <= 0) idf = 1e-6;
+      // A word no memory contains still counts in the mass: it is part of the query the keyword leg cannot match.
+      mass += idf * n;
+      if (!df) continue;
       lists.push({ p, idf: idf * n });
     }
+    if (stats) stats.idfMass = mass;
     if (!lists.length) return [];
     const useful = lists.filter((l) => l.idf > 1e-6 * 64);
     const run = useful.length ? useful : lists;

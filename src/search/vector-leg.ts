@@ -356,9 +356,10 @@ export class VectorLeg {
 
   /**
    * Keyword leg: top-k memories by BM25 (FTS5's formula and terms) for the OR of the query's
-   * words minus stop words. `bm25` is FTS5's `rank` convention: lower is better.
+   * words minus stop words. `bm25` is FTS5's `rank` convention: lower is better. `stats`
+   * receives the query's idf mass (see {@link KeywordIndex.search}).
    */
-  keyword(text: string, k: number, f: RowFilter): { seq: number; bm25: number }[] {
+  keyword(text: string, k: number, f: RowFilter, stats?: { idfMass: number }): { seq: number; bm25: number }[] {
     this.sync();
     const words = queryTerms(text);
     if (!words.length) return [];
@@ -368,6 +369,6 @@ export class VectorLeg {
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
     const seqOf = this.seqOf;
     const load = (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term));
-    return this.kw.search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
+    return this.kw.search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined, stats).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
   }
 }

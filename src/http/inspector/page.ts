@@ -50,7 +50,7 @@ export const INSPECTOR_HTML = `<!doctype html>
 
 <div id="status" class="status" role="status" aria-live="polite"></div>
 <p id="legend" class="legend" hidden>
-  <b>Score</b>: fused Reciprocal Rank Fusion score (in keyword or vector mode, that leg's own score).
+  <b>Score</b>: fused score, 0 to 1 (adaptive fusion of the two legs; in keyword or vector mode, that leg's own score).
   <b>Keyword rank</b>: position in the full-text (FTS5 BM25) leg. <b>Vector rank</b>: position in the embedding (cosine) leg.
   <span class="badge semantic">semantic only</span> found by meaning, with no keyword in common.
 </p>
