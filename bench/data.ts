@@ -59,6 +59,14 @@ export function syntheticCorpus(size: number): Corpus {
   };
 }
 
+/** Only the questions of a cached corpus (for the query phase: the store holds the memories). */
+export function questionsOf(size: number, kind: Corpus['kind']): Corpus {
+  const dir = join(CACHE, `corpus-${size}`);
+  const qs = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')) as { text: string; target: number }[];
+  const qvecs = kind === 'real' ? readF32(realPaths(size).qvecs) : readF32(join(dir, 'qvecs.f32'));
+  return { size, kind, texts: [], docs: new Float32Array(0), queries: qs.map((q) => q.text), targets: qs.map((q) => q.target), qvecs };
+}
+
 /** Path of the cached model vectors for a corpus size (docs and queries). */
 export function realPaths(size: number): { docs: string; qvecs: string } {
   const dir = join(CACHE, `real-${size}`);
@@ -88,6 +96,7 @@ export function saveReal(size: number, docs: Float32Array, qvecs: Float32Array):
 export function groundTruth(c: Corpus, limit: number): number[][] {
   const path = join(CACHE, `truth-${c.kind}-${c.size}-${limit}.json`);
   if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as number[][];
+  if (!c.docs.length) throw new Error(`no cached ground truth ${path}; run the ingest phase first`);
   const out: number[][] = [];
   const n = c.texts.length;
   for (let q = 0; q < limit; q++) {

@@ -47,6 +47,14 @@ function child<T>(script: string, args: string[]): T | null {
   return JSON.parse(line.slice(7)) as T;
 }
 
+/** One (system, size) cell: ingest in one process, then open and query in a fresh one (Orama: one process, it persists nothing). */
+function cell(system: string, size: number, kind: string, q: number): Result | null {
+  const dir = join(scratch, `${system}-${size}-${kind}`);
+  if (system === 'orama') return child<Result>('worker.ts', [system, String(size), kind, String(q), dir, 'all']);
+  if (!child<Result>('worker.ts', [system, String(size), kind, String(q), dir, 'ingest'])) return null;
+  return child<Result>('worker.ts', [system, String(size), kind, String(q), dir, 'query']);
+}
+
 const results: Result[] = [];
 const scratch = join(tmpdir(), `mnemolite-bench-${process.pid}`);
 for (const size of sizes) {
@@ -57,7 +65,7 @@ for (const size of sizes) {
     // Fewer questions where a baseline needs 100+ ms per query (Orama past 1k, every system at 200k).
     const q = size >= 200_000 || (system === 'orama' && size > 1000) ? Math.min(baseQueries, 100) : baseQueries;
     log(`  ${system} ${size} (${q} questions)`);
-    const r = child<Result>('worker.ts', [system, String(size), 'synthetic', String(q), join(scratch, system)]);
+    const r = cell(system, size, 'synthetic', q);
     if (r) results.push(r);
   }
 }
@@ -67,7 +75,7 @@ if (real) {
   if (!realCorpus(10_000)) { log('embedding 10k texts with the bundled model (cached afterwards)'); child('embed-real.ts', ['10000']); }
   if (realCorpus(10_000)) {
     log('  mnemolite 10000 (model vectors)');
-    const r = child<Result>('worker.ts', ['mnemolite', '10000', 'real', String(baseQueries), join(scratch, 'real')]);
+    const r = cell('mnemolite', 10_000, 'real', baseQueries);
     if (r) results.push(r);
     log('  end-to-end recall with the bundled model embedding each question');
     const e2e = child<{ p50: number; p95: number; p99: number; embedP50: number; queries: number }>('e2e.ts', [join(scratch, 'e2e')]);

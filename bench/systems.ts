@@ -3,7 +3,7 @@
  * reopen, then time keyword, vector and hybrid queries. Every runner returns a {@link Result}.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
 import { LOCAL_MODEL_ID } from '../src/embed/local.js';
@@ -44,6 +44,28 @@ export interface RunOptions {
   dir: string;
   queries: number;
   truth: number[][];
+  /**
+   * `ingest`: write the store and stop; `query`: a fresh process that loaded only the questions
+   * opens the store (so RSS counts the store, not the corpus or ingest garbage); `all`: both.
+   */
+  phase: 'ingest' | 'query' | 'all';
+}
+
+/** What the ingest phase leaves for the query phase. */
+interface IngestMeta { ingestPerSec: number; size: number; ids?: string[] }
+
+function saveMeta(o: RunOptions, m: IngestMeta): void {
+  writeFileSync(`${o.dir}-meta.json`, JSON.stringify(m)); // beside the store, not counted in its size
+}
+
+function loadMeta(o: RunOptions): IngestMeta {
+  return JSON.parse(readFileSync(`${o.dir}-meta.json`, 'utf8')) as IngestMeta;
+}
+
+/** Result of an ingest-only phase (the query phase reports everything). */
+function ingestOnly(system: string, m: IngestMeta, kind: Corpus['kind']): Result {
+  const z = { p50: 0, p95: 0, p99: 0 };
+  return { system, size: m.size, vectors: kind, ingestPerSec: m.ingestPerSec, openMs: null, fileBytes: null, rssBytesPerMemory: 0, keyword: z, vector: z, hybrid: z, recall10: 0, hit10: 0, queries: 0 };
 }
 
 function dirBytes(dir: string): number {
@@ -98,16 +120,23 @@ function embedderFor(c: Corpus): PrecomputedEmbedder {
 export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
   const path = join(o.dir, 'mnemolite.db');
   const emb = embedderFor(c);
-  let mem: Memory = await openMemory({ path, embedder: emb });
-  const idOf = new Map<string, number>();
-  const t0 = performance.now();
-  const B = 1000;
-  for (let i = 0; i < c.texts.length; i += B) {
-    const res = await mem.addMany(c.texts.slice(i, i + B).map((content) => ({ content })));
-    res.forEach((r, k) => idOf.set(r.id, i + k));
+  let mem: Memory;
+  if (o.phase !== 'query') {
+    mem = await openMemory({ path, embedder: emb });
+    const ids: string[] = [];
+    const t0 = performance.now();
+    const B = 1000;
+    for (let i = 0; i < c.texts.length; i += B) {
+      const res = await mem.addMany(c.texts.slice(i, i + B).map((content) => ({ content })));
+      for (const r of res) ids.push(r.id);
+    }
+    saveMeta(o, { ingestPerSec: c.texts.length / ((performance.now() - t0) / 1000), size: c.texts.length, ids });
+    await mem.close();
+    if (o.phase === 'ingest') return ingestOnly('mnemolite', loadMeta(o), c.kind);
   }
-  const ingest = c.texts.length / ((performance.now() - t0) / 1000);
-  await mem.close();
+  const meta = loadMeta(o);
+  const idOf = new Map(meta.ids!.map((id, i) => [id, i]));
+  const ingest = meta.ingestPerSec;
   const base = rss();
   const t1 = performance.now();
   mem = await openMemory({ path, embedder: emb });
@@ -119,7 +148,7 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
     vector: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector' })),
     hybrid: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10 })),
   }, true);
-  const rssPer = (rss() - base) / c.texts.length;
+  const rssPer = (rss() - base) / meta.size;
   // The same file and API with `exact: true`: a float scan of every vector.
   const e = await measure(c, o, {
     keyword: async () => [],
@@ -128,7 +157,7 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
   }, true);
   await mem.close();
   return {
-    system: 'mnemolite', size: c.texts.length, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m,
+    system: 'mnemolite', size: meta.size, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m,
     exact: { vector: e.vector, hybrid: e.hybrid, recall10: e.recall10 },
   };
 }
@@ -139,31 +168,37 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
 export async function runRecipe(c: Corpus, o: RunOptions): Promise<Result> {
   const sqliteVec = (await import('sqlite-vec')) as unknown as { load(db: Database.Database): void };
   const path = join(o.dir, 'recipe.db');
-  let db = new Database(path);
-  sqliteVec.load(db);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.exec(`CREATE TABLE docs(id INTEGER PRIMARY KEY, content TEXT NOT NULL);
-    CREATE VIRTUAL TABLE docs_fts USING fts5(content, content='docs', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE docs_vec USING vec0(embedding float[${DIMS}]);`);
-  const insDoc = db.prepare('INSERT INTO docs(id, content) VALUES (?, ?)');
-  const insFts = db.prepare('INSERT INTO docs_fts(rowid, content) VALUES (?, ?)');
-  const insVec = db.prepare('INSERT INTO docs_vec(rowid, embedding) VALUES (?, ?)');
-  const t0 = performance.now();
-  const B = 1000;
-  for (let i = 0; i < c.texts.length; i += B) {
-    db.transaction(() => {
-      for (let k = i; k < Math.min(i + B, c.texts.length); k++) {
-        const id = BigInt(k + 1);
-        insDoc.run(id, c.texts[k]!);
-        insFts.run(id, c.texts[k]!);
-        const v = row(c.docs, k);
-        insVec.run(id, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
-      }
-    })();
+  let db: Database.Database;
+  if (o.phase !== 'query') {
+    db = new Database(path);
+    sqliteVec.load(db);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(`CREATE TABLE docs(id INTEGER PRIMARY KEY, content TEXT NOT NULL);
+      CREATE VIRTUAL TABLE docs_fts USING fts5(content, content='docs', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE docs_vec USING vec0(embedding float[${DIMS}]);`);
+    const insDoc = db.prepare('INSERT INTO docs(id, content) VALUES (?, ?)');
+    const insFts = db.prepare('INSERT INTO docs_fts(rowid, content) VALUES (?, ?)');
+    const insVec = db.prepare('INSERT INTO docs_vec(rowid, embedding) VALUES (?, ?)');
+    const t0 = performance.now();
+    const B = 1000;
+    for (let i = 0; i < c.texts.length; i += B) {
+      db.transaction(() => {
+        for (let k = i; k < Math.min(i + B, c.texts.length); k++) {
+          const id = BigInt(k + 1);
+          insDoc.run(id, c.texts[k]!);
+          insFts.run(id, c.texts[k]!);
+          const v = row(c.docs, k);
+          insVec.run(id, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+        }
+      })();
+    }
+    saveMeta(o, { ingestPerSec: c.texts.length / ((performance.now() - t0) / 1000), size: c.texts.length });
+    db.close();
+    if (o.phase === 'ingest') return ingestOnly('recipe (FTS5 + sqlite-vec)', loadMeta(o), c.kind);
   }
-  const ingest = c.texts.length / ((performance.now() - t0) / 1000);
-  db.close();
+  const meta = loadMeta(o);
+  const ingest = meta.ingestPerSec;
   const base = rss();
   const t1 = performance.now();
   db = new Database(path);
@@ -183,9 +218,9 @@ export async function runRecipe(c: Corpus, o: RunOptions): Promise<Result> {
     vector: async (i) => fetch(vq(i).slice(0, 10)),
     hybrid: async (i) => hybrid(i),
   });
-  const rssPer = (rss() - base) / c.texts.length;
+  const rssPer = (rss() - base) / meta.size;
   db.close();
-  return { system: 'recipe (FTS5 + sqlite-vec)', size: c.texts.length, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m };
+  return { system: 'recipe (FTS5 + sqlite-vec)', size: meta.size, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m };
 }
 
 // ---- Orama -----------------------------------------------------------------------------
@@ -221,20 +256,26 @@ export async function runLance(c: Corpus, o: RunOptions): Promise<Result> {
   const lancedb = await import('@lancedb/lancedb');
   const dir = join(o.dir, 'lance');
   mkdirSync(dir, { recursive: true });
-  let conn = await lancedb.connect(dir);
-  const t0 = performance.now();
-  const B = 10_000;
-  let table: Awaited<ReturnType<typeof conn.createTable>> | null = null;
-  for (let i = 0; i < c.texts.length; i += B) {
-    const data = [];
-    for (let k = i; k < Math.min(i + B, c.texts.length); k++) data.push({ i: k, content: c.texts[k]!, vector: Array.from(row(c.docs, k)) });
-    if (!table) table = await conn.createTable('memories', data);
-    else await table.add(data);
+  let conn: Awaited<ReturnType<typeof lancedb.connect>>;
+  if (o.phase !== 'query') {
+    conn = await lancedb.connect(dir);
+    const t0 = performance.now();
+    const B = 10_000;
+    let table: Awaited<ReturnType<typeof conn.createTable>> | null = null;
+    for (let i = 0; i < c.texts.length; i += B) {
+      const data = [];
+      for (let k = i; k < Math.min(i + B, c.texts.length); k++) data.push({ i: k, content: c.texts[k]!, vector: Array.from(row(c.docs, k)) });
+      if (!table) table = await conn.createTable('memories', data);
+      else await table.add(data);
+    }
+    await table!.createIndex('content', { config: lancedb.Index.fts() });
+    saveMeta(o, { ingestPerSec: c.texts.length / ((performance.now() - t0) / 1000), size: c.texts.length });
+    table!.close();
+    conn.close();
+    if (o.phase === 'ingest') return ingestOnly('LanceDB', loadMeta(o), c.kind);
   }
-  await table!.createIndex('content', { config: lancedb.Index.fts() });
-  const ingest = c.texts.length / ((performance.now() - t0) / 1000);
-  table!.close();
-  conn.close();
+  const meta = loadMeta(o);
+  const ingest = meta.ingestPerSec;
   const base = rss();
   const t1 = performance.now();
   conn = await lancedb.connect(dir);
@@ -251,10 +292,10 @@ export async function runLance(c: Corpus, o: RunOptions): Promise<Result> {
     vector: async (i) => ids(await t.query().nearestTo(Array.from(row(c.qvecs, i))).select(['i', 'content']).limit(10).toArray() as Row[]),
     hybrid,
   });
-  const rssPer = (rss() - base) / c.texts.length;
+  const rssPer = (rss() - base) / meta.size;
   t.close();
   conn.close();
-  return { system: 'LanceDB', size: c.texts.length, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(dir), rssBytesPerMemory: rssPer, ...m };
+  return { system: 'LanceDB', size: meta.size, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(dir), rssBytesPerMemory: rssPer, ...m };
 }
 
 /** Fresh scratch directory for one run. */
