@@ -103,6 +103,7 @@ function table(rs: Result[]): string {
     const ratio = recipe ? recipe.hybrid.p50 / r.hybrid.p50 : NaN;
     const l = (x: { p50: number; p95: number; p99: number }): string => `${f(x.p50)} / ${f(x.p95)} / ${f(x.p99)}`;
     lines.push(`| ${r.system}${r.vectors === 'real' ? ' (model vectors)' : ''} | ${r.size} | ${l(r.keyword)} | ${l(r.vector)} | ${l(r.hybrid)} | ${f(ratio, 1)} | ${f(r.recall10, 3)} | ${f(r.hit10, 3)} | ${f(r.ingestPerSec, 0)} | ${f(r.openMs, 0)} | ${f(r.fileBytes === null ? null : r.fileBytes / 1e6, 1)} | ${f(r.rssBytesPerMemory, 0)} |`);
+    if (r.legs) lines.push(`| mnemolite legs alone | ${r.size} | ${l(r.legs.keyword)} | ${l(r.legs.vector)} | | | | | | | | |`);
     if (r.exact) {
       lines.push(`| mnemolite exact:true | ${r.size} | | ${l(r.exact.vector)} | ${l(r.exact.hybrid)} | ${f(recipe ? recipe.hybrid.p50 / r.exact.hybrid.p50 : NaN, 1)} | ${f(r.exact.recall10, 3)} | | | | | |`);
     }

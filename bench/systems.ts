@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
 import { LOCAL_MODEL_ID } from '../src/embed/local.js';
 import { rrf } from '../src/search/fusion.js';
+import { VectorLeg } from '../src/search/vector-leg.js';
+import { Store } from '../src/store/store.js';
 import { queryTerms } from '../src/search/keyword.js';
 import { DIMS, pct, row, type Corpus } from './data.js';
 import { PrecomputedEmbedder } from './precomputed.js';
@@ -33,6 +35,8 @@ export interface Result {
   /** Hybrid top-10 contains the memory the question was written about. */
   hit10: number;
   queries: number;
+  /** mnemolite only: the keyword and vector legs timed alone (50 candidates each, as recall asks). */
+  legs?: { keyword: Lat; vector: Lat };
   /** mnemolite only: the same queries with `exact: true`. */
   exact?: { vector: Lat; hybrid: Lat; recall10: number };
 }
@@ -156,7 +160,18 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
     hybrid: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, exact: true })),
   }, true);
   await mem.close();
+  // The legs alone (no API validation, fusion, lifecycle ranking or row fetch), on the same file.
+  const store = new Store(path, { readonly: true });
+  const leg = new VectorLeg(store, emb.id, DIMS);
+  const f = { namespace: 'default', activeAt: new Date().toISOString() };
+  const legs = await measure(c, o, {
+    keyword: async (i) => leg.keyword(c.queries[i]!, 50, f).map((h) => h.seq),
+    vector: async (i) => leg.search(row(c.qvecs, i), 50, f).map((h) => h.seq),
+    hybrid: async () => [],
+  }, true);
+  store.close();
   return {
+    legs: { keyword: legs.keyword, vector: legs.vector },
     system: 'mnemolite', size: meta.size, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m,
     exact: { vector: e.vector, hybrid: e.hybrid, recall10: e.recall10 },
   };
