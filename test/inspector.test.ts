@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CLI, ROOT, tempDb } from './helpers.js';
@@ -10,7 +10,8 @@ import { CLI, ROOT, tempDb } from './helpers.js';
 // embedding model), headless Chromium (Debian's /usr/bin/chromium) drives it through playwright-core.
 
 const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOT = join(ROOT, 'docs', 'inspector.png');
+// Every run saves the main view to test-results/ (git-ignored); UPDATE_SCREENSHOT=1 refreshes the README's copy in docs/.
+const SCREENSHOT = join(ROOT, process.env.UPDATE_SCREENSHOT ? 'docs' : 'test-results', 'inspector.png');
 const WAIT = 90_000; // generous: the machine may be loaded
 const TOKEN = 'inspector-token-0123456789abcdef';
 
@@ -155,7 +156,7 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   assert.ok(await page.locator('#legend').isVisible());
 
   // The README's screenshot: the main view with stats and hybrid results.
-  mkdirSync(join(ROOT, 'docs'), { recursive: true });
+  mkdirSync(dirname(SCREENSHOT), { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
   assert.ok(statSync(SCREENSHOT).size > 10_000);
 

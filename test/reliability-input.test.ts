@@ -300,7 +300,13 @@ export const CALLS: Call[] = [
   ['import embeddingModel', true, (m, s) => m.import([{ content: 'fuzz imported vector', embedding: [1, 0], embeddingModel: s }])],
   ['import onConflict', true, (m, s) => m.import([{ content: 'fuzz conflict' }], { onConflict: s as 'skip' })],
   ['backup dest', false, (m, s, c) => m.backup(sandboxed(c, s))],
-  ['backup raw dest', false, (m, s) => (/^[\w.-]*$/.test(s) || s.includes('/') ? undefined : m.backup(s))],
+  // A raw relative path lands in the working directory: run it inside the sandbox, never the repository.
+  ['backup raw dest', false, async (m, s, c) => {
+    if (/^[\w.-]*$/.test(s) || s.includes('/')) return;
+    const cwd = process.cwd();
+    process.chdir(c.dir);
+    try { await m.backup(s); } finally { process.chdir(cwd); }
+  }],
   ['openMemory path', false, async (_m, s, c) => { const o = await openMemory({ path: sandboxed(c, s), embedder: new HashEmbedder() }); await o.close(); }],
   ['openMemory embedder', false, async (_m, s, c) => { const o = await openMemory({ path: sandboxed(c, 'e'), embedder: s as 'local' }); await o.close(); }],
 ];
