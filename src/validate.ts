@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MnemoliteError, invalid } from './errors.js';
 import type { RowFilter } from './store/rows.js';
+import { isoDate as dateLike } from './zod-dates.js';
 import { lifecycleAddShape, lifecycleRecallShape, lifecycleUpdateShape } from './lifecycle/options.js';
 
 /** Largest content accepted, in UTF-8 bytes. Split longer documents into several memories. */
@@ -30,16 +31,6 @@ const label = (max: number) =>
     .refine((s) => s.trim().length > 0, 'must not be blank')
     .refine((s) => !CONTROL.test(s), 'must not contain control characters (tab, newline, NUL, ...)')
     .refine(wellFormed, 'must be valid Unicode (no lone surrogates)');
-
-const dateLike = z.union([z.date(), z.string()]).transform((v, ctx) => {
-  const d = v instanceof Date ? v : new Date(v);
-  const t = d.getTime();
-  if (!Number.isFinite(t) || t < Date.UTC(0, 0, 1) || t > Date.UTC(9999, 11, 31)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a valid date (a Date or an ISO 8601 string such as 2026-03-01T12:00:00Z)' });
-    return z.NEVER;
-  }
-  return d.toISOString();
-});
 
 /** Check that metadata is a plain JSON object: no functions, cycles, NaN, BigInt, class instances. */
 function checkJson(v: unknown, path: string, seen: Set<unknown>, depth = 0): string | null {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { invalid } from '../errors.js';
+import { isoDate as date } from '../zod-dates.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 31_536_000_000 };
 const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w|y)\s*$/i;
@@ -29,16 +30,6 @@ const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
     return z.NEVER;
   }
   return ms;
-});
-
-const date = z.union([z.date(), z.string()]).transform((v, ctx) => {
-  const d = v instanceof Date ? v : new Date(v);
-  const t = d.getTime();
-  if (!Number.isFinite(t) || t < Date.UTC(0, 0, 1) || t > Date.UTC(9999, 11, 31)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a valid date (a Date or an ISO 8601 string such as 2026-03-01T12:00:00Z)' });
-    return z.NEVER;
-  }
-  return d.toISOString();
 });
 
 const unit = z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1');
