@@ -128,6 +128,11 @@ export const inputSchemas = {
     key: z.string().min(1).max(512).optional().describe('Optional stable name, e.g. "user-timezone". Storing again with the same key replaces that memory (use it for facts that change).'),
     category: z.string().min(1).max(128).optional().describe('Optional label, e.g. "preference", "fact", "event", "task".'),
     metadata: z.record(z.string(), z.unknown()).optional().describe('Optional JSON object of extra fields, e.g. {"source": "user"}.'),
+    ttl: z.string().optional().describe('Optional lifetime after which the memory is forgotten, e.g. "7d", "12h", "1y". For temporary facts.'),
+    expiresAt: z.string().optional().describe(`Optional time after which the memory is forgotten: ${DATE_HINT}.`),
+    pinned: z.boolean().optional().describe('Pin a memory that must never expire or be pruned (e.g. core identity facts).'),
+    importance: z.number().min(0).max(1).optional().describe('Optional importance from 0 to 1 (default unset).'),
+    supersedes: z.string().min(1).optional().describe('Id of an older memory this one replaces (e.g. an outdated value); the old one then ranks below this one.'),
   }).strict(),
   memory_recall: z.object({
     query: z.string().min(1).describe('What to look for, in natural language or keywords.'),
@@ -304,6 +309,8 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         const r = await mem.add(a.content as string, defined({
           namespace, key: a.key as string | undefined, category: a.category as string | undefined,
           metadata: a.metadata as Record<string, unknown> | undefined, sessionId,
+          ttl: a.ttl as string | undefined, expiresAt: a.expiresAt as string | undefined, pinned: a.pinned as boolean | undefined,
+          importance: a.importance as number | undefined, supersedes: a.supersedes as string | undefined,
         }));
         const data: Record<string, unknown> = { id: r.id, replaced: r.replaced };
         if (r.deduplicated) data.deduplicated = r.deduplicated;

@@ -206,3 +206,23 @@ test('examples/agent-loop.ts runs an offline agent loop that stores and recalls'
   assert.match(r.stdout, /assistant: From memory: The user said: I deploy the Rust service on a Raspberry Pi 4\./);
   assert.match(r.stdout, /assistant: From memory: The user said: my cat is called Whiskers\./);
 });
+
+test('memory_store lifecycle arguments: expiry, pinning, importance, supersedes (within the namespace only)', async () => {
+  await withMem(async (mem) => {
+    const a = memoryTools(mem, { namespace: 'a' });
+    const b = memoryTools(mem, { namespace: 'b' });
+    const gone = ok(await a.execute('memory_store', { content: 'The door code is 1234 until Friday', expiresAt: '2001-01-01' }));
+    const hits = ok(await a.execute('memory_recall', { query: 'door code', mode: 'keyword' })).hits as { id: string }[];
+    assert.ok(!hits.some((h) => h.id === gone.id), 'expired memories are never recalled');
+    const pinned = ok(await a.execute('memory_store', { content: 'The user is called Ada', pinned: true, importance: 0.9, ttl: '7d' }));
+    const rec = await mem.get(pinned.id as string, { namespace: 'a' });
+    assert.ok(rec);
+    const old = ok(await a.execute('memory_store', { content: 'The staging server is staging-1.internal' }));
+    const neu = ok(await a.execute('memory_store', { content: 'The staging server is staging-2.internal', supersedes: old.id }));
+    const order = (ok(await a.execute('memory_recall', { query: 'staging server', mode: 'keyword' })).hits as { id: string }[]).map((h) => h.id);
+    assert.ok(order.indexOf(neu.id as string) < order.indexOf(old.id as string), 'the successor ranks above the superseded memory');
+    fails(await b.execute('memory_store', { content: 'hijack', supersedes: neu.id }), 'NOT_FOUND', /namespace "b"/);
+    fails(await a.execute('memory_store', { content: 'bad ttl', ttl: 'forever' }), 'INVALID_INPUT', /ttl/);
+    fails(await a.execute('memory_store', { content: 'bad importance', importance: 3 }), 'INVALID_INPUT', /importance/);
+  });
+});
