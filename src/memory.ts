@@ -7,7 +7,6 @@ import { MnemoliteError, invalid } from './errors.js';
 import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
-import { LOCAL_MODEL_ID } from './embed/local.js';
 import { CHANGES_KEPT, VectorLeg } from './search/vector-leg.js';
 import { blobToVector, vectorToBlob } from './search/vector-index.js';
 import type { MemoryRow, RowFilter } from './store/rows.js';
@@ -373,7 +372,7 @@ export class Memory {
         method: o.fusion ?? 'adaptive',
         weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
         rrfK: o.rrfK ?? 60,
-        adaptive: this.embedder?.id === LOCAL_MODEL_ID ? ADAPTIVE_DEFAULTS.local : ADAPTIVE_DEFAULTS.other,
+        adaptive: ADAPTIVE_DEFAULTS,
         signals,
       });
     }

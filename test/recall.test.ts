@@ -184,7 +184,7 @@ test('convex fusion: min-max normalised scores mixed by the keyword share', () =
 });
 
 test('adaptive fusion: the keyword share follows coverage and the vector margin; an empty leg defers', () => {
-  const p = ADAPTIVE_DEFAULTS.local;
+  const p = ADAPTIVE_DEFAULTS;
   const vec = Array.from({ length: 50 }, (_, i) => ({ seq: 100 + i, score: 0.6 - i * 0.004 }));
   const margin = 0.6 - vec[25]!.score;
   const full = adaptiveAlpha([{ seq: 1, score: 10 }], vec, { keywordIdfMass: 10 }, p);

@@ -39,14 +39,11 @@ export interface AdaptiveParams {
 }
 
 /**
- * Defaults measured on the quality benchmark (EVAL.md) with the bundled model. The vector
- * signal's scale depends on the embedder, so for other embedders only the keyword signal is used
- * until they are measured.
+ * Defaults measured on the quality benchmark (EVAL.md) with the bundled model. The margin scale
+ * is the bundled model's; a stronger vector leg (larger margins) simply earns more weight, which
+ * is what the benchmark's synthetic-vector check shows (BENCHMARKS.md).
  */
-export const ADAPTIVE_DEFAULTS: { local: AdaptiveParams; other: AdaptiveParams } = {
-  local: { base: 0.6, keywordGain: 0.5, vectorGain: 2, typicalMargin: 0.13, min: 0.1, max: 0.95 },
-  other: { base: 0.6, keywordGain: 0.5, vectorGain: 0, typicalMargin: 0, min: 0.1, max: 0.95 },
-};
+export const ADAPTIVE_DEFAULTS: AdaptiveParams = { base: 0.6, keywordGain: 0.5, vectorGain: 2, typicalMargin: 0.13, min: 0.1, max: 0.95 };
 
 /** Per-query evidence the adaptive fusion reads (computed by the legs). */
 export interface LegSignals {
