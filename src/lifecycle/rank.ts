@@ -71,7 +71,9 @@ export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycl
   const seqs = JSON.stringify(fused.map((h) => h.seq));
   const optIn = o.recency !== undefined || (o.importanceWeight ?? 0) > 0 || (o.mmr !== undefined && o.mmr !== false);
   if (!optIn) {
-    // Fast path: only supersession, which needs one indexed look-up per candidate.
+    // Fast path: only supersession. Most files have no superseded memory at all: one probe of the
+    // partial index answers that, and saves a look-up per candidate on every recall.
+    if (!stmt(store, 'SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return fused;
     const rows = stmt(store,
       `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
        WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.superseded_by IS NOT NULL`,
