@@ -15,6 +15,9 @@ export type {
 export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
 export { OpenAIEmbedder, ollamaEmbedder } from './embed/openai.js';
 export type { OpenAIEmbedderOptions } from './embed/openai.js';
+// Loads @huggingface/transformers (an optional dependency) only when a model is first used.
+export { TransformersEmbedder, transformersEmbedder, TRANSFORMERS_INSTALL } from './embed/transformers.js';
+export type { TransformersEmbedderOptions } from './embed/transformers.js';
 export { MnemoliteError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';

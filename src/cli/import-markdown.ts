@@ -14,7 +14,7 @@ export interface MarkdownImportFlags {
 export async function importMarkdownCommand(target: string, o: MarkdownImportFlags, cmd: Command): Promise<void> {
   const g = cmd.optsWithGlobals<EmbedderFlags & { db: string; json?: boolean }>();
   if (target === '-') throw new MnemoliteError('INVALID_INPUT', '--from markdown reads files, not stdin. Pass a file such as MEMORY.md or a directory.');
-  const mem = await openMemory({ path: g.db, embedder: embedderFromFlags(g) });
+  const mem = await openMemory({ path: g.db, embedder: await embedderFromFlags(g) });
   try {
     const r = await importMarkdown(mem, target, {
       namespace: o.namespace ?? 'default',

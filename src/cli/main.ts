@@ -23,6 +23,7 @@ interface Globals {
   model?: string;
   baseUrl?: string;
   dims?: string;
+  allowDownload?: boolean;
 }
 
 const out = (s: string): void => { process.stdout.write(`${s}\n`); };
@@ -34,7 +35,7 @@ function globals(cmd: Command): Globals {
 
 async function open(cmd: Command, extra: { readonly?: boolean; allowModelChange?: boolean } = {}): Promise<Memory> {
   const g = globals(cmd);
-  return openMemory({ path: g.db, embedder: embedderFromFlags(g), ...extra });
+  return openMemory({ path: g.db, embedder: await embedderFromFlags(g), ...extra });
 }
 
 /** Open, run, always close. */
@@ -138,10 +139,11 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .option('--db <path>', 'memory file (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
     .option('--json', 'print JSON for scripts')
-    .addOption(new Option('--embedder <name>', 'embedding provider (env MNEMOLITE_EMBEDDER)').choices(['local', 'none', 'openai', 'ollama']).default(process.env.MNEMOLITE_EMBEDDER ?? 'local'))
-    .option('--model <name>', 'model for --embedder openai/ollama (env MNEMOLITE_MODEL)', process.env.MNEMOLITE_MODEL)
+    .addOption(new Option('--embedder <name>', 'embedding provider (env MNEMOLITE_EMBEDDER)').choices(['local', 'none', 'openai', 'ollama', 'transformers']).default(process.env.MNEMOLITE_EMBEDDER ?? 'local'))
+    .option('--model <name>', 'model for --embedder openai/ollama, or a model folder / hub id for transformers (env MNEMOLITE_MODEL)', process.env.MNEMOLITE_MODEL)
     .option('--base-url <url>', 'OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (env MNEMOLITE_BASE_URL)', process.env.MNEMOLITE_BASE_URL)
     .option('--dims <n>', 'vector length of --model when it is not a known one')
+    .option('--allow-download', 'let --embedder transformers download a hub model id on first use (cached after)')
     .showHelpAfterError('(run mnemolite --help for usage)');
 
   addLifecycleFlags(program.command('add'))

@@ -23,7 +23,7 @@ export function registerMcp(program: Command): void {
       guardStdout();
       const g = cmd.optsWithGlobals<EmbedderFlags & { db: string }>();
       if (o.namespace === '*') throw new MnemoliteError('INVALID_INPUT', '--namespace must name one namespace; "*" would expose every namespace to the client.');
-      const mem = await openMemory({ path: g.db, embedder: embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
+      const mem = await openMemory({ path: g.db, embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
       try {
         // Loaded here so other commands do not pay for the MCP SDK.
         const { serveMcpStdio } = await import('../mcp/server.js');

@@ -52,7 +52,7 @@ Security:
       if (!isLoopback(o.host) && tokens.length === 0) {
         throw new MnemoliteError('INVALID_INPUT', `Refusing to listen on ${o.host} without a token: anyone who can reach it could read and change every memory. Set MNEMOLITE_TOKEN (e.g. export MNEMOLITE_TOKEN=$(openssl rand -hex 32)) or MNEMOLITE_TOKENS, or use --host 127.0.0.1.`);
       }
-      const mem = await openMemory({ path: g.db, embedder: embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
+      const mem = await openMemory({ path: g.db, embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
       let app;
       try {
         app = createServer({ memory: mem, host: o.host, tokens, bodyLimit: o.bodyLimit, inspector: o.inspector });
