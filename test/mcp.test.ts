@@ -66,7 +66,7 @@ test('mnemolite mcp: lists the five tools and runs each against a real file', as
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.memory_recall!.inputSchema.required, ['query']);
     assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), ['query', 'limit', 'mode', 'since', 'until', 'category']);
-    assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), ['content', 'key', 'category', 'metadata']);
+    assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), ['content', 'key', 'category', 'metadata', 'ttl', 'expiresAt', 'pinned', 'importance', 'supersedes']);
     assert.equal(byName.memory_forget!.annotations?.destructiveHint, true);
     assert.equal(byName.memory_recall!.annotations?.readOnlyHint, true);
 
