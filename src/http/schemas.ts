@@ -203,16 +203,7 @@ export const MeResult = z.object({
 });
 export const HealthResult = z.object({ ok: z.literal(true), version: z.string() });
 
-export const ExportRecordSchema = z.looseObject({
-  id: z.string(),
-  content: z.string(),
-  key: z.string().nullable(),
-  namespace: z.string(),
-  category: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+export const ExportRecordSchema = MemorySchema.extend({
   embedding: z.array(z.number()).optional().describe('Present with vectors=true'),
   embeddingModel: z.string().optional(),
 });
