@@ -1,7 +1,7 @@
 /**
  * Memory tools for LLM function calling: plain JSON-Schema definitions plus an executor.
  *
- * The same five tools back the MCP server (`mnemolite mcp`). Every tool is bound to one
+ * The same six tools back the MCP server (`mnemolite mcp`). Every tool is bound to one
  * namespace chosen by the host program, never by the model: no argument can reach another
  * namespace.
  */
@@ -12,7 +12,7 @@ import type { MemoryRecord, RecallHit } from './types.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
 
 /** Names of the memory tools. */
-export type MemoryToolName = 'memory_store' | 'memory_recall' | 'memory_get' | 'memory_list' | 'memory_forget';
+export type MemoryToolName = 'memory_store' | 'memory_recall' | 'memory_get' | 'memory_list' | 'memory_history' | 'memory_forget';
 
 /** A JSON Schema object (draft 2020-12 subset that OpenAI, Anthropic, Gemini and MCP accept). */
 export type JsonSchema = Record<string, unknown>;
@@ -152,6 +152,9 @@ export const inputSchemas = {
     since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
     until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
   }).strict(),
+  memory_history: z.object({
+    id: z.string().min(1).describe('The memory id whose earlier versions to show.'),
+  }).strict(),
   memory_forget: z.object({
     id: z.string().min(1).describe('The id of the memory to delete.'),
   }).strict(),
@@ -178,6 +181,13 @@ export const outputSchemas = {
   }),
   memory_get: z.object({ memory: memoryOut }),
   memory_list: z.object({ count: z.number().int(), total: z.number().int(), offset: z.number().int(), memories: z.array(memoryOut) }),
+  memory_history: z.object({
+    id: z.string(),
+    versions: z.array(z.object({
+      id: z.string(), content: z.string(), validFrom: z.string(), validUntil: z.string().nullable(), current: z.boolean(),
+      endedBy: z.enum(['updated', 'superseded']).optional(),
+    })),
+  }),
   memory_forget: z.object({ id: z.string(), forgotten: z.boolean() }),
 } as const;
 
@@ -187,6 +197,7 @@ export const descriptions: Record<MemoryToolName, string> = {
   memory_recall: 'Search long-term memory for what is relevant to a query; returns the best matching memories with their ids.',
   memory_get: 'Fetch one memory in full (content, category, metadata, dates) by its id.',
   memory_list: 'List stored memories, newest first, optionally only one category or time range.',
+  memory_history: 'Show what a memory said before: its earlier versions, oldest first, with when each was current.',
   memory_forget: 'Permanently delete one memory by its id, e.g. when it is wrong or outdated.',
 };
 
@@ -194,7 +205,7 @@ export const descriptions: Record<MemoryToolName, string> = {
 export const WRITE_TOOLS: ReadonlySet<MemoryToolName> = new Set(['memory_store', 'memory_forget']);
 
 /** Every tool name, in a stable order. */
-export const MEMORY_TOOL_NAMES: readonly MemoryToolName[] = ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_forget'];
+export const MEMORY_TOOL_NAMES: readonly MemoryToolName[] = ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget'];
 
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
@@ -347,6 +358,16 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
           ? `${rows.length} of ${total} ${total === 1 ? 'memory' : 'memories'}, newest first${offset ? ` (skipping ${offset})` : ''}:\n${numbered(rows)}`
           : total ? `No memories at offset ${offset}; there are ${total}.` : 'No memories stored yet.';
         return { text, data: { count: rows.length, total, offset, memories: rows } };
+      }
+      case 'memory_history': {
+        const versions = await mem.history(a.id as string, scope);
+        if (!versions.length) throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
+        const out = versions.map((v) => ({
+          id: v.id, content: v.content, validFrom: v.validFrom.toISOString(), validUntil: v.validUntil ? v.validUntil.toISOString() : null, current: v.current,
+          ...(v.endedBy ? { endedBy: v.endedBy } : {}),
+        }));
+        const text = out.map((v, i) => `${i + 1}. ${v.current ? '(current) ' : ''}${v.content}\n   ${v.validFrom.slice(0, 10)} → ${v.validUntil ? v.validUntil.slice(0, 10) : 'now'}${v.endedBy ? ` (${v.endedBy})` : ''}`).join('\n');
+        return { text: `${out.length} ${out.length === 1 ? 'version' : 'versions'}, oldest first:\n${text}`, data: { id: a.id as string, versions: out } };
       }
       case 'memory_forget': {
         const gone = await mem.forget(a.id as string, scope);

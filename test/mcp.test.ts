@@ -46,7 +46,7 @@ async function callErr(s: Server, name: string, args: Record<string, unknown>, r
   assert.match(text(r), re);
 }
 
-test('mnemolite mcp: lists the five tools and runs each against a real file', async () => {
+test('mnemolite mcp: lists the six tools and runs each against a real file', async () => {
   const db = tempDb();
   const s = await startServer(db, ['--namespace', 'a', '--session', 'mcp-session']);
   try {
@@ -55,7 +55,7 @@ test('mnemolite mcp: lists the five tools and runs each against a real file', as
     assert.match(s.client.getInstructions() ?? '', /namespace "a"/);
 
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_forget']);
+    assert.deepEqual(tools.map((t) => t.name), ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget']);
     for (const t of tools) {
       assert.ok(t.description && !t.description.includes('\n'), `${t.name} has a one-line description`);
       assert.equal(t.inputSchema.type, 'object');
@@ -94,6 +94,9 @@ test('mnemolite mcp: lists the five tools and runs each against a real file', as
     assert.equal(list.data.total, 2);
     assert.equal((list.data.memories as unknown[]).length, 2);
     assert.equal((await callOk(s, 'memory_list', { category: 'fact' })).data.total, 1);
+
+    const hist = await callOk(s, 'memory_history', { id });
+    assert.deepEqual((hist.data.versions as { content: string; current: boolean }[]).map((v) => [v.content, v.current]), [['Alice prefers green tea', true]]);
 
     const forgot = await callOk(s, 'memory_forget', { id });
     assert.deepEqual(forgot.data, { id, forgotten: true });
@@ -173,7 +176,7 @@ test('mnemolite mcp --read-only offers only the reading tools; --namespace "*" i
   const s = await startServer(db, ['--namespace', 'a', '--read-only']);
   try {
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['memory_recall', 'memory_get', 'memory_list']);
+    assert.deepEqual(tools.map((t) => t.name), ['memory_recall', 'memory_get', 'memory_list', 'memory_history']);
     assert.equal((await callOk(s, 'memory_recall', { query: 'note' })).data.count, 1);
     const r = await s.client.callTool({ name: 'memory_store', arguments: { content: 'x' } }) as CallToolResult;
     assert.equal(r.isError, true);

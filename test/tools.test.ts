@@ -27,7 +27,7 @@ async function withMem<T>(fn: (mem: Memory) => Promise<T>, embedder: 'none' | 'l
   }
 }
 
-test('definitions: five tools, one-line descriptions, strict JSON Schemas without a namespace', async () => {
+test('definitions: six tools, one-line descriptions, strict JSON Schemas without a namespace', async () => {
   await withMem(async (mem) => {
     const t = memoryTools(mem, { namespace: 'a' });
     assert.deepEqual(t.definitions.map((d) => d.name), [...MEMORY_TOOL_NAMES]);
@@ -51,7 +51,7 @@ test('definitions: five tools, one-line descriptions, strict JSON Schemas withou
     assert.deepEqual((byName.memory_recall!.properties as Record<string, { enum?: string[] }>).mode!.enum, ['hybrid', 'keyword', 'vector']);
 
     const chat = t.toOpenAITools();
-    assert.equal(chat.length, 5);
+    assert.equal(chat.length, 6);
     assert.deepEqual(chat[1], { type: 'function', function: { name: 'memory_recall', description: t.definitions[1]!.description, parameters: t.definitions[1]!.parameters } });
     const responses = t.toOpenAITools({ api: 'responses' });
     assert.deepEqual(responses[0], { type: 'function', name: 'memory_store', description: t.definitions[0]!.description, parameters: t.definitions[0]!.parameters });
@@ -59,7 +59,7 @@ test('definitions: five tools, one-line descriptions, strict JSON Schemas withou
     assert.equal(t.definitions[0]!.parameters.type, 'object', 'callers get copies');
 
     const readOnly = memoryTools(mem, { namespace: 'a', readOnly: true });
-    assert.deepEqual(readOnly.definitions.map((d) => d.name), ['memory_recall', 'memory_get', 'memory_list']);
+    assert.deepEqual(readOnly.definitions.map((d) => d.name), ['memory_recall', 'memory_get', 'memory_list', 'memory_history']);
     fails(await readOnly.execute('memory_store', { content: 'x' }), 'READ_ONLY', /read-only/);
   });
 });
@@ -224,5 +224,21 @@ test('memory_store lifecycle arguments: expiry, pinning, importance, supersedes 
     fails(await b.execute('memory_store', { content: 'hijack', supersedes: neu.id }), 'NOT_FOUND', /namespace "b"/);
     fails(await a.execute('memory_store', { content: 'bad ttl', ttl: 'forever' }), 'INVALID_INPUT', /ttl/);
     fails(await a.execute('memory_store', { content: 'bad importance', importance: 3 }), 'INVALID_INPUT', /importance/);
+  });
+});
+
+test('memory_history: an agent can read what it believed before, only in its namespace', async () => {
+  await withMem(async (mem) => {
+    const a = memoryTools(mem, { namespace: 'a' });
+    const b = memoryTools(mem, { namespace: 'b' });
+    const first = ok(await a.execute('memory_store', { content: 'The user lives in Lisbon', key: 'home-city' }));
+    ok(await a.execute('memory_store', { content: 'The user lives in Porto', key: 'home-city' }));
+    const r = await a.execute('memory_history', { id: first.id });
+    const data = ok(r);
+    const versions = data.versions as { content: string; current: boolean; endedBy?: string }[];
+    assert.deepEqual(versions.map((v) => [v.content, v.current]), [['The user lives in Lisbon', false], ['The user lives in Porto', true]]);
+    assert.equal(versions[0]!.endedBy, 'updated');
+    assert.match(r.text, /Lisbon[\s\S]*\(current\) The user lives in Porto/);
+    fails(await b.execute('memory_history', { id: first.id }), 'NOT_FOUND', /No memory/);
   });
 });

@@ -30,11 +30,12 @@ const titles: Record<MemoryToolName, string> = {
   memory_recall: 'Recall memories',
   memory_get: 'Get a memory',
   memory_list: 'List memories',
+  memory_history: 'Earlier versions of a memory',
   memory_forget: 'Forget a memory',
 };
 
 /**
- * An MCP server exposing memory_store, memory_recall, memory_get, memory_list and memory_forget,
+ * An MCP server exposing memory_store, memory_recall, memory_get, memory_list, memory_history and memory_forget,
  * bound to one namespace. Connect it to any transport; see {@link serveMcpStdio} for stdio.
  */
 export function createMcpServer(mem: Memory, options: McpServerOptions = {}): McpServer {
