@@ -77,8 +77,9 @@ export class EmbeddingService {
     const model = this.embedder.id;
     const out: (Float32Array | undefined)[] = new Array(items.length);
     const missing = new Map<string, number[]>();
+    const cached = this.store.read('read the embedding cache', () => this.store.cachedEmbeddings(model, items.map((it) => it.hash)));
     items.forEach((it, i) => {
-      const hit = this.store.read('read the embedding cache', () => this.store.cachedEmbedding(model, it.hash));
+      const hit = cached.get(it.hash);
       if (hit && hit.byteLength === this.embedder.dims * 4) out[i] = blobToVector(hit);
       else missing.set(it.hash, [...(missing.get(it.hash) ?? []), i]);
     });

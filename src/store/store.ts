@@ -313,10 +313,18 @@ export class Store {
 
   // ---- embedding cache -------------------------------------------------------
 
-  cachedEmbedding(model: string, hash: string): Buffer | undefined {
-    const fromMemories = this.st('SELECT embedding FROM memories WHERE content_hash = ? AND embedding_model = ? LIMIT 1').pluck().get(hash, model) as Buffer | undefined;
-    if (fromMemories) return fromMemories;
-    return this.st('SELECT embedding FROM embedding_cache WHERE model = ? AND content_hash = ?').pluck().get(model, hash) as Buffer | undefined;
+  /** Vectors of `model` for any of `hashes`, from stored memories first, then the cache table. Two queries for a whole batch. */
+  cachedEmbeddings(model: string, hashes: readonly string[]): Map<string, Buffer> {
+    const out = new Map<string, Buffer>();
+    if (!hashes.length) return out;
+    const want = JSON.stringify([...new Set(hashes)]);
+    for (const [h, e] of this.st('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
+      .raw().all(want, model) as [string, Buffer][]) out.set(h, e);
+    if (out.size < new Set(hashes).size) {
+      for (const [h, e] of this.st('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
+        .raw().all(model, want) as [string, Buffer][]) if (!out.has(h)) out.set(h, e);
+    }
+    return out;
   }
 
   putCache(model: string, hash: string, embedding: Buffer): void {
