@@ -11,6 +11,7 @@
  */
 import type { FusedHit } from '../search/fusion.js';
 import type { Store } from '../store/store.js';
+import { blobToVector } from '../search/vector-index.js';
 import { stmt } from './sql.js';
 import { dot } from './dedup.js';
 import { jaccard, mmrOrder, tokenSet } from './mmr.js';
@@ -56,12 +57,6 @@ export function demoteSuperseded(list: FusedHit[], successorOf: ReadonlyMap<numb
     }
     if (!moved) break;
   }
-  return out;
-}
-
-function decode(b: Buffer): Float32Array {
-  const out = new Float32Array(b.byteLength / 4);
-  new Uint8Array(out.buffer).set(b);
   return out;
 }
 
@@ -116,7 +111,7 @@ export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycl
     const at = new Map(pool.map((h, i) => [h.seq, i]));
     if (model !== null) {
       for (const r of stmt(store, 'SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
-        .all(model, poolSeqs) as { seq: number; embedding: Buffer }[]) vecs[at.get(r.seq)!] = decode(r.embedding);
+        .all(model, poolSeqs) as { seq: number; embedding: Buffer }[]) vecs[at.get(r.seq)!] = blobToVector(r.embedding);
     }
     const tokens: Set<string>[] = [];
     if (vecs.some((v) => v === undefined)) {

@@ -19,16 +19,6 @@ export interface MemoryRow {
   superseded_by: string | null;
 }
 
-/** A row with its vector, for building the in-memory vector index. */
-export interface VectorRow {
-  seq: number;
-  namespace: string;
-  category: string | null;
-  session_id: string | null;
-  created_at: string;
-  embedding: Buffer;
-}
-
 /** Validated filter in storage terms (dates as ISO strings). */
 export interface RowFilter {
   /** `undefined` = all namespaces. */

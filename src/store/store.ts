@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { whereClause } from './filter.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
-import type { MemoryRow, NewRow, RowFilter, VectorRow } from './rows.js';
+import type { MemoryRow, NewRow, RowFilter } from './rows.js';
 
 const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by';
 
@@ -185,30 +185,7 @@ export class Store {
     ).all(afterSeq, model, limit) as { seq: number; content: string; content_hash: string }[];
   }
 
-  // ---- keyword leg ---------------------------------------------------------
-
-  /** BM25 search; `match` must already be a safe FTS5 expression. Returns seqs best first. */
-  keywordSearch(match: string, f: RowFilter, limit: number): { seq: number; bm25: number }[] {
-    const w = whereClause(f);
-    return this.st(
-      `SELECT m.seq AS seq, memories_fts.rank AS bm25 FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND ${w.sql} ORDER BY memories_fts.rank LIMIT ?`,
-    ).all(match, ...w.params, limit) as { seq: number; bm25: number }[];
-  }
-
   // ---- vectors ---------------------------------------------------------------
-
-  /** All rows with a vector from `model`, for (re)building the in-memory index. */
-  *vectorRows(model: string): IterableIterator<VectorRow> {
-    yield* this.st('SELECT seq, namespace, category, session_id, created_at, embedding FROM memories WHERE embedding_model = ? ORDER BY seq')
-      .iterate(model) as IterableIterator<VectorRow>;
-  }
-
-  vectorRowsBySeqs(model: string, seqs: number[]): VectorRow[] {
-    return this.st(
-      'SELECT seq, namespace, category, session_id, created_at, embedding FROM memories WHERE embedding_model = ? AND seq IN (SELECT value FROM json_each(?))',
-    ).all(model, JSON.stringify(seqs)) as VectorRow[];
-  }
 
   vectorsBySeqs(seqs: number[]): Map<number, Buffer> {
     const out = new Map<number, Buffer>();
@@ -274,23 +251,15 @@ export class Store {
     return out;
   }
 
-  /** Whether the file has the lifecycle expiry columns (schema 2+). */
-  private hasExpiry(): boolean {
-    this.expiryCols ??= (this.db.pragma('table_info(memories)') as { name: string }[]).some((c) => c.name === 'expires_at');
-    return this.expiryCols;
-  }
-  private expiryCols: boolean | undefined;
-
   /** `[seq, expires_at]` of memories that can expire (not pinned), for the in-memory expiry filter. */
   expiringSeqs(): [number, string][] {
-    if (!this.hasExpiry()) return [];
     return this.st('SELECT seq, expires_at FROM memories WHERE expires_at IS NOT NULL AND pinned = 0').raw().all() as [number, string][];
   }
 
   /** What the search index needs of some memories (missing seqs were deleted); `expires_at` is null when pinned. */
   indexRowsBySeqs(seqs: number[]): { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[] {
-    const exp = this.hasExpiry() ? 'CASE WHEN pinned = 1 THEN NULL ELSE expires_at END' : 'NULL';
-    return this.st(`SELECT seq, namespace, content, embedding_model, embedding, ${exp} AS expires_at FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
+    // Every open file is at the current schema (migrated on open; read-only opens of older files are refused).
+    return this.st(`SELECT seq, namespace, content, embedding_model, embedding, CASE WHEN pinned = 1 THEN NULL ELSE expires_at END AS expires_at FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(seqs)) as { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[];
   }
 
