@@ -10,7 +10,7 @@ import { LOCAL_MODEL_ID } from '../src/embed/local.js';
 import { rrf } from '../src/search/fusion.js';
 import { VectorLeg } from '../src/search/vector-leg.js';
 import { Store } from '../src/store/store.js';
-import { queryTerms } from '../src/search/keyword.js';
+import { toMatchExpression } from '../src/search/keyword.js';
 import { DIMS, pct, row, type Corpus } from './data.js';
 import { PrecomputedEmbedder } from './precomputed.js';
 
@@ -221,8 +221,7 @@ export async function runRecipe(c: Corpus, o: RunOptions): Promise<Result> {
   const kwSt = db.prepare('SELECT rowid FROM docs_fts WHERE docs_fts MATCH ? ORDER BY rank LIMIT 50').pluck();
   const vecSt = db.prepare('SELECT rowid FROM docs_vec WHERE embedding MATCH ? AND k = 50').pluck();
   const rowsSt = db.prepare('SELECT id, content FROM docs WHERE id IN (SELECT value FROM json_each(?))');
-  const match = (q: string): string | null => { const t = queryTerms(q); return t.length ? t.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ') : null; };
-  const kw = (i: number): number[] => { const m = match(c.queries[i]!); return m ? (kwSt.all(m) as number[]) : []; };
+  const kw = (i: number): number[] => { const m = toMatchExpression(c.queries[i]!); return m ? (kwSt.all(m) as number[]) : []; };
   const vq = (i: number): number[] => { const v = row(c.qvecs, i); return vecSt.all(Buffer.from(v.buffer, v.byteOffset, v.byteLength)) as number[]; };
   const fetch = (ids: number[]): number[] => { rowsSt.all(JSON.stringify(ids)); return ids.map((id) => id - 1); };
   const hybrid = (i: number): number[] => fetch(rrf(kw(i), vq(i)).slice(0, 10).map((h) => h.seq));
