@@ -11,22 +11,7 @@ import { KERNEL_WASM, instantiateKernels, newMemory, simdSupported } from '../sr
 import { stem, tokenizeAscii } from '../src/search/tokenize.js';
 import { VectorIndex } from '../src/search/vector-index.js';
 import { ROOT, tempDb } from './helpers.js';
-
-/** Deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function gauss(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
-}
+import { gauss, mulberry32, textVector } from './rng.js';
 
 function unit(v: Float32Array): Float32Array {
   let s = 0;
@@ -38,7 +23,7 @@ function unit(v: Float32Array): Float32Array {
 
 /** n unit vectors in `clusters` clusters with a shared offset, like sentence embeddings. */
 function clustered(n: number, dims: number, clusters: number, seed: number): Float32Array[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const dir = (): Float32Array => unit(Float32Array.from({ length: dims }, () => gauss(r)));
   const mean = dir();
   const centres = Array.from({ length: clusters }, dir);
@@ -70,7 +55,7 @@ class TableEmbedder implements Embedder {
 const WORDS = 'deploy deployment deploying database migration postgres redis cache latency budget alice bob carol standup meeting notes editor theme dark vegetarian peanuts flight berlin lisbon birthday present gift incident disk alert rotation'.split(' ');
 
 function sentences(n: number, seed: number): string[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = (): string => WORDS[Math.floor(Math.pow(r(), 1.5) * WORDS.length)]!;
   return Array.from({ length: n }, (_, i) => {
     const k = 4 + Math.floor(r() * 10);
@@ -122,7 +107,7 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
   const mem = newMemory(4);
   const k = instantiateKernels(mem);
   const u8 = new Uint8Array(mem.buffer);
-  const r = rng(5);
+  const r = mulberry32(5);
   const n = 50, cb = 64, codes = 0, q = 4096, mask = 8192, dist = 9000, hist = 12000;
   for (let i = 0; i < n * cb; i++) u8[codes + i] = Math.floor(r() * 256);
   for (let i = 0; i < cb; i++) u8[q + i] = Math.floor(r() * 256);
@@ -177,7 +162,7 @@ test('keyword leg ranks like FTS5 bm25 (ORDER BY rank) over the same terms', asy
   const ids = new Map((await mem.list({ limit: 10_000, order: 'asc' })).map((r, i) => [r.id, i + 1]));
   const db = new Database(path, { readonly: true });
   const fts = db.prepare('SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT 10').raw();
-  const r = rng(9);
+  const r = mulberry32(9);
   for (let i = 0; i < 40; i++) {
     const words = Array.from({ length: 2 + Math.floor(r() * 4) }, () => WORDS[Math.floor(r() * WORDS.length)]!);
     if (i % 5 === 0) words.push('deploying', 'deployed'); // two words, one stem: FTS5 counts both
@@ -230,8 +215,7 @@ test('index follows another process that adds and deletes memories', async () =>
   const dims = 32;
   const emb = new TableEmbedder(dims, 'hashed-32');
   const vec = (s: string): Float32Array => {
-    const r = rng([...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619), 2166136261));
-    return unit(Float32Array.from({ length: dims }, () => gauss(r)));
+    return unit(textVector(s, dims)); // the child process (search-index-child.ts) makes the same vectors
   };
   const texts = Array.from({ length: 200 }, (_, i) => `parent memory ${i} about apples`);
   for (const t of [...texts, 'apples', 'pears from the child']) emb.table.set(t, vec(t));

@@ -5,6 +5,7 @@
  */
 import type { Embedder } from '../../src/index.js';
 import { MnemoliteError } from '../../src/index.js';
+import { mulberry32 } from '../rng.js';
 
 /** Bag of hashed words in `dims` dimensions; same algorithm as HashEmbedder in test/helpers.ts. */
 export class WorkerEmbedder implements Embedder {
@@ -45,14 +46,7 @@ export function expectedBlob(t: string, dims = 64): Buffer {
 
 /** mulberry32: small, fast, seeded. */
 export function prng(seed: number): { next(): number; int(n: number): number; pick<T>(a: readonly T[]): T; word(): string } {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number): number => Math.floor(next() * n);
   return {
     next,
