@@ -105,7 +105,7 @@ export interface RecallOptions extends Filter, LifecycleRecallOptions {
   rrfK?: number;
   /** Candidates each leg contributes before fusion (default max(50, limit*3)). */
   candidates?: number;
-  /** Force an exact float scan in the vector leg (default is already exact below the index threshold). */
+  /** Scan every float vector in the vector leg. By default the best max(256, 8 × candidates) by sign-code distance are re-scored exactly, which is already exact when no more memories than that are in scope. */
   exact?: boolean;
 }
 
