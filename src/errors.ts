@@ -13,7 +13,9 @@ export type ErrorCode =
   | 'READ_ONLY'
   | 'BUSY'
   | 'CLOSED'
-  | 'STORAGE';
+  | 'STORAGE'
+  | 'UNAVAILABLE'
+  | 'UNSUPPORTED';
 
 /** The one error type of the library: a stable `code` plus a message that says what to do. */
 export class MnemoliteError extends Error {

@@ -7,18 +7,15 @@ import { MnemoliteError, invalid } from './errors.js';
 import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
-import { CHANGES_KEPT, VectorLeg } from './search/vector-leg.js';
-import { blobToVector, vectorToBlob } from './search/vector-index.js';
-import type { MemoryRow, RowFilter } from './store/rows.js';
-import { Store } from './store/store.js';
-import { NearDuplicates, type NearCandidate } from './lifecycle/dedup.js';
+import type { MemoryRow } from './store/rows.js';
+import { SqliteBackend, inScope, notFound } from './backend/sqlite.js';
+import type { Backend, DedupDefaults, ExportRow, ImportItem } from './backend/types.js';
 import { memoryHistory } from './lifecycle/history.js';
-import { DEFAULT_DEDUP_THRESHOLD, parseOpenDedup } from './lifecycle/options.js';
-import { prune as pruneExpired } from './lifecycle/prune.js';
+import { parseOpenDedup } from './lifecycle/options.js';
 import { lifecycleRank } from './lifecycle/rank.js';
 import { isExpired, withLifecycle } from './lifecycle/record.js';
-import type { MemoryVersion, NearDuplicateMode, PruneOptions, PruneResult } from './lifecycle/types.js';
-import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from './lifecycle/write.js';
+import type { MemoryVersion, PruneOptions, PruneResult } from './lifecycle/types.js';
+import { isPostgresUrl } from './pg/url.js';
 import type {
   AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, OpenOptions, RecallHit, RecallOptions, Stats, UpdateInput,
 } from './types.js';
@@ -95,6 +92,25 @@ function storedMetadata(r: { id: string; metadata: string }): Record<string, unk
   }
 }
 
+/** What {@link Memory.export} returns: iterate with `for await` (any store) or `for` (the SQLite file). */
+export interface MemoryExport extends AsyncIterable<ExportRecord>, Iterable<ExportRecord> {}
+
+function exportRecord(r: ExportRow): ExportRecord {
+  const rec: ExportRecord = {
+    id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.session_id,
+    metadata: storedMetadata(r), createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+  if (r.expires_at) rec.expiresAt = r.expires_at;
+  if (r.pinned) rec.pinned = true;
+  if (r.importance !== null && r.importance !== undefined) rec.importance = r.importance;
+  if (r.superseded_by) rec.supersededBy = r.superseded_by;
+  if (r.vector && r.embedding_model) {
+    rec.embedding = Array.from(r.vector);
+    rec.embeddingModel = r.embedding_model;
+  }
+  return rec;
+}
+
 function toRecord(r: MemoryRow): MemoryRecord {
   return withLifecycle({
     id: r.id,
@@ -116,31 +132,30 @@ function toRecord(r: MemoryRow): MemoryRecord {
  * (cosine over stored embeddings) and fuses them with Reciprocal Rank Fusion.
  */
 export class Memory {
-  /** Absolute path of the file (or `:memory:`). */
+  /** Absolute path of the file (or `:memory:`), or the PostgreSQL URL without its password. */
   readonly path: string;
+  /** Where the memories are kept: `sqlite` (one file) or `postgres`. */
+  readonly storage: 'sqlite' | 'postgres';
   /** The embedder in use, or `null` when semantic recall is off. */
   readonly embedder: Embedder | null;
-  /** Whether the file was opened read-only. */
+  /** Whether the store was opened read-only. */
   readonly readonly: boolean;
-  private readonly store: Store;
+  private readonly backend: Backend;
   private readonly embeddings: EmbeddingService | null;
-  private readonly vectors: VectorLeg;
   private readonly semanticOff: string | undefined;
-  private writes = 0;
   private closed = false;
-  private readonly dedupDefaults: { nearDuplicates?: NearDuplicateMode; dedupThreshold?: number };
+  private readonly dedupDefaults: DedupDefaults;
 
   /** @internal Use {@link openMemory}. */
-  constructor(store: Store, embedder: Embedder | null, readonly: boolean, semanticOff?: string, dedup: { nearDuplicates?: NearDuplicateMode; dedupThreshold?: number } = {}) {
-    this.store = store;
+  constructor(backend: Backend, embedder: Embedder | null, readonly: boolean, semanticOff?: string, dedup: DedupDefaults = {}) {
+    this.backend = backend;
     this.dedupDefaults = dedup;
-    this.path = store.path;
+    this.path = backend.location;
+    this.storage = backend.kind;
     this.embedder = embedder;
     this.readonly = readonly;
     this.semanticOff = semanticOff;
-    this.embeddings = embedder ? new EmbeddingService(embedder, store, !readonly) : null;
-    // The search index serves both legs; without an embedder it holds keywords only.
-    this.vectors = new VectorLeg(store, embedder?.id ?? null, embedder?.dims ?? 0);
+    this.embeddings = embedder ? new EmbeddingService(embedder, backend, !readonly) : null;
   }
 
   private live(): void {
@@ -150,20 +165,6 @@ export class Memory {
   private writable(): void {
     this.live();
     if (this.readonly) throw new MnemoliteError('READ_ONLY', `${this.path} was opened read-only. Open it without readonly to write.`);
-  }
-
-  private afterWrite(n = 1): void {
-    this.vectors?.markDirty();
-    this.writes += n;
-    if (this.writes >= 1000) {
-      this.writes = 0;
-      try {
-        this.store.write('trim the change log', () => this.store.pruneChanges(CHANGES_KEPT));
-      } catch {
-        // Housekeeping only: the caller's write is already committed, so it must not be reported
-        // as failed (a retry would write it twice). A busy file just postpones the trim.
-      }
-    }
   }
 
   /** Whether recall can use vectors. */
@@ -194,13 +195,7 @@ export class Memory {
     const hashes = parsed.map((p) => contentHash(p.content));
     const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]! }))) : null;
     this.live();
-    const model = this.embedder?.id ?? null;
-    const near = this.nearContexts(parsed.map((p) => p.opts), vecs);
-    const results = this.store.write('add memories', () =>
-      parsed.map((p, i) => this.writeOne(p.content, p.opts, hashes[i]!, vecs ? vectorToBlob(vecs[i]!) : null, model, near[i])),
-    );
-    this.afterWrite(results.length);
-    return results;
+    return this.backend.addMany(parsed.map((p, i) => ({ content: p.content, opts: p.opts, hash: hashes[i]!, vector: vecs ? vecs[i]! : null })), this.embedder?.id ?? null, this.dedupDefaults);
   }
 
   /**
@@ -213,39 +208,6 @@ export class Memory {
     return addConversation(this, turns, options);
   }
 
-  /** Near-duplicate candidates per item (src/lifecycle/dedup.ts), searched before the write transaction. */
-  private nearContexts(opts: ParsedAdd[], vecs: Float32Array[] | null): (NearContext | undefined)[] {
-    const finder = new NearDuplicates(this.store);
-    return opts.map((o, i) => {
-      const mode = o.nearDuplicates ?? this.dedupDefaults.nearDuplicates ?? 'off';
-      if (mode === 'off' || !vecs || o.force || o.key !== undefined) return undefined;
-      const threshold = o.dedupThreshold ?? this.dedupDefaults.dedupThreshold ?? DEFAULT_DEDUP_THRESHOLD;
-      const f = toRowFilter({ namespace: o.namespace ?? DEFAULT_NAMESPACE });
-      const candidates: NearCandidate[] = this.vectors.search(vecs[i]!, 5, f).map((h) => ({ seq: h.seq, similarity: h.score }));
-      return { finder, candidates, vec: vecs[i]!, mode, threshold };
-    });
-  }
-
-  private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null, near?: NearContext): AddResult {
-    const namespace = o.namespace ?? DEFAULT_NAMESPACE;
-    const now = new Date().toISOString();
-    const row = {
-      namespace,
-      key: o.key ?? null,
-      content,
-      category: o.category ?? null,
-      session_id: o.sessionId ?? null,
-      metadata: o.metadata ?? '{}',
-      updated_at: now,
-      content_hash: hash,
-      embedding,
-      embedding_model: embedding ? model : null,
-    };
-    const existing = o.key !== undefined ? this.store.getByKey(namespace, o.key) : undefined;
-    // Upsert, dedup (exact / near), merge or insert, with expiry, pinning, importance, supersession.
-    return writeMemory(this.store, { row, opts: o, existing, nowIso: now, near, newId: uuidv7 });
-  }
-
   /** Change a memory. Content changes are re-embedded. Throws `NOT_FOUND` if the id is unknown (in the scope). */
   async update(id: string, input: UpdateInput, scope: { namespace?: string } = {}): Promise<MemoryRecord> {
     this.writable();
@@ -253,40 +215,16 @@ export class Memory {
     const u = parseUpdate(input);
     const ns = parseScope(scope).namespace;
     const content = u.content !== undefined ? checkContent(u.content) : undefined;
-    const current = this.findRow(id, ns);
+    const current = await this.findRow(id, ns);
     const hash = content !== undefined ? contentHash(content) : current.content_hash;
-    let embedding: Buffer | null | undefined;
+    let vector: Float32Array | undefined;
     if (content !== undefined && this.embeddings && hash !== current.content_hash) {
-      const [v] = await this.embeddings.embedMany([{ text: content, hash }]);
-      embedding = vectorToBlob(v!);
+      [vector] = await this.embeddings.embedMany([{ text: content, hash }]);
     }
     this.live();
-    const row = this.store.write('update a memory', () => {
-      const cur = this.store.getById(id);
-      if (!cur || (ns !== undefined && ns !== ALL_NAMESPACES && cur.namespace !== ns)) throw this.notFound(id);
-      const key = u.key === undefined ? cur.key : u.key;
-      if (key !== null && key !== cur.key) {
-        const other = this.store.getByKey(cur.namespace, key);
-        if (other && other.seq !== cur.seq) throw invalid(`The key "${key}" is already used by memory ${other.id} in namespace "${cur.namespace}". Choose another key or forget that memory first.`);
-      }
-      const keepVector = embedding === undefined;
-      const old = keepVector ? this.store.vectorsBySeqs([cur.seq]).get(cur.seq) ?? null : null;
-      this.store.replace(cur.seq, {
-        namespace: cur.namespace,
-        key,
-        content: content ?? cur.content,
-        category: u.category === undefined ? cur.category : u.category,
-        session_id: u.sessionId === undefined ? cur.session_id : u.sessionId,
-        metadata: u.metadata ?? cur.metadata,
-        updated_at: new Date().toISOString(),
-        content_hash: hash,
-        embedding: keepVector ? (content !== undefined && hash !== cur.content_hash ? null : old) : embedding!,
-        embedding_model: keepVector ? (content !== undefined && hash !== cur.content_hash ? null : cur.embedding_model) : this.embedder!.id,
-      });
-      updateLifecycle(this.store, cur.seq, u, new Date().toISOString()); // expiresAt / ttl / pinned / importance
-      return this.store.getById(id)!;
-    });
-    this.afterWrite();
+    const row = await this.backend.update(id, ns, {
+      u, ...(content !== undefined ? { content, hash } : {}), ...(vector ? { vector } : {}),
+    }, this.embedder?.id ?? null);
     return toRecord(row);
   }
 
@@ -295,24 +233,14 @@ export class Memory {
     this.writable();
     checkId(id);
     const ns = parseScope(scope).namespace;
-    const gone = this.store.write('forget a memory', () => {
-      const row = this.store.getById(id);
-      if (!row || (ns !== undefined && ns !== ALL_NAMESPACES && row.namespace !== ns)) return false;
-      return this.store.deleteBySeq(row.seq);
-    });
-    if (gone) this.afterWrite();
-    return gone;
+    return this.backend.forget(id, ns);
   }
 
   // ---- reads -------------------------------------------------------------------
 
-  private notFound(id: string): MnemoliteError {
-    return new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with mnemolite list.`, { id });
-  }
-
-  private findRow(id: string, ns: string | undefined): MemoryRow {
-    const row = this.store.read('read a memory', () => this.store.getById(id));
-    if (!row || (ns !== undefined && ns !== ALL_NAMESPACES && row.namespace !== ns)) throw this.notFound(id);
+  private async findRow(id: string, ns: string | undefined): Promise<MemoryRow> {
+    const row = await this.backend.getById(id);
+    if (!row || !inScope(row, ns)) throw notFound(id);
     return row;
   }
 
@@ -323,8 +251,9 @@ export class Memory {
     const { includeExpired, ...rest } = scope ?? {};
     if (includeExpired !== undefined && typeof includeExpired !== 'boolean') throw invalid('options: includeExpired must be true or false.');
     const ns = parseScope(rest).namespace;
-    const row = this.store.read('read a memory', () => this.store.getById(id));
-    if (!row || (ns !== undefined && ns !== ALL_NAMESPACES && row.namespace !== ns)) return null;
+    const row = await this.backend.getById(id);
+    this.live();
+    if (!row || !inScope(row, ns)) return null;
     if (!includeExpired && isExpired(row, new Date().toISOString())) return null;
     return toRecord(row);
   }
@@ -334,14 +263,14 @@ export class Memory {
     this.live();
     const o = parseList(options);
     const f = toRowFilter(o);
-    return this.store.read('list memories', () => this.store.list(f, o.limit ?? 100, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
+    return (await this.backend.list(f, o.limit ?? 100, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
   }
 
   /** Count memories matching filters. */
   async count(options: Filter & { includeExpired?: boolean } = {}): Promise<number> {
     this.live();
     const f = toRowFilter(parseList(options));
-    return this.store.read('count memories', () => this.store.count(f));
+    return this.backend.count(f);
   }
 
   /**
@@ -360,10 +289,13 @@ export class Memory {
     }
     const limit = o.limit ?? 10;
     const depth = Math.min(MAX_CANDIDATES, Math.max(o.candidates ?? Math.max(50, limit * 3), limit));
-    const signals = { keywordIdfMass: 0 };
-    const kw = mode === 'vector' ? [] : this.keywordLeg(q, f, depth, signals);
-    const vec = mode === 'keyword' ? [] : this.vectors.search(await this.embeddings!.embedQuery(q), depth, f, { exact: o.exact === true });
+    const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q);
     this.live();
+    const legs = await this.backend.legs({
+      text: mode === 'vector' ? null : q, vector: qvec, model: this.embedder?.id ?? null, depth, filter: f, exact: o.exact === true,
+    });
+    const kw = legs.keyword;
+    const vec = legs.vector;
     let fused: FusedHit[];
     if (mode === 'keyword') fused = kw.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
     else if (mode === 'vector') fused = vec.map((h, i) => ({ seq: h.seq, score: h.score, vectorRank: i + 1 }));
@@ -373,13 +305,14 @@ export class Memory {
         weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
         rrfK: o.rrfK ?? 60,
         adaptive: ADAPTIVE_DEFAULTS,
-        signals,
+        signals: { keywordIdfMass: legs.idfMass },
       });
     }
     // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
-    fused = this.store.read('rank by lifecycle', () => lifecycleRank(this.store, fused, o, this.embedder?.id ?? null, limit));
+    fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit);
     const top = fused.slice(0, limit);
-    const rows = this.store.read('read recalled memories', () => this.store.getBySeqs(top.map((h) => h.seq)));
+    const rows = await this.backend.rowsBySeqs(top.map((h) => h.seq));
+    this.live();
     const hits: RecallHit[] = [];
     for (const h of top) {
       const r = rows.get(h.seq);
@@ -392,37 +325,28 @@ export class Memory {
     return hits;
   }
 
-  private keywordLeg(q: string, f: RowFilter, depth: number, signals?: { keywordIdfMass: number }): { seq: number; bm25: number }[] {
-    const stats = { idfMass: 0 };
-    const hits = this.vectors.keyword(q, depth, f, stats);
-    if (signals) signals.keywordIdfMass = stats.idfMass;
-    return hits;
-  }
-
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */
   async stats(scope: { namespace?: string } = {}): Promise<Stats> {
     this.live();
     const ns = parseScope(scope).namespace ?? ALL_NAMESPACES;
     const f = toRowFilter({ namespace: ns });
-    return this.store.read('compute stats', () => {
-      const memories = this.store.count(f);
-      const embedded = this.embedder ? this.store.countEmbedded(f, this.embedder.id) : 0;
-      const s: Stats = {
-        path: this.path,
-        memories,
-        namespaces: this.store.countByNamespace(f),
-        embedded,
-        unembedded: memories - embedded,
-        semantic: this.embedder !== null,
-        embedding: this.store.getEmbeddingIdentity(),
-        cacheEntries: this.store.cacheEntries(),
-        fileBytes: this.store.fileBytes(),
-        schemaVersion: this.store.schemaVersion(),
-        expired: this.store.count({ ...f, activeAt: undefined }) - memories,
-      };
-      if (!this.embedder) s.semanticReason = this.semanticOff ?? 'no embedder configured';
-      return s;
-    });
+    const model = this.embedder?.id ?? null;
+    const st = await this.backend.stats(f, model);
+    const s: Stats = {
+      path: this.path,
+      memories: st.memories,
+      namespaces: st.namespaces,
+      embedded: st.embedded,
+      unembedded: st.memories - st.embedded,
+      semantic: this.embedder !== null,
+      embedding: await this.backend.identity(),
+      cacheEntries: st.cacheEntries,
+      fileBytes: st.bytes,
+      schemaVersion: st.schemaVersion,
+      expired: st.expired,
+    };
+    if (!this.embedder) s.semanticReason = this.semanticOff ?? 'no embedder configured';
+    return s;
   }
 
   // ---- lifecycle (src/lifecycle/) -------------------------------------------------
@@ -436,11 +360,9 @@ export class Memory {
     this.live();
     checkId(id);
     const ns = parseScope(scope).namespace;
-    return this.store.read('read the history', () => {
-      const row = this.store.getById(id);
-      if (!row || (ns !== undefined && ns !== ALL_NAMESPACES && row.namespace !== ns)) return [];
-      return memoryHistory(this.store, id);
-    });
+    const row = await this.backend.getById(id);
+    if (!row || !inScope(row, ns)) return [];
+    return memoryHistory(this.backend, id);
   }
 
   /**
@@ -455,37 +377,36 @@ export class Memory {
     if (vacuum !== undefined && vacuum !== 'auto' && vacuum !== 'full' && vacuum !== 'none') throw invalid('prune: vacuum must be "auto", "full" or "none".');
     if (dryRun !== undefined && typeof dryRun !== 'boolean') throw invalid('prune: dryRun must be true or false.');
     const ns = parseScope(namespace !== undefined ? { namespace } : {}).namespace;
-    const res = pruneExpired(this.store, {
+    return this.backend.prune({
       ...(ns !== undefined && ns !== ALL_NAMESPACES ? { namespace: ns } : {}),
       ...(dryRun ? { dryRun } : {}),
       ...(vacuum ? { vacuum } : {}),
     }, new Date().toISOString());
-    if (res.deleted && !res.dryRun) this.afterWrite(res.deleted);
-    return res;
   }
 
   // ---- whole-file operations ------------------------------------------------------
 
-  /** Stream memories as plain records (for JSON Lines). Namespace defaults to `"*"` (all). */
-  *export(options: ExportOptions = {}): IterableIterator<ExportRecord> {
+  /**
+   * Stream memories as plain records (for JSON Lines). Namespace defaults to `"*"` (all).
+   * Iterate with `for await` (any store) or plain `for` (the SQLite file only).
+   */
+  export(options: ExportOptions = {}): MemoryExport {
     this.live();
     const { vectors, ...filter } = options ?? {};
     const f = toRowFilter(parseList({ namespace: ALL_NAMESPACES, includeExpired: true, ...filter }));
-    for (const r of this.store.iterate(f)) {
-      const rec: ExportRecord = {
-        id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.session_id,
-        metadata: storedMetadata(r), createdAt: r.created_at, updatedAt: r.updated_at,
-      };
-      if (r.expires_at) rec.expiresAt = r.expires_at;
-      if (r.pinned) rec.pinned = true;
-      if (r.importance !== null && r.importance !== undefined) rec.importance = r.importance;
-      if (r.superseded_by) rec.supersededBy = r.superseded_by;
-      if (vectors && r.embedding && r.embedding_model) {
-        rec.embedding = Array.from(blobToVector(r.embedding));
-        rec.embeddingModel = r.embedding_model;
-      }
-      yield rec;
-    }
+    const backend = this.backend;
+    const withVectors = vectors === true;
+    return {
+      [Symbol.asyncIterator]: async function* () {
+        for await (const r of backend.exportRows(f, withVectors)) yield exportRecord(r);
+      },
+      [Symbol.iterator]: function* () {
+        if (!backend.exportRowsSync) {
+          throw new MnemoliteError('UNSUPPORTED', `Export from ${backend.kind} is asynchronous: iterate it with "for await (const record of memory.export())".`);
+        }
+        for (const r of backend.exportRowsSync(f, withVectors)) yield exportRecord(r);
+      },
+    };
   }
 
   /**
@@ -561,53 +482,36 @@ export class Memory {
   }
 
   /** Vectors for import records: their own when they come from the current model, else embedded. */
-  private async importVectors(batch: ExportRecord[]): Promise<(Buffer | null)[]> {
+  private async importVectors(batch: ExportRecord[]): Promise<(Float32Array | null)[]> {
     const model = this.embedder?.id ?? null;
-    const hashes = batch.map((r) => contentHash(r.content));
-    const blobs: (Buffer | null)[] = batch.map(() => null);
+    const out: (Float32Array | null)[] = batch.map(() => null);
     if (this.embeddings) {
       const need: number[] = [];
       batch.forEach((r, i) => {
         if (r.embedding && r.embeddingModel === model && r.embedding.length === this.embedder!.dims && r.embedding.every(Number.isFinite)) {
-          blobs[i] = vectorToBlob(Float32Array.from(r.embedding));
+          out[i] = Float32Array.from(r.embedding);
         } else need.push(i);
       });
       if (need.length) {
-        const vecs = await this.embeddings.embedMany(need.map((i) => ({ text: batch[i]!.content, hash: hashes[i]! })));
-        need.forEach((i, k) => { blobs[i] = vectorToBlob(vecs[k]!); });
+        const vecs = await this.embeddings.embedMany(need.map((i) => ({ text: batch[i]!.content, hash: contentHash(batch[i]!.content) })));
+        need.forEach((i, k) => { out[i] = vecs[k]!; });
       }
     }
-    return blobs;
+    return out;
   }
 
-  private async importBatch(batch: ExportRecord[], blobs: (Buffer | null)[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
-    const model = this.embedder?.id ?? null;
-    const hashes = batch.map((r) => contentHash(r.content));
+  private async importBatch(batch: ExportRecord[], vecs: (Float32Array | null)[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
     this.live();
-    this.store.write('import memories', () => {
-      batch.forEach((r, i) => {
-        const row = {
-          namespace: r.namespace, key: r.key, content: r.content, category: r.category, session_id: r.sessionId,
-          metadata: JSON.stringify(r.metadata), updated_at: r.updatedAt, content_hash: hashes[i]!,
-          embedding: blobs[i]!, embedding_model: blobs[i] ? model : null,
-        };
-        const life = { expires_at: r.expiresAt ?? null, pinned: r.pinned ? 1 : 0, importance: r.importance ?? null, superseded_by: r.supersededBy ?? null };
-        const byId = this.store.getById(r.id);
-        const byKey = r.key !== null ? this.store.getByKey(r.namespace, r.key) : undefined;
-        const existing = byId ?? byKey;
-        if (existing) {
-          if (onConflict === 'skip') { res.skipped++; return; }
-          if (byId && byKey && byId.seq !== byKey.seq) this.store.deleteBySeq(byKey.seq);
-          this.store.replace(existing.seq, row);
-          setLifecycle(this.store, existing.seq, life);
-          res.replaced++;
-          return;
-        }
-        this.store.insert({ ...row, ...life, id: r.id, created_at: r.createdAt });
-        res.imported++;
-      });
-    });
-    this.afterWrite(batch.length);
+    const items: ImportItem[] = batch.map((r, i) => ({
+      id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.sessionId,
+      metadata: JSON.stringify(r.metadata), createdAt: r.createdAt, updatedAt: r.updatedAt,
+      expiresAt: r.expiresAt ?? null, pinned: r.pinned === true, importance: r.importance ?? null, supersededBy: r.supersededBy ?? null,
+      hash: contentHash(r.content), vector: vecs[i] ?? null,
+    }));
+    const n = await this.backend.importBatch(items, this.embedder?.id ?? null, onConflict);
+    res.imported += n.imported;
+    res.replaced += n.replaced;
+    res.skipped += n.skipped;
   }
 
   /**
@@ -622,7 +526,7 @@ export class Memory {
     if (!existsSync(dirname(resolve(dest)))) throw invalid(`The directory of ${dest} does not exist. Create it first or choose another path.`);
     if (this.path !== ':memory:' && resolve(dest) === resolve(this.path)) throw invalid('The backup destination is the database itself. Choose another path.');
     if (existsSync(dest)) throw invalid(`${dest} already exists. Choose a new path; backups never overwrite files.`);
-    await this.store.backup(dest);
+    await this.backend.backup(dest);
   }
 
   /**
@@ -638,19 +542,16 @@ export class Memory {
     if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
     const batchSize = Math.max(1, Math.min(1000, options.batchSize ?? 64));
     const model = this.embedder.id;
-    const total = this.store.read('count memories', () => this.store.count({}) - this.store.countEmbedded({}, model));
+    const total = await this.backend.countToEmbed(model);
     let done = 0;
     let after = 0;
     options.onProgress?.(0, total);
     for (;;) {
-      const rows = this.store.read('read memories to embed', () => this.store.rowsNeedingEmbedding(model, after, batchSize));
+      const rows = await this.backend.toEmbed(model, after, batchSize);
       if (!rows.length) break;
       const vecs = await this.embeddings.embedMany(rows.map((r) => ({ text: r.content, hash: r.content_hash })));
       this.live();
-      this.store.write('store new vectors', () => {
-        rows.forEach((r, i) => this.store.setEmbedding(r.seq, vectorToBlob(vecs[i]!), model));
-      });
-      this.afterWrite(rows.length);
+      await this.backend.setVectors(rows.map((r, i) => ({ seq: r.seq, vector: vecs[i]! })), model);
       after = rows[rows.length - 1]!.seq;
       done += rows.length;
       options.onProgress?.(Math.min(done, total), total);
@@ -662,7 +563,7 @@ export class Memory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.store.close();
+    await this.backend.close();
     await this.embedder?.close?.();
   }
 }
@@ -677,38 +578,47 @@ export class Memory {
  */
 export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
   if (options === null || typeof options !== 'object') throw invalid('openMemory expects an options object.');
-  const path = options.path ?? 'memory.db';
-  if (typeof path !== 'string' || !path.trim() || path.includes('\u0000')) throw invalid('path must be a file path such as "memory.db".');
   if (options.busyTimeoutMs !== undefined && !(Number.isFinite(options.busyTimeoutMs) && options.busyTimeoutMs >= 0)) {
     throw invalid('busyTimeoutMs must be a number of milliseconds, 0 or more (default 5000).');
   }
+  const url = options.url ?? (typeof options.path === 'string' && isPostgresUrl(options.path) ? options.path : undefined);
+  if (url !== undefined && (typeof url !== 'string' || !isPostgresUrl(url))) throw invalid('url must be a PostgreSQL connection URL such as "postgres://user@host:5432/db".');
+  if (url !== undefined && options.path !== undefined && options.path !== url) throw invalid('Give either path (a SQLite file) or url (PostgreSQL), not both.');
+  const path = options.path ?? 'memory.db';
+  if (url === undefined && (typeof path !== 'string' || !path.trim() || path.includes('\u0000'))) throw invalid('path must be a file path such as "memory.db".');
   const embedder = resolveEmbedder(options.embedder);
   const readonly = !!options.readonly;
-  const store = new Store(path, { readonly, ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}) });
+  const dedup = parseOpenDedup(options);
+  const backend: Backend = url !== undefined
+    ? await (await import('./pg/backend.js')).openPostgres(url, { readonly, embedder, ...(options.postgres ?? {}) })
+    : new SqliteBackend(path, {
+      readonly, model: embedder?.id ?? null, dims: embedder?.dims ?? 0,
+      ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+    });
   try {
-    const recorded = store.read('read the embedding model', () => store.getEmbeddingIdentity());
+    const recorded = await backend.identity();
     if (embedder) {
       const mine = { provider: embedder.provider, model: embedder.id, dims: embedder.dims };
+      const where = backend.kind === 'sqlite' ? path : backend.location;
       if (recorded && (recorded.model !== mine.model || recorded.dims !== mine.dims)) {
         if (!options.allowModelChange) {
           throw new MnemoliteError(
             'EMBEDDING_MISMATCH',
-            `${path} holds vectors from ${recorded.provider} model "${recorded.model}" (${recorded.dims} dims), but it was opened with "${mine.model}" (${mine.dims} dims). ` +
-              `Open it with the same embedder, or switch the file to the new one with: mnemolite reindex --db ${path}`,
+            `${where} holds vectors from ${recorded.provider} model "${recorded.model}" (${recorded.dims} dims), but it was opened with "${mine.model}" (${mine.dims} dims). ` +
+              `Open it with the same embedder, or switch ${backend.kind === 'sqlite' ? 'the file' : 'the database'} to the new one with: mnemolite reindex --db ${where}`,
             { recorded, requested: mine },
           );
         }
-        if (readonly) throw new MnemoliteError('READ_ONLY', 'Switching the embedding model needs a writable file.');
+        if (readonly) throw new MnemoliteError('READ_ONLY', 'Switching the embedding model needs a writable store.');
       }
       if (!readonly && (!recorded || recorded.model !== mine.model || recorded.dims !== mine.dims || recorded.provider !== mine.provider)) {
-        store.write('record the embedding model', () => store.setEmbeddingIdentity(mine));
+        await backend.setIdentity(mine);
       }
     }
     const off = embedder ? undefined : options.embedder === 'none' ? "embedder 'none' was chosen: keyword recall only" : 'no embedder';
-    const dedup = parseOpenDedup(options);
-    return new Memory(store, embedder, readonly, off, dedup);
+    return new Memory(backend, embedder, readonly, off, dedup);
   } catch (err) {
-    store.close();
+    await backend.close();
     throw err;
   }
 }

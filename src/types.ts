@@ -163,10 +163,30 @@ export interface Stats {
   expired: number;
 }
 
+/** PostgreSQL settings for {@link openMemory}. */
+export interface PostgresOptions {
+  /** Schema that holds mnemolite's tables (default `mnemolite`); one schema per independent store. */
+  schema?: string;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  /** Milliseconds to wait for a connection (default 10000). */
+  connectTimeoutMs?: number;
+}
+
 /** Options for {@link openMemory}. */
 export interface OpenOptions {
-  /** Path of the SQLite file (default `memory.db`). `:memory:` works for throwaway use. */
+  /**
+   * Path of the SQLite file (default `memory.db`). `:memory:` works for throwaway use.
+   * A `postgres://` URL here is taken as {@link OpenOptions.url}.
+   */
   path?: string;
+  /**
+   * A PostgreSQL connection URL (`postgres://user:password@host:5432/db`): keep the memories in
+   * PostgreSQL (full-text search and pgvector) instead of a file, with the same API.
+   */
+  url?: string;
+  /** PostgreSQL settings (only with {@link OpenOptions.url}). */
+  postgres?: PostgresOptions;
   /**
    * Embedding provider: `'local'` (default, bundled model), `'none'` (keyword only),
    * or any object implementing {@link Embedder}.

@@ -37,7 +37,7 @@ test('pragmas: synchronous NORMAL, foreign keys on, busy timeout set', async () 
   const path = tempDb();
   const mem = await openMemory({ path, embedder: 'none', busyTimeoutMs: 1234 });
   // Reach the connection through a second handle on the same file is not possible; check via the store.
-  const store = (mem as unknown as { store: { db: Database.Database } }).store;
+  const store = (mem as unknown as { backend: { store: { db: Database.Database } } }).backend.store;
   assert.equal(store.db.pragma('synchronous', { simple: true }), 1);
   assert.equal(store.db.pragma('foreign_keys', { simple: true }), 1);
   assert.equal(store.db.pragma('busy_timeout', { simple: true }), 1234);

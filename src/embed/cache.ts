@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
 import { MnemoliteError } from '../errors.js';
-import { blobToVector, vectorToBlob } from '../search/vector-index.js';
-import type { Store } from '../store/store.js';
 import type { Embedder } from './provider.js';
 
 /** Texts per call to the embedder. */
 export const EMBED_BATCH = 32;
 const QUERY_LRU = 512;
-const CACHE_MAX_ROWS = 20_000;
+
+/** Where vectors are remembered between runs (the store: its memories and its embedding cache). */
+export interface VectorCache {
+  /** Stored vectors of `model` for any of `hashes`. */
+  cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Keep a query vector (best effort; the store bounds its cache). */
+  cacheVector(model: string, hash: string, vector: Float32Array): Promise<void>;
+}
 
 /** sha256 hex of a text: the cache key (with the model id). */
 export function contentHash(text: string): string {
@@ -40,12 +45,11 @@ export function normalise(v: ArrayLike<number>, dims: number, who: string): Floa
  */
 export class EmbeddingService {
   readonly embedder: Embedder;
-  private readonly store: Store;
+  private readonly store: VectorCache;
   private readonly writable: boolean;
   private readonly queries = new Map<string, Float32Array>();
-  private cacheWrites = 0;
 
-  constructor(embedder: Embedder, store: Store, writable: boolean) {
+  constructor(embedder: Embedder, store: VectorCache, writable: boolean) {
     this.embedder = embedder;
     this.store = store;
     this.writable = writable;
@@ -77,10 +81,10 @@ export class EmbeddingService {
     const model = this.embedder.id;
     const out: (Float32Array | undefined)[] = new Array(items.length);
     const missing = new Map<string, number[]>();
-    const cached = this.store.read('read the embedding cache', () => this.store.cachedEmbeddings(model, items.map((it) => it.hash)));
+    const cached = await this.store.cachedVectors(model, items.map((it) => it.hash));
     items.forEach((it, i) => {
       const hit = cached.get(it.hash);
-      if (hit && hit.byteLength === this.embedder.dims * 4) out[i] = blobToVector(hit);
+      if (hit && hit.length === this.embedder.dims) out[i] = hit;
       else missing.set(it.hash, [...(missing.get(it.hash) ?? []), i]);
     });
     if (missing.size) {
@@ -105,8 +109,7 @@ export class EmbeddingService {
     if (this.queries.size > QUERY_LRU) this.queries.delete(this.queries.keys().next().value!);
     if (this.writable) {
       try {
-        this.store.putCache(this.embedder.id, hash, vectorToBlob(v!));
-        if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
+        await this.store.cacheVector(this.embedder.id, hash, v!);
       } catch {
         // A cache write that loses a lock race is not worth failing a recall for.
       }

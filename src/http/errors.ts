@@ -32,6 +32,8 @@ const STATUS: Record<string, number> = {
   NOT_A_DATABASE: 500,
   SCHEMA_TOO_NEW: 500,
   STORAGE: 500,
+  UNAVAILABLE: 503,
+  UNSUPPORTED: 501,
 };
 
 /** Describe a zod failure in one sentence naming the field. */

@@ -2,28 +2,35 @@
  * History: previous contents of a memory (kept by the `memories_history_update` trigger on every
  * content change) and, through `superseded_by`, the memories it replaced.
  */
-import type { Store } from '../store/store.js';
 import type { MemoryVersion } from './types.js';
 
-interface Row { id: string; content: string; category: string | null; metadata: string; created_at: string }
+/** A memory as history reads it. */
+export interface HistoryRow { id: string; content: string; category: string | null; metadata: string; created_at: string }
+type Row = HistoryRow;
+
+/** Where history reads from. */
+export interface HistorySource {
+  historyRow(id: string): Promise<HistoryRow | undefined>;
+  /** Memories directly superseded by `id`, oldest first. */
+  predecessors(id: string): Promise<HistoryRow[]>;
+  /** Previous contents of `id`, oldest first. */
+  versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]>;
+}
 
 /**
  * Versions of memory `id`, oldest first; the last one is its current content. Memories it
  * superseded (directly or through a chain) contribute their versions too, each ending when its
  * successor was created. Empty when the memory does not exist.
  */
-export function memoryHistory(store: Store, id: string): MemoryVersion[] {
-  const getRow = store.db.prepare('SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?');
-  const predecessors = store.db.prepare('SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq');
-  const versions = store.db.prepare('SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version');
-  const root = getRow.get(id) as Row | undefined;
+export async function memoryHistory(src: HistorySource, id: string): Promise<MemoryVersion[]> {
+  const root = await src.historyRow(id);
   if (!root) return [];
 
   const out: MemoryVersion[] = [];
   /** Versions of one memory; its last content ends at `endedAt` (null = current). */
-  const add = (m: Row, endedAt: string | null): void => {
+  const add = async (m: Row, endedAt: string | null): Promise<void> => {
     let from = m.created_at;
-    for (const v of versions.all(m.id) as { content: string; category: string | null; metadata: string; replaced_at: string }[]) {
+    for (const v of await src.versions(m.id)) {
       out.push({ id: m.id, content: v.content, category: v.category, metadata: JSON.parse(v.metadata) as Record<string, unknown>, validFrom: new Date(from), validUntil: new Date(v.replaced_at), current: false, endedBy: 'updated' });
       from = v.replaced_at;
     }
@@ -35,15 +42,15 @@ export function memoryHistory(store: Store, id: string): MemoryVersion[] {
     out.push(last);
   };
 
-  add(root, null);
+  await add(root, null);
   const seen = new Set([root.id]);
   const queue: Row[] = [root];
   while (queue.length && seen.size < 10_000) {
     const succ = queue.shift()!;
-    for (const p of predecessors.all(succ.id) as Row[]) {
+    for (const p of await src.predecessors(succ.id)) {
       if (seen.has(p.id)) continue;
       seen.add(p.id);
-      add(p, succ.created_at);
+      await add(p, succ.created_at);
       queue.push(p);
     }
   }

@@ -10,22 +10,32 @@
  *    one); their `score` stays the relevance score.
  */
 import type { FusedHit } from '../search/fusion.js';
-import type { Store } from '../store/store.js';
-import { blobToVector } from '../search/vector-index.js';
-import { stmt } from './sql.js';
 import { dot } from './dedup.js';
 import { jaccard, mmrOrder, tokenSet } from './mmr.js';
 import { DEFAULT_MMR_LAMBDA, type ParsedLifecycleRecall } from './options.js';
 import { CORE_CATEGORY, DEFAULT_RECENCY_WEIGHT, recencyFactor } from './recency.js';
 
-interface Meta {
+/** What the re-ranking reads about one candidate. */
+export interface RankMeta {
   seq: number;
   created_at: string;
   category: string | null;
   pinned: number;
   importance: number | null;
+  /** Seq of the successor (the memory that superseded this one), if it exists. */
   succ: number | null;
+  /** Latest content change (only when asked for). */
   changed_at: string | null;
+}
+
+/** Where the re-ranking reads from: each store answers these in its own query language. */
+export interface RankSource {
+  /** Successor seq of each superseded memory among `seqs` (cheap when nothing is superseded). */
+  successors(seqs: number[]): Promise<Map<number, number>>;
+  rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]>;
+  /** Stored vectors of `model` for `seqs`. */
+  vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>>;
+  contentsOf(seqs: number[]): Promise<Map<number, string>>;
 }
 
 /** Smallest MMR candidate pool. */
@@ -61,26 +71,15 @@ export function demoteSuperseded(list: FusedHit[], successorOf: ReadonlyMap<numb
 }
 
 /** Apply the lifecycle re-ranking to fused candidates (best first). Returns a new list. */
-export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycleRecall, model: string | null, limit: number): FusedHit[] {
+export async function lifecycleRank(src: RankSource, fused: FusedHit[], o: ParsedLifecycleRecall, model: string | null, limit: number): Promise<FusedHit[]> {
   if (!fused.length) return fused;
-  const seqs = JSON.stringify(fused.map((h) => h.seq));
+  const seqs = fused.map((h) => h.seq);
   const optIn = o.recency !== undefined || (o.importanceWeight ?? 0) > 0 || (o.mmr !== undefined && o.mmr !== false);
   if (!optIn) {
-    // Fast path: only supersession. Most files have no superseded memory at all: one probe of the
-    // partial index answers that, and saves a look-up per candidate on every recall.
-    if (!stmt(store, 'SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return fused;
-    const rows = stmt(store,
-      `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
-       WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.superseded_by IS NOT NULL`,
-    ).raw().all(seqs) as [number, number][];
-    return rows.length ? demoteSuperseded(fused, new Map(rows)) : fused;
+    const succ = await src.successors(seqs);
+    return succ.size ? demoteSuperseded(fused, succ) : fused;
   }
-  const meta = new Map((stmt(store,
-    `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
-       (SELECT s.seq FROM memories s WHERE s.id = m.superseded_by) AS succ,
-       ${o.recency ? '(SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id)' : 'NULL'} AS changed_at
-     FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
-  ).all(seqs) as Meta[]).map((r) => [r.seq, r]));
+  const meta = new Map((await src.rankMeta(seqs, o.recency !== undefined)).map((r) => [r.seq, r]));
 
   // 1. importance and recency
   const w = o.importanceWeight ?? 0;
@@ -106,18 +105,13 @@ export function lifecycleRank(store: Store, fused: FusedHit[], o: ParsedLifecycl
     const lambda = typeof o.mmr === 'object' ? o.mmr.lambda ?? DEFAULT_MMR_LAMBDA : DEFAULT_MMR_LAMBDA;
     // Candidates far down the list cannot win with any useful λ; bounding the pool keeps MMR cheap.
     const pool = list.slice(0, Math.max(3 * limit, MMR_MIN_POOL));
-    const poolSeqs = JSON.stringify(pool.map((h) => h.seq));
+    const poolSeqs = pool.map((h) => h.seq);
     const vecs: (Float32Array | undefined)[] = pool.map(() => undefined);
     const at = new Map(pool.map((h, i) => [h.seq, i]));
-    if (model !== null) {
-      for (const r of stmt(store, 'SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
-        .all(model, poolSeqs) as { seq: number; embedding: Buffer }[]) vecs[at.get(r.seq)!] = blobToVector(r.embedding);
-    }
+    if (model !== null) for (const [seq, v] of await src.vectorsOf(poolSeqs, model)) vecs[at.get(seq)!] = v;
     const tokens: Set<string>[] = [];
     if (vecs.some((v) => v === undefined)) {
-      for (const r of stmt(store, 'SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))').all(poolSeqs) as { seq: number; content: string }[]) {
-        tokens[at.get(r.seq)!] = tokenSet(r.content);
-      }
+      for (const [seq, content] of await src.contentsOf(poolSeqs)) tokens[at.get(seq)!] = tokenSet(content);
     }
     const sim = (a: number, b: number): number => {
       const va = vecs[a], vb = vecs[b];

@@ -1,0 +1,343 @@
+/**
+ * The SQLite file as a {@link Backend}: SQL in src/store/, in-memory search indexes in
+ * src/search/, write rules in src/lifecycle/. Every call is synchronous underneath; the async
+ * signatures are the shared interface's.
+ */
+import { MnemoliteError, invalid } from '../errors.js';
+import { uuidv7 } from '../ids.js';
+import { NearDuplicates, type NearCandidate } from '../lifecycle/dedup.js';
+import type { HistoryRow } from '../lifecycle/history.js';
+import { DEFAULT_DEDUP_THRESHOLD } from '../lifecycle/options.js';
+import { prune as pruneExpired } from '../lifecycle/prune.js';
+import type { RankMeta } from '../lifecycle/rank.js';
+import { stmt } from '../lifecycle/sql.js';
+import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
+import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../lifecycle/write.js';
+import { CHANGES_KEPT, VectorLeg } from '../search/vector-leg.js';
+import { blobToVector, vectorToBlob } from '../search/vector-index.js';
+import type { MemoryRow, RowFilter } from '../store/rows.js';
+import { Store } from '../store/store.js';
+import type { ConnectionOptions } from '../store/connection.js';
+import type { AddResult } from '../types.js';
+import { ALL_NAMESPACES, DEFAULT_NAMESPACE, toRowFilter, type ParsedAdd } from '../validate.js';
+import type {
+  Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
+} from './types.js';
+
+const CACHE_MAX_ROWS = 20_000;
+
+/** Whether `row` is visible in namespace scope `ns` (undefined or `*` = any). */
+export function inScope(row: { namespace: string }, ns: string | undefined): boolean {
+  return ns === undefined || ns === ALL_NAMESPACES || row.namespace === ns;
+}
+
+/** A memory file. */
+export class SqliteBackend implements Backend {
+  readonly kind = 'sqlite' as const;
+  readonly location: string;
+  /** @internal The store, for tests and tools that inspect the file. */
+  readonly store: Store;
+  private readonly index: VectorLeg;
+  private writes = 0;
+  private cacheWrites = 0;
+
+  constructor(path: string, opts: ConnectionOptions & { model: string | null; dims: number }) {
+    const { model, dims, ...conn } = opts;
+    this.store = new Store(path, conn);
+    this.location = path;
+    // One search index serves both legs; without an embedder it holds keywords only.
+    this.index = new VectorLeg(this.store, model, dims);
+  }
+
+  private read<T>(action: string, fn: () => T): Promise<T> {
+    return Promise.resolve(this.store.read(action, fn));
+  }
+
+  /** After a committed write: mark the index stale, and now and then trim the change log. */
+  private afterWrite(n = 1): void {
+    this.index.markDirty();
+    this.writes += n;
+    if (this.writes >= 1000) {
+      this.writes = 0;
+      try {
+        this.store.write('trim the change log', () => this.store.pruneChanges(CHANGES_KEPT));
+      } catch {
+        // Housekeeping only: the caller's write is already committed, so it must not be reported
+        // as failed (a retry would write it twice). A busy file just postpones the trim.
+      }
+    }
+  }
+
+  async identity(): Promise<EmbeddingIdentity | null> {
+    return this.read('read the embedding model', () => this.store.getEmbeddingIdentity());
+  }
+
+  async setIdentity(e: EmbeddingIdentity): Promise<void> {
+    this.store.write('record the embedding model', () => this.store.setEmbeddingIdentity(e));
+  }
+
+  async cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    const blobs = this.store.read('read the embedding cache', () => this.store.cachedEmbeddings(model, hashes));
+    const out = new Map<string, Float32Array>();
+    for (const [h, b] of blobs) out.set(h, blobToVector(b));
+    return out;
+  }
+
+  async cacheVector(model: string, hash: string, vector: Float32Array): Promise<void> {
+    this.store.putCache(model, hash, vectorToBlob(vector));
+    if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
+  }
+
+  // ---- writes ----------------------------------------------------------------
+
+  async addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]> {
+    const near = this.nearContexts(items.map((p) => p.opts), items.map((p) => p.vector), dedup);
+    const results = this.store.write('add memories', () =>
+      items.map((p, i) => this.writeOne(p.content, p.opts, p.hash, p.vector ? vectorToBlob(p.vector) : null, model, near[i])),
+    );
+    this.afterWrite(results.length);
+    return results;
+  }
+
+  /** Near-duplicate candidates per item (src/lifecycle/dedup.ts), searched before the write transaction. */
+  private nearContexts(opts: ParsedAdd[], vecs: (Float32Array | null)[], dedup: DedupDefaults): (NearContext | undefined)[] {
+    const finder = new NearDuplicates(this.store);
+    return opts.map((o, i) => {
+      const mode = o.nearDuplicates ?? dedup.nearDuplicates ?? 'off';
+      const vec = vecs[i];
+      if (mode === 'off' || !vec || o.force || o.key !== undefined) return undefined;
+      const threshold = o.dedupThreshold ?? dedup.dedupThreshold ?? DEFAULT_DEDUP_THRESHOLD;
+      const f = toRowFilter({ namespace: o.namespace ?? DEFAULT_NAMESPACE });
+      const candidates: NearCandidate[] = this.index.search(vec, 5, f).map((h) => ({ seq: h.seq, similarity: h.score }));
+      return { finder, candidates, vec, mode, threshold };
+    });
+  }
+
+  private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null, near?: NearContext): AddResult {
+    const namespace = o.namespace ?? DEFAULT_NAMESPACE;
+    const now = new Date().toISOString();
+    const row = {
+      namespace,
+      key: o.key ?? null,
+      content,
+      category: o.category ?? null,
+      session_id: o.sessionId ?? null,
+      metadata: o.metadata ?? '{}',
+      updated_at: now,
+      content_hash: hash,
+      embedding,
+      embedding_model: embedding ? model : null,
+    };
+    const existing = o.key !== undefined ? this.store.getByKey(namespace, o.key) : undefined;
+    // Upsert, dedup (exact / near), merge or insert, with expiry, pinning, importance, supersession.
+    return writeMemory(this.store, { row, opts: o, existing, nowIso: now, near, newId: uuidv7 });
+  }
+
+  async update(id: string, ns: string | undefined, c: UpdateChange, model: string | null): Promise<MemoryRow> {
+    const u = c.u;
+    const row = this.store.write('update a memory', () => {
+      const cur = this.store.getById(id);
+      if (!cur || !inScope(cur, ns)) throw notFound(id);
+      const key = u.key === undefined ? cur.key : u.key;
+      if (key !== null && key !== cur.key) {
+        const other = this.store.getByKey(cur.namespace, key);
+        if (other && other.seq !== cur.seq) throw invalid(`The key "${key}" is already used by memory ${other.id} in namespace "${cur.namespace}". Choose another key or forget that memory first.`);
+      }
+      const hash = c.hash ?? cur.content_hash;
+      const changed = c.content !== undefined && hash !== cur.content_hash;
+      const keepVector = c.vector === undefined;
+      const old = keepVector && !changed ? this.store.vectorsBySeqs([cur.seq]).get(cur.seq) ?? null : null;
+      this.store.replace(cur.seq, {
+        namespace: cur.namespace,
+        key,
+        content: c.content ?? cur.content,
+        category: u.category === undefined ? cur.category : u.category,
+        session_id: u.sessionId === undefined ? cur.session_id : u.sessionId,
+        metadata: u.metadata ?? cur.metadata,
+        updated_at: new Date().toISOString(),
+        content_hash: hash,
+        embedding: keepVector ? old : vectorToBlob(c.vector!),
+        embedding_model: keepVector ? (changed ? null : cur.embedding_model) : model,
+      });
+      updateLifecycle(this.store, cur.seq, u, new Date().toISOString()); // expiresAt / ttl / pinned / importance
+      return this.store.getById(id)!;
+    });
+    this.afterWrite();
+    return row;
+  }
+
+  async forget(id: string, ns: string | undefined): Promise<boolean> {
+    const gone = this.store.write('forget a memory', () => {
+      const row = this.store.getById(id);
+      if (!row || !inScope(row, ns)) return false;
+      return this.store.deleteBySeq(row.seq);
+    });
+    if (gone) this.afterWrite();
+    return gone;
+  }
+
+  async importBatch(items: ImportItem[], model: string | null, onConflict: 'skip' | 'replace'): Promise<{ imported: number; replaced: number; skipped: number }> {
+    const res = { imported: 0, replaced: 0, skipped: 0 };
+    this.store.write('import memories', () => {
+      for (const r of items) {
+        const blob = r.vector ? vectorToBlob(r.vector) : null;
+        const row = {
+          namespace: r.namespace, key: r.key, content: r.content, category: r.category, session_id: r.sessionId,
+          metadata: r.metadata, updated_at: r.updatedAt, content_hash: r.hash, embedding: blob, embedding_model: blob ? model : null,
+        };
+        const life = { expires_at: r.expiresAt, pinned: r.pinned ? 1 : 0, importance: r.importance, superseded_by: r.supersededBy };
+        const byId = this.store.getById(r.id);
+        const byKey = r.key !== null ? this.store.getByKey(r.namespace, r.key) : undefined;
+        const existing = byId ?? byKey;
+        if (existing) {
+          if (onConflict === 'skip') { res.skipped++; continue; }
+          if (byId && byKey && byId.seq !== byKey.seq) this.store.deleteBySeq(byKey.seq);
+          this.store.replace(existing.seq, row);
+          setLifecycle(this.store, existing.seq, life);
+          res.replaced++;
+          continue;
+        }
+        this.store.insert({ ...row, ...life, id: r.id, created_at: r.createdAt });
+        res.imported++;
+      }
+    });
+    this.afterWrite(items.length);
+    return res;
+  }
+
+  async setVectors(rows: { seq: number; vector: Float32Array }[], model: string): Promise<void> {
+    this.store.write('store new vectors', () => {
+      for (const r of rows) this.store.setEmbedding(r.seq, vectorToBlob(r.vector), model);
+    });
+    this.afterWrite(rows.length);
+  }
+
+  async prune(o: PruneOptions, nowIso: string): Promise<PruneResult> {
+    const res = pruneExpired(this.store, o, nowIso);
+    if (res.deleted && !res.dryRun) this.afterWrite(res.deleted);
+    return res;
+  }
+
+  // ---- reads -------------------------------------------------------------------
+
+  async getById(id: string): Promise<MemoryRow | undefined> {
+    return this.read('read a memory', () => this.store.getById(id));
+  }
+
+  async list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]> {
+    return this.read('list memories', () => this.store.list(f, limit, offset, order));
+  }
+
+  async count(f: RowFilter): Promise<number> {
+    return this.read('count memories', () => this.store.count(f));
+  }
+
+  async stats(f: RowFilter, model: string | null): Promise<StoreStats> {
+    return this.read('compute stats', () => {
+      const memories = this.store.count(f);
+      return {
+        memories,
+        namespaces: this.store.countByNamespace(f),
+        embedded: model ? this.store.countEmbedded(f, model) : 0,
+        cacheEntries: this.store.cacheEntries(),
+        bytes: this.store.fileBytes(),
+        schemaVersion: this.store.schemaVersion(),
+        expired: this.store.count({ ...f, activeAt: undefined }) - memories,
+      };
+    });
+  }
+
+  async legs(q: LegQuery): Promise<LegResults> {
+    const stats = { idfMass: 0 };
+    const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
+    const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });
+    return { keyword, vector, idfMass: stats.idfMass };
+  }
+
+  async rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {
+    return this.read('read recalled memories', () => this.store.getBySeqs(seqs));
+  }
+
+  async countToEmbed(model: string): Promise<number> {
+    return this.read('count memories', () => this.store.count({}) - this.store.countEmbedded({}, model));
+  }
+
+  async toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string }[]> {
+    return this.read('read memories to embed', () => this.store.rowsNeedingEmbedding(model, after, limit));
+  }
+
+  *exportRowsSync(f: RowFilter, vectors: boolean): IterableIterator<ExportRow> {
+    for (const r of this.store.iterate(f)) {
+      const { embedding, ...row } = r;
+      yield { ...row, vector: vectors && embedding && r.embedding_model ? blobToVector(embedding) : null };
+    }
+  }
+
+  async *exportRows(f: RowFilter, vectors: boolean): AsyncIterableIterator<ExportRow> {
+    yield* this.exportRowsSync(f, vectors);
+  }
+
+  // ---- lifecycle sources (src/lifecycle/rank.ts, history.ts) -------------------------
+
+  async successors(seqs: number[]): Promise<Map<number, number>> {
+    return this.read('rank by lifecycle', () => {
+      // Most files have no superseded memory at all: one probe of the partial index answers that,
+      // and saves a look-up per candidate on every recall.
+      if (!stmt(this.store, 'SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return new Map();
+      return new Map(stmt(this.store,
+        `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
+         WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.superseded_by IS NOT NULL`,
+      ).raw().all(JSON.stringify(seqs)) as [number, number][]);
+    });
+  }
+
+  async rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]> {
+    return this.read('rank by lifecycle', () => stmt(this.store,
+      `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
+         (SELECT s.seq FROM memories s WHERE s.id = m.superseded_by) AS succ,
+         ${withChangedAt ? '(SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id)' : 'NULL'} AS changed_at
+       FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(seqs)) as RankMeta[]);
+  }
+
+  async vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> {
+    return this.read('rank by lifecycle', () => {
+      const out = new Map<number, Float32Array>();
+      for (const r of stmt(this.store, 'SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+        .all(model, JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[]) out.set(r.seq, blobToVector(r.embedding));
+      return out;
+    });
+  }
+
+  async contentsOf(seqs: number[]): Promise<Map<number, string>> {
+    return this.read('rank by lifecycle', () => new Map(stmt(this.store, 'SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))')
+      .raw().all(JSON.stringify(seqs)) as [number, string][]));
+  }
+
+  async historyRow(id: string): Promise<HistoryRow | undefined> {
+    return this.read('read the history', () => stmt(this.store, 'SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
+  }
+
+  async predecessors(id: string): Promise<HistoryRow[]> {
+    return this.read('read the history', () => stmt(this.store, 'SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
+  }
+
+  async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
+    return this.read('read the history', () => stmt(this.store, 'SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as { content: string; category: string | null; metadata: string; replaced_at: string }[]);
+  }
+
+  // ---- file ----------------------------------------------------------------------------
+
+  async backup(dest: string): Promise<void> {
+    await this.store.backup(dest);
+  }
+
+  async close(): Promise<void> {
+    this.store.close();
+  }
+}
+
+/** The NOT_FOUND error of an unknown id. */
+export function notFound(id: string): MnemoliteError {
+  return new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with mnemolite list.`, { id });
+}

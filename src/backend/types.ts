@@ -1,0 +1,149 @@
+/**
+ * The store interface: what {@link Memory} needs from a place that keeps memories.
+ *
+ * Two implementations: the SQLite file (src/backend/sqlite.ts, over src/store/ and the in-memory
+ * indexes of src/search/) and PostgreSQL (src/pg/). Validation, embedding, fusion and the
+ * lifecycle re-ranking live above this line (src/memory.ts, src/lifecycle/rank.ts) and are
+ * shared; everything here takes validated input.
+ */
+import type { FusedHit } from '../search/fusion.js';
+import type { RankSource } from '../lifecycle/rank.js';
+import type { HistorySource } from '../lifecycle/history.js';
+import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
+import type { MemoryRow, RowFilter } from '../store/rows.js';
+import type { AddResult } from '../types.js';
+import type { ParsedAdd, ParsedUpdate } from '../validate.js';
+
+/** Embedding identity recorded in the store. */
+export interface EmbeddingIdentity {
+  provider: string;
+  model: string;
+  dims: number;
+}
+
+/** One validated add, with its content hash and (when semantic) its normalised vector. */
+export interface WriteItem {
+  content: string;
+  opts: ParsedAdd;
+  hash: string;
+  vector: Float32Array | null;
+}
+
+/** Store-wide defaults for near-duplicate handling. */
+export interface DedupDefaults {
+  nearDuplicates?: 'off' | 'report' | 'merge';
+  dedupThreshold?: number;
+}
+
+/** A validated update: the parsed input, plus the new content's hash and vector when it changes. */
+export interface UpdateChange {
+  u: ParsedUpdate;
+  content?: string;
+  hash?: string;
+  /** New vector (content changed and re-embedded); `undefined` keeps or drops the old one by hash. */
+  vector?: Float32Array;
+}
+
+/** A validated import record (see `ExportRecord`), with its content hash and vector. */
+export interface ImportItem {
+  id: string;
+  content: string;
+  key: string | null;
+  namespace: string;
+  category: string | null;
+  sessionId: string | null;
+  metadata: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string | null;
+  pinned: boolean;
+  importance: number | null;
+  supersededBy: string | null;
+  hash: string;
+  vector: Float32Array | null;
+}
+
+/** A row with its vector, for export. */
+export type ExportRow = MemoryRow & { vector: Float32Array | null };
+
+/** Counts for `stats`. */
+export interface StoreStats {
+  memories: number;
+  namespaces: Record<string, number>;
+  embedded: number;
+  cacheEntries: number;
+  bytes: number;
+  schemaVersion: number;
+  expired: number;
+}
+
+/** Keyword and vector candidates of one recall, best first. */
+export interface LegResults {
+  /** `bm25`: lower is better (FTS5 convention). */
+  keyword: { seq: number; bm25: number }[];
+  vector: { seq: number; score: number }[];
+  /** Sum of the query terms' idf (0 when the store cannot tell): the adaptive fusion's coverage signal. */
+  idfMass: number;
+}
+
+/** What one recall asks of the legs. */
+export interface LegQuery {
+  /** Query text for the keyword leg, or null to skip it. */
+  text: string | null;
+  /** Query vector for the vector leg, or null to skip it. */
+  vector: Float32Array | null;
+  model: string | null;
+  depth: number;
+  filter: RowFilter;
+  exact: boolean;
+}
+
+/**
+ * A store of memories. Every method maps storage errors to {@link MnemoliteError}s; writes are
+ * atomic (a batch is written entirely or not at all).
+ */
+export interface Backend extends RankSource, HistorySource {
+  /** `sqlite` or `postgres`. */
+  readonly kind: 'sqlite' | 'postgres';
+  /** File path, or the connection URL without its password. */
+  readonly location: string;
+
+  identity(): Promise<EmbeddingIdentity | null>;
+  setIdentity(e: EmbeddingIdentity): Promise<void>;
+
+  /** Stored vectors of `model` for any of `hashes` (memories first, then the embedding cache). */
+  cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Keep a query vector in the embedding cache (best effort, bounded). */
+  cacheVector(model: string, hash: string, vector: Float32Array): Promise<void>;
+
+  addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]>;
+  /** Apply an update to memory `id` (visible in namespace `ns`, or any when undefined); throws NOT_FOUND. */
+  update(id: string, ns: string | undefined, change: UpdateChange, model: string | null): Promise<MemoryRow>;
+  forget(id: string, ns: string | undefined): Promise<boolean>;
+
+  getById(id: string): Promise<MemoryRow | undefined>;
+  list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]>;
+  count(f: RowFilter): Promise<number>;
+  stats(f: RowFilter, model: string | null): Promise<StoreStats>;
+
+  /** Both legs of a recall (one round trip where the store allows it). */
+  legs(q: LegQuery): Promise<LegResults>;
+  rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>>;
+
+  prune(o: PruneOptions, nowIso: string): Promise<PruneResult>;
+  /** Rows in seq order, with vectors when asked. */
+  exportRows(f: RowFilter, vectors: boolean): AsyncIterable<ExportRow>;
+  /** The same synchronously, for stores that can (the SQLite file); undefined otherwise. */
+  exportRowsSync?(f: RowFilter, vectors: boolean): Iterable<ExportRow>;
+  importBatch(items: ImportItem[], model: string | null, onConflict: 'skip' | 'replace'): Promise<{ imported: number; replaced: number; skipped: number }>;
+
+  /** How many memories lack a vector of `model`. */
+  countToEmbed(model: string): Promise<number>;
+  /** Memories lacking a vector of `model`, with `seq > after`, oldest first. */
+  toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string }[]>;
+  setVectors(rows: { seq: number; vector: Float32Array }[], model: string): Promise<void>;
+
+  /** Consistent copy to a new file (SQLite); other stores throw UNSUPPORTED with what to use instead. */
+  backup(dest: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,122 @@
+/**
+ * The PostgreSQL layout, in its own schema (default `mnemolite`), created and migrated by the
+ * library. Same tables and meanings as the SQLite file (src/store/schema.ts), in PostgreSQL's
+ * terms: a generated `tsvector` with a GIN index for the keyword leg, a pgvector `vector(d)`
+ * column with an HNSW index (cosine) for the vector leg, triggers for history and the cache.
+ */
+
+/** Schema version this build writes (meta key `schema_version`). */
+export const PG_SCHEMA_VERSION = 1;
+
+/** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
+export const HNSW_MAX_DIMS = 2000;
+
+/**
+ * Forward-only migrations: entry `i` upgrades from version `i` to `i + 1`. Run with the schema
+ * first on the search path. Never edit a released entry; append a new one.
+ * The vector column is not here: it needs pgvector and the embedder's width, so it is added
+ * when a store is first opened with an embedder ({@link vectorColumnSql}).
+ */
+export const PG_MIGRATIONS: string[] = [
+  `
+  CREATE TABLE meta (
+    key   text PRIMARY KEY,
+    value text NOT NULL
+  );
+
+  CREATE TABLE memories (
+    seq             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, -- internal row id
+    id              text NOT NULL UNIQUE,                            -- public id (UUID v7)
+    namespace       text NOT NULL,
+    key             text,                                            -- optional, unique per namespace
+    content         text NOT NULL,
+    category        text,
+    session_id      text,
+    metadata        json NOT NULL DEFAULT '{}',                      -- json, not jsonb: kept byte for byte
+    created_at      timestamptz NOT NULL,
+    updated_at      timestamptz NOT NULL,
+    content_hash    text NOT NULL,                                   -- sha256 of content, hex
+    embedding_model text,                                            -- embedder id that made the vector
+    expires_at      timestamptz,                                     -- NULL = never expires
+    pinned          boolean NOT NULL DEFAULT false,                  -- never expires, never pruned
+    importance      double precision CHECK (importance BETWEEN 0 AND 1),
+    superseded_by   text,                                            -- id of the memory that replaced this one
+    dedup_hash      text,                                            -- sha256 of the normalised content
+    tsv             tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED
+  );
+  CREATE UNIQUE INDEX memories_namespace_key ON memories(namespace, key) WHERE key IS NOT NULL;
+  CREATE INDEX memories_namespace_created ON memories(namespace, created_at);
+  CREATE INDEX memories_content_hash ON memories(content_hash);
+  CREATE INDEX memories_tsv ON memories USING gin (tsv);
+  CREATE INDEX memories_expires ON memories(expires_at) WHERE expires_at IS NOT NULL;
+  CREATE INDEX memories_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL;
+  CREATE INDEX memories_dedup ON memories(namespace, dedup_hash);
+
+  -- Vectors by (model, content hash): query vectors, and vectors of content that left memories.
+  CREATE TABLE embedding_cache (
+    model        text NOT NULL,
+    content_hash text NOT NULL,
+    embedding    real[] NOT NULL,
+    used_at      timestamptz NOT NULL,
+    PRIMARY KEY (model, content_hash)
+  );
+
+  -- Previous contents of a memory, one row per content change, oldest first.
+  CREATE TABLE memory_history (
+    version     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    memory_id   text NOT NULL,
+    content     text NOT NULL,
+    category    text,
+    metadata    json NOT NULL DEFAULT '{}',
+    replaced_at timestamptz NOT NULL
+  );
+  CREATE INDEX memory_history_memory ON memory_history(memory_id, version);
+
+  CREATE FUNCTION memories_history_update() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO memory_history(memory_id, content, category, metadata, replaced_at)
+    VALUES (OLD.id, OLD.content, OLD.category, OLD.metadata, NEW.updated_at);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER memories_history_update AFTER UPDATE OF content ON memories
+    FOR EACH ROW WHEN (OLD.content IS DISTINCT FROM NEW.content) EXECUTE FUNCTION memories_history_update();
+
+  -- Forgetting a memory forgets its history; memories it superseded stand on their own again.
+  CREATE FUNCTION memories_lifecycle_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM memory_history WHERE memory_id = OLD.id;
+    UPDATE memories SET superseded_by = NULL WHERE superseded_by = OLD.id;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER memories_lifecycle_delete AFTER DELETE ON memories
+    FOR EACH ROW EXECUTE FUNCTION memories_lifecycle_delete();
+  `,
+];
+
+/** The vector column, its HNSW index and the cache triggers that read it, for `dims`-wide vectors. */
+export function vectorColumnSql(dims: number): string {
+  if (!Number.isInteger(dims) || dims < 1 || dims > 16_000) throw new Error(`bad vector width ${dims}`);
+  return `
+  ALTER TABLE memories ADD COLUMN IF NOT EXISTS embedding vector(${dims});
+  ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX IF NOT EXISTS memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops);' : ''}
+
+  -- Keep the vector of content that leaves memories, so the same text is never embedded twice.
+  CREATE OR REPLACE FUNCTION memories_cache_vector() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF OLD.embedding IS NOT NULL AND OLD.embedding_model IS NOT NULL
+       AND (TG_OP = 'DELETE' OR OLD.content_hash <> NEW.content_hash) THEN
+      INSERT INTO embedding_cache(model, content_hash, embedding, used_at)
+      VALUES (OLD.embedding_model, OLD.content_hash, OLD.embedding::real[], now())
+      ON CONFLICT DO NOTHING;
+    END IF;
+    RETURN NULL;
+  END $$;
+  DROP TRIGGER IF EXISTS memories_cache_delete ON memories;
+  CREATE TRIGGER memories_cache_delete AFTER DELETE ON memories FOR EACH ROW EXECUTE FUNCTION memories_cache_vector();
+  DROP TRIGGER IF EXISTS memories_cache_update ON memories;
+  CREATE TRIGGER memories_cache_update AFTER UPDATE OF embedding ON memories FOR EACH ROW EXECUTE FUNCTION memories_cache_vector();
+  `;
+}
+
+/** Schema names accepted (they are spliced into SQL as identifiers, so they are checked strictly). */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -1,0 +1,58 @@
+/** SQL fragments for PostgreSQL: row columns, filters, vectors as pgvector text. All values are bound. */
+import type { MemoryRow, RowFilter } from '../store/rows.js';
+
+/** ISO 8601 UTC with milliseconds, the form the SQLite file stores and the API returns. */
+export const iso = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Columns of a {@link MemoryRow}, over alias `m`. */
+export const ROW_COLUMNS = `m.seq::float8 AS seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata::text AS metadata,
+  ${iso('m.created_at')} AS created_at, ${iso('m.updated_at')} AS updated_at, m.content_hash, m.embedding_model,
+  ${iso('m.expires_at')} AS expires_at, m.pinned::int AS pinned, m.importance, m.superseded_by`;
+
+/** Collects bound parameters and hands out `$n` placeholders. */
+export class Params {
+  readonly values: unknown[] = [];
+  /** Placeholder for a value. */
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+/** The filter as a WHERE fragment over alias `m`. */
+export function where(f: RowFilter, p: Params): string {
+  const parts: string[] = [];
+  if (f.namespace !== undefined) parts.push(`m.namespace = ${p.add(f.namespace)}`);
+  if (f.category !== undefined) parts.push(`m.category = ${p.add(f.category)}`);
+  if (f.sessionId !== undefined) parts.push(`m.session_id = ${p.add(f.sessionId)}`);
+  if (f.since !== undefined) parts.push(`m.created_at >= ${p.add(f.since)}::timestamptz`);
+  if (f.until !== undefined) parts.push(`m.created_at < ${p.add(f.until)}::timestamptz`);
+  if (f.activeAt !== undefined) parts.push(`(m.expires_at IS NULL OR m.expires_at > ${p.add(f.activeAt)}::timestamptz OR m.pinned)`);
+  for (const [path, value] of f.metadata ?? []) {
+    // Paths come from validation as `$."key"` (letters, digits, _ and -); the key is bound anyway.
+    const key = p.add(path.replace(/^\$\."/, '').replace(/"$/, ''));
+    const field = `(m.metadata::jsonb -> ${key})`;
+    if (value === null) parts.push(`jsonb_typeof(${field}) = 'null'`);
+    else if (typeof value === 'boolean') parts.push(`${field} = to_jsonb(${p.add(value)}::boolean)`);
+    else if (typeof value === 'number') parts.push(`${field} = to_jsonb(${p.add(value)}::float8)`);
+    else parts.push(`${field} = to_jsonb(${p.add(value)}::text)`);
+  }
+  return parts.length ? parts.join(' AND ') : 'true';
+}
+
+/** A vector as pgvector's text form; JS prints each float32 exactly, so nothing is lost. */
+export function vectorText(v: Float32Array): string {
+  return `[${Array.from(v).join(',')}]`;
+}
+
+/** pgvector's `[..]` or an array's `{..}` text back to a vector. */
+export function parseVector(text: string): Float32Array {
+  const body = text.slice(1, -1);
+  if (!body) return new Float32Array(0);
+  return Float32Array.from(body.split(',').map(Number));
+}
+
+/** A row as the driver returns it, typed. */
+export function toRow(r: Record<string, unknown>): MemoryRow {
+  return r as unknown as MemoryRow;
+}
