@@ -1,11 +1,12 @@
 /**
- * mnemolite: long-term memory for AI agents in one SQLite file.
+ * mnemolite: long-term memory for AI agents in one SQLite file (or, for many app servers, PostgreSQL).
  * @packageDocumentation
  */
-export { Memory, openMemory } from './memory.js';
-export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, ReindexOptions } from './memory.js';
+export { Memory, openMemory, migrateMemories } from './memory.js';
+export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult, ReindexOptions } from './memory.js';
+export { isPostgresUrl } from './pg/url.js';
 export type {
-  AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
+  AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, PostgresOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
 } from './types.js';
 export type { Embedder } from './embed/provider.js';
 export type {

@@ -68,9 +68,9 @@ export function cli(args: string[], opts: { input?: string; env?: Record<string,
 }
 
 /** Run the CLI asynchronously (for concurrent processes). */
-export function cliAsync(args: string[]): Promise<CliResult> {
+export function cliAsync(args: string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((res) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, MNEMOLITE_DB: '' } });
+    const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, MNEMOLITE_DB: '', ...opts.env } });
     let stdout = '', stderr = '';
     p.stdout.on('data', (d) => { stdout += d; });
     p.stderr.on('data', (d) => { stderr += d; });

@@ -25,6 +25,12 @@ import type {
 } from './types.js';
 
 const CACHE_MAX_ROWS = 20_000;
+const EXPORT_PAGE = 1000;
+
+function exportRow(r: MemoryRow & { embedding: Buffer | null }, vectors: boolean): ExportRow {
+  const { embedding, ...row } = r;
+  return { ...row, vector: vectors && embedding && r.embedding_model ? blobToVector(embedding) : null };
+}
 
 /** Whether `row` is visible in namespace scope `ns` (undefined or `*` = any). */
 export function inScope(row: { namespace: string }, ns: string | undefined): boolean {
@@ -267,14 +273,17 @@ export class SqliteBackend implements Backend {
   }
 
   *exportRowsSync(f: RowFilter, vectors: boolean): IterableIterator<ExportRow> {
-    for (const r of this.store.iterate(f)) {
-      const { embedding, ...row } = r;
-      yield { ...row, vector: vectors && embedding && r.embedding_model ? blobToVector(embedding) : null };
-    }
+    for (const r of this.store.iterate(f)) yield exportRow(r, vectors);
   }
 
+  /** Paged, so that no SQLite cursor stays open while the caller awaits (other calls share the connection). */
   async *exportRows(f: RowFilter, vectors: boolean): AsyncIterableIterator<ExportRow> {
-    yield* this.exportRowsSync(f, vectors);
+    for (let after = 0; ;) {
+      const page = this.store.read('export memories', () => this.store.page(f, after, EXPORT_PAGE));
+      for (const r of page) yield exportRow(r, vectors);
+      if (page.length < EXPORT_PAGE) return;
+      after = page[page.length - 1]!.seq;
+    }
   }
 
   // ---- lifecycle sources (src/lifecycle/rank.ts, history.ts) -------------------------

@@ -58,7 +58,7 @@ export function memoryDetail(m: MemoryRecord): string {
 export function statsText(s: Stats): string {
   const mb = (s.fileBytes / 1048576).toFixed(2);
   const lines = [
-    `file:        ${s.path} (${mb} MB, schema ${s.schemaVersion})`,
+    `${s.path.startsWith('postgres') ? 'store:' : 'file: '}       ${s.path} (${mb} MB, schema ${s.schemaVersion})`,
     `memories:    ${s.memories}${s.expired ? ` (+ ${s.expired} expired: run mnemolite prune)` : ''}`,
     ...Object.entries(s.namespaces).map(([ns, n]) => `  ${ns}: ${n}`),
     `embedding:   ${s.embedding ? `${s.embedding.provider} ${s.embedding.model} (${s.embedding.dims} dims)` : 'none recorded'}`,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { isAbsolute, relative } from 'node:path';
 import { MnemoliteError, importMarkdown, openMemory } from '../index.js';
+import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 
 /** Flags of `mnemolite import --from markdown`. */
@@ -14,7 +15,7 @@ export interface MarkdownImportFlags {
 export async function importMarkdownCommand(target: string, o: MarkdownImportFlags, cmd: Command): Promise<void> {
   const g = cmd.optsWithGlobals<EmbedderFlags & { db: string; json?: boolean }>();
   if (target === '-') throw new MnemoliteError('INVALID_INPUT', '--from markdown reads files, not stdin. Pass a file such as MEMORY.md or a directory.');
-  const mem = await openMemory({ path: g.db, embedder: await embedderFromFlags(g) });
+  const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g) });
   try {
     const r = await importMarkdown(mem, target, {
       namespace: o.namespace ?? 'default',

@@ -3,14 +3,16 @@ import { Command, CommanderError, Option } from 'commander';
 import { createReadStream, createWriteStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import cliProgress from 'cli-progress';
-import { MnemoliteError, openMemory, type Memory, type RecallMode } from '../index.js';
+import { MnemoliteError, isPostgresUrl, openMemory, type Memory, type RecallMode } from '../index.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
 import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
 import { registerServe } from './serve-command.js';
+import { registerMigrate } from './migrate.js';
+import { storeOptions } from './store-options.js';
+import { progressBar } from './progress.js';
 import {
   addLifecycleFlags, addLifecycleOptions, addResultText, recallLifecycleFlags, recallLifecycleOptions, registerLifecycle, updateLifecycleFlags, updateLifecycleInput,
   type AddLifecycleFlags, type RecallLifecycleFlags, type UpdateLifecycleFlags,
@@ -18,6 +20,7 @@ import {
 
 interface Globals {
   db: string;
+  pgSchema?: string;
   json?: boolean;
   embedder: string;
   model?: string;
@@ -35,13 +38,13 @@ function globals(cmd: Command): Globals {
 
 async function open(cmd: Command, extra: { readonly?: boolean; allowModelChange?: boolean } = {}): Promise<Memory> {
   const g = globals(cmd);
-  return openMemory({ path: g.db, embedder: await embedderFromFlags(g), ...extra });
+  return openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...extra });
 }
 
 /** Open, run, always close. */
 async function withMemory<T>(cmd: Command, fn: (m: Memory, g: Globals) => Promise<T>, extra: { readonly?: boolean; allowModelChange?: boolean } = {}): Promise<T> {
   const g = globals(cmd);
-  if (extra.readonly && !existsSync(g.db)) {
+  if (extra.readonly && !isPostgresUrl(g.db) && !existsSync(g.db)) {
     throw new MnemoliteError('NOT_FOUND', `${g.db} does not exist yet. Add a memory first, or pass --db PATH (env MNEMOLITE_DB).`);
   }
   const m = await open(cmd, extra);
@@ -94,20 +97,6 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function progressBar(enabled: boolean, label: string): { update(done: number, total?: number): void; stop(): void } {
-  if (!enabled) return { update() {}, stop() {} };
-  const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total} {eta_formatted}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) { bar.start(total ?? 0, 0); started = true; }
-      if (total !== undefined) bar.setTotal(total);
-      bar.update(done);
-    },
-    stop() { if (started) bar.stop(); },
-  };
-}
-
 function filterFlags(c: Command): Command {
   return c
     .option('-n, --namespace <ns>', 'namespace')
@@ -135,9 +124,10 @@ function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> 
 /** Build the `mnemolite` command tree. */
 export function buildProgram(): Command {
   const program = new Command('mnemolite')
-    .description('Long-term memory for AI agents in one SQLite file.')
+    .description('Long-term memory for AI agents in one SQLite file (or PostgreSQL).')
     .version('0.1.0')
-    .option('--db <path>', 'memory file (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
+    .option('--db <path|url>', 'memory file, or a postgres:// URL (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
+    .option('--pg-schema <name>', 'with a postgres:// --db: the schema that holds the memories (env MNEMOLITE_PG_SCHEMA)', process.env.MNEMOLITE_PG_SCHEMA)
     .option('--json', 'print JSON for scripts')
     .addOption(new Option('--embedder <name>', 'embedding provider (env MNEMOLITE_EMBEDDER)').choices(['local', 'none', 'openai', 'ollama', 'transformers']).default(process.env.MNEMOLITE_EMBEDDER ?? 'local'))
     .option('--model <name>', 'model for --embedder openai/ollama, or a model folder / hub id for transformers (env MNEMOLITE_MODEL)', process.env.MNEMOLITE_MODEL)
@@ -301,7 +291,7 @@ export function buildProgram(): Command {
         let failed: Error | undefined;
         stream.on('error', (err) => { failed = err; });
         let n = 0;
-        for (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
+        for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
           if (failed) break;
           if (!stream.write(`${JSON.stringify(rec)}\n`)) await new Promise((r) => { stream.once('drain', r); stream.once('error', r); });
           n++;
@@ -381,6 +371,7 @@ export function buildProgram(): Command {
 
   registerMcp(program);
   registerServe(program);
+  registerMigrate(program);
   registerLifecycle(program, withMemory, out);
 
   return program;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { MnemoliteError, openMemory } from '../index.js';
+import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 
 interface McpFlags { namespace: string; session?: string; readOnly?: boolean }
@@ -23,7 +24,7 @@ export function registerMcp(program: Command): void {
       guardStdout();
       const g = cmd.optsWithGlobals<EmbedderFlags & { db: string }>();
       if (o.namespace === '*') throw new MnemoliteError('INVALID_INPUT', '--namespace must name one namespace; "*" would expose every namespace to the client.');
-      const mem = await openMemory({ path: g.db, embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
+      const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
       try {
         // Loaded here so other commands do not pay for the MCP SDK.
         const { serveMcpStdio } = await import('../mcp/server.js');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { MnemoliteError, openMemory } from '../index.js';
 import { isLoopback, parseTokens } from '../http/auth.js';
 import { DEFAULT_BODY_LIMIT, createServer, serverUrl } from '../http/server.js';
+import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 
 interface ServeOptions {
@@ -52,7 +53,7 @@ Security:
       if (!isLoopback(o.host) && tokens.length === 0) {
         throw new MnemoliteError('INVALID_INPUT', `Refusing to listen on ${o.host} without a token: anyone who can reach it could read and change every memory. Set MNEMOLITE_TOKEN (e.g. export MNEMOLITE_TOKEN=$(openssl rand -hex 32)) or MNEMOLITE_TOKENS, or use --host 127.0.0.1.`);
       }
-      const mem = await openMemory({ path: g.db, embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
+      const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
       let app;
       try {
         app = createServer({ memory: mem, host: o.host, tokens, bodyLimit: o.bodyLimit, inspector: o.inspector });
@@ -73,7 +74,7 @@ Security:
         // One write, so a reader that sees the first line sees them all.
         process.stdout.write([
           `mnemolite serve: listening on ${url}`,
-          `  file:      ${mem.path}${mem.readonly ? ' (read-only)' : ''}`,
+          `  store:     ${mem.path}${mem.readonly ? ' (read-only)' : ''}`,
           `  auth:      ${auth}`,
           ...(o.inspector ? [`  inspector: ${url}/`] : []),
           `  API:       ${url}/api  (described at ${url}/openapi.json)`,

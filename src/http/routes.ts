@@ -195,10 +195,9 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ query, principal, reply }) {
         const { vectors, namespace, ...filter } = query;
         const opts = defined({ ...filter, namespace: scopeNamespace(principal, namespace, ALL), vectors });
-        // Read everything in one go: an open SQLite cursor must not outlive this tick, or other
-        // requests would find the connection busy.
+        // The export reads in pages, so no cursor stays open while other requests run.
         const lines: string[] = [];
-        for (const rec of mem.export(opts as Parameters<Memory['export']>[0])) lines.push(JSON.stringify(rec));
+        for await (const rec of mem.export(opts as Parameters<Memory['export']>[0])) lines.push(JSON.stringify(rec));
         reply.type('application/x-ndjson; charset=utf-8');
         return lines.length ? `${lines.join('\n')}\n` : '';
       },

@@ -56,7 +56,7 @@ export async function openPostgres(url: string, o: OpenPostgresOptions): Promise
   const location = redactUrl(url);
 
   // A first, short-lived connection finds pgvector and prepares the schema.
-  const probe = new PgClient(url, location, { schema, poolSize: 1, connectTimeoutMs, readonly: false });
+  const probe = new PgClient(url, location, { schema, poolSize: 1, connectTimeoutMs });
   let vectorSchema: string | null = null;
   try {
     const [ext] = await probe.query<{ installed: string | null; available: boolean }>('check for pgvector',
@@ -86,11 +86,8 @@ export async function openPostgres(url: string, o: OpenPostgresOptions): Promise
   } finally {
     await probe.close();
   }
-  const client = new PgClient(url, location, {
-    schema, poolSize, connectTimeoutMs, readonly: o.readonly,
-    ...(vectorSchema && vectorSchema !== 'public' && vectorSchema !== schema ? { extraSearchPath: [vectorSchema] } : {}),
-  });
-  const b = new PostgresBackend(client, location, schema, vectorSchema);
+  const client = new PgClient(url, location, { schema, poolSize, connectTimeoutMs });
+  const b = new PostgresBackend(client, location, schema);
   try {
     await b.init();
   } catch (err) {
@@ -138,16 +135,14 @@ export class PostgresBackend implements Backend {
   readonly location: string;
   private readonly db: PgClient;
   private readonly schema: string;
-  private readonly vectorSchema: string | null;
   /** Width of the `embedding` column, 0 when there is none (no pgvector or keyword-only). */
   private dims = 0;
   private cacheWrites = 0;
 
-  constructor(db: PgClient, location: string, schema: string, vectorSchema: string | null) {
+  constructor(db: PgClient, location: string, schema: string) {
     this.db = db;
     this.location = location;
     this.schema = schema;
-    this.vectorSchema = vectorSchema;
   }
 
   /** @internal Read the vector column's width. */

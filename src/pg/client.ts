@@ -11,12 +11,12 @@ export type Query = <R = Record<string, unknown>>(sql: string, params?: unknown[
 /** Settings for {@link PgClient}. */
 export interface PgClientOptions {
   schema: string;
-  /** Schema that holds pgvector's types, when it is installed elsewhere. */
-  extraSearchPath?: string[];
   poolSize: number;
   connectTimeoutMs: number;
-  readonly: boolean;
 }
+
+/** mnemolite's tables: every statement names them with the store's schema. */
+const TABLES = ['memories', 'meta', 'embedding_cache', 'memory_history'];
 
 /** Retry a transaction this many times on serialization failures and deadlocks. */
 const TX_RETRIES = 5;
@@ -46,6 +46,10 @@ function mapError(err: unknown, where: string, action: string): MnemoliteError {
 /** A pool of connections to one database, with the store's schema first on the search path. */
 export class PgClient {
   private readonly pool: pg.Pool;
+  private readonly setup: string;
+  private readonly tables: RegExp;
+  private readonly prefix: string;
+  private readonly ready = new WeakSet<pg.PoolClient>();
   readonly where: string;
 
   constructor(url: string, where: string, o: PgClientOptions) {
@@ -56,23 +60,47 @@ export class PgClient {
       connectionTimeoutMillis: o.connectTimeoutMs,
       application_name: 'mnemolite',
     });
-    const path = [o.schema, ...(o.extraSearchPath ?? []), 'public'].map((s) => `"${s}"`).join(', ');
-    this.pool.on('connect', (c) => {
-      // Queued before any other query on this connection. HNSW: search deeper than the default
-      // 40 candidates, and keep scanning when filters drop rows (pgvector 0.8+; ignored before).
-      const setup = `SET search_path TO ${path}; SET hnsw.ef_search = 100; SET hnsw.iterative_scan = relaxed_order;${o.readonly ? ' SET default_transaction_read_only = on;' : ''}`;
-      c.query(setup).catch(() => { /* surfaces on the first real query of this connection */ });
-    });
+    this.tables = new RegExp(`(?<![."\\w])(${TABLES.join('|')})(?![\\w"])`, 'g');
+    this.prefix = `"${o.schema}".`;
+    // HNSW: search deeper than the default 40 candidates, and keep scanning when filters drop rows
+    // (pgvector 0.8+; an unknown setting is ignored before the extension loads). Nothing else is
+    // kept in the session: tables are named with their schema in every statement, so poolers
+    // and shared sessions (PGlite) cannot mix two stores up.
+    this.setup = 'SET hnsw.ef_search = 100; SET hnsw.iterative_scan = relaxed_order;';
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
   }
 
+  /** A connection with the session settings applied (once per connection). */
+  private async acquire(): Promise<pg.PoolClient> {
+    const c = await this.pool.connect();
+    if (!this.ready.has(c)) {
+      try {
+        await c.query(this.setup);
+      } catch (err) {
+        c.release(true);
+        throw err;
+      }
+      this.ready.add(c);
+    }
+    return c;
+  }
+
+  /** The statement with mnemolite's table names qualified by the schema. */
+  qualify(sql: string): string {
+    return sql.replace(this.tables, (t) => this.prefix + t);
+  }
+
   /** Run one statement outside a transaction. */
   async query<R = Record<string, unknown>>(action: string, sql: string, params: unknown[] = []): Promise<R[]> {
+    let c: pg.PoolClient | undefined;
     try {
-      return (await this.pool.query(sql, params)).rows as R[];
+      c = await this.acquire();
+      return (await c.query(this.qualify(sql), params)).rows as R[];
     } catch (err) {
       throw mapError(err, this.where, action);
+    } finally {
+      c?.release();
     }
   }
 
@@ -81,14 +109,14 @@ export class PgClient {
     for (let attempt = 0; ; attempt++) {
       let client: pg.PoolClient;
       try {
-        client = await this.pool.connect();
+        client = await this.acquire();
       } catch (err) {
         throw mapError(err, this.where, action);
       }
       let broken = false;
       try {
         await client.query('BEGIN');
-        const q: Query = async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[];
+        const q: Query = async <R>(sql: string, params: unknown[] = []) => (await client.query(this.qualify(sql), params)).rows as R[];
         const out = await fn(q);
         await client.query('COMMIT');
         return out;

@@ -13,7 +13,7 @@ export const HNSW_MAX_DIMS = 2000;
 
 /**
  * Forward-only migrations: entry `i` upgrades from version `i` to `i + 1`. Run with the schema
- * first on the search path. Never edit a released entry; append a new one.
+ * first on the search path (functions keep it: `SET search_path FROM CURRENT`). Never edit a released entry; append a new one.
  * The vector column is not here: it needs pgvector and the embedder's width, so it is added
  * when a store is first opened with an embedder ({@link vectorColumnSql}).
  */
@@ -72,7 +72,7 @@ export const PG_MIGRATIONS: string[] = [
   );
   CREATE INDEX memory_history_memory ON memory_history(memory_id, version);
 
-  CREATE FUNCTION memories_history_update() RETURNS trigger LANGUAGE plpgsql AS $$
+  CREATE FUNCTION memories_history_update() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
   BEGIN
     INSERT INTO memory_history(memory_id, content, category, metadata, replaced_at)
     VALUES (OLD.id, OLD.content, OLD.category, OLD.metadata, NEW.updated_at);
@@ -82,7 +82,7 @@ export const PG_MIGRATIONS: string[] = [
     FOR EACH ROW WHEN (OLD.content IS DISTINCT FROM NEW.content) EXECUTE FUNCTION memories_history_update();
 
   -- Forgetting a memory forgets its history; memories it superseded stand on their own again.
-  CREATE FUNCTION memories_lifecycle_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+  CREATE FUNCTION memories_lifecycle_delete() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
   BEGIN
     DELETE FROM memory_history WHERE memory_id = OLD.id;
     UPDATE memories SET superseded_by = NULL WHERE superseded_by = OLD.id;
@@ -101,7 +101,7 @@ export function vectorColumnSql(dims: number): string {
   ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX IF NOT EXISTS memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops);' : ''}
 
   -- Keep the vector of content that leaves memories, so the same text is never embedded twice.
-  CREATE OR REPLACE FUNCTION memories_cache_vector() RETURNS trigger LANGUAGE plpgsql AS $$
+  CREATE OR REPLACE FUNCTION memories_cache_vector() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
   BEGIN
     IF OLD.embedding IS NOT NULL AND OLD.embedding_model IS NOT NULL
        AND (TG_OP = 'DELETE' OR OLD.content_hash <> NEW.content_hash) THEN

@@ -30,12 +30,14 @@ export function where(f: RowFilter, p: Params): string {
   if (f.activeAt !== undefined) parts.push(`(m.expires_at IS NULL OR m.expires_at > ${p.add(f.activeAt)}::timestamptz OR m.pinned)`);
   for (const [path, value] of f.metadata ?? []) {
     // Paths come from validation as `$."key"` (letters, digits, _ and -); the key is bound anyway.
+    // Only the one field is read (json, not a jsonb cast of the whole document), type first, as SQLite's json_type does.
     const key = p.add(path.replace(/^\$\."/, '').replace(/"$/, ''));
-    const field = `(m.metadata::jsonb -> ${key})`;
-    if (value === null) parts.push(`jsonb_typeof(${field}) = 'null'`);
-    else if (typeof value === 'boolean') parts.push(`${field} = to_jsonb(${p.add(value)}::boolean)`);
-    else if (typeof value === 'number') parts.push(`${field} = to_jsonb(${p.add(value)}::float8)`);
-    else parts.push(`${field} = to_jsonb(${p.add(value)}::text)`);
+    const type = `json_typeof(m.metadata -> ${key})`;
+    if (value === null) parts.push(`${type} = 'null'`);
+    // CASE, not AND: the cast must only run on a field of the right type.
+    else if (typeof value === 'boolean') parts.push(`CASE WHEN ${type} = 'boolean' THEN (m.metadata ->> ${key})::boolean = ${p.add(value)}::boolean ELSE false END`);
+    else if (typeof value === 'number') parts.push(`CASE WHEN ${type} = 'number' THEN (m.metadata ->> ${key})::numeric = ${p.add(value)}::numeric ELSE false END`);
+    else parts.push(`CASE WHEN ${type} = 'string' THEN (m.metadata ->> ${key}) = ${p.add(value)}::text ELSE false END`);
   }
   return parts.length ? parts.join(' AND ') : 'true';
 }

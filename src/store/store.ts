@@ -153,6 +153,13 @@ export class Store {
     }
   }
 
+  /** Up to `limit` rows matching `f` with `seq > after`, in seq order, with vectors (paged export: no cursor stays open). */
+  page(f: RowFilter, after: number, limit: number): (MemoryRow & { embedding: Buffer | null })[] {
+    const w = whereClause(f);
+    return this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} AND m.seq > ? ORDER BY m.seq LIMIT ?`)
+      .all(...w.params, after, limit) as (MemoryRow & { embedding: Buffer | null })[];
+  }
+
   count(f: RowFilter): number {
     const w = whereClause(f);
     return (this.st(`SELECT count(*) AS n FROM memories m WHERE ${w.sql}`).get(...w.params) as { n: number }).n;

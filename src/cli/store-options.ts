@@ -1,0 +1,13 @@
+import { isPostgresUrl, type OpenOptions } from '../index.js';
+
+/** The global flags that say where memories are kept. */
+export interface StoreFlags {
+  db: string;
+  pgSchema?: string;
+}
+
+/** `--db` (a file or a postgres:// URL) and `--pg-schema` as openMemory options. */
+export function storeOptions(g: StoreFlags): Pick<OpenOptions, 'path' | 'url' | 'postgres'> {
+  if (!isPostgresUrl(g.db)) return { path: g.db };
+  return { url: g.db, ...(g.pgSchema !== undefined ? { postgres: { schema: g.pgSchema } } : {}) };
+}

@@ -1,0 +1,114 @@
+/**
+ * PostgreSQL servers for the store test suite:
+ * - PGlite (PostgreSQL 18 in WebAssembly, with pgvector) behind pglite-socket on a loopback port;
+ * - a real PostgreSQL server over TCP: `MNEMOLITE_TEST_PG_URL` when set (`.ci/run` starts one),
+ *   else a throwaway cluster started here with the machine's `initdb`/`pg_ctl`, if it has them.
+ * Every test uses its own schema, so tests never see each other's memories.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, chmodSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A server the tests can reach by URL. */
+export interface PgServer {
+  url: string;
+  /** Whether pgvector is available. */
+  vectors: boolean;
+  label: string;
+  stop(): Promise<void>;
+}
+
+let schemaCounter = 0;
+/** A fresh schema name for one test. */
+export function freshSchema(): string {
+  return `t_${process.pid}_${Date.now().toString(36)}_${++schemaCounter}`;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** PGlite with pgvector, served on a loopback port. */
+export async function startPglite(): Promise<PgServer> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const db = await PGlite.create({ extensions: { vector } });
+  const port = await freePort();
+  const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 8 } as ConstructorParameters<typeof PGLiteSocketServer>[0]);
+  await server.start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    vectors: true,
+    label: 'PGlite 0.5.14 (PostgreSQL 18, pgvector)',
+    stop: async () => { await server.stop(); await db.close(); },
+  };
+}
+
+function which(cmd: string): string | null {
+  for (const dir of ['/usr/local/bin', '/usr/bin', ...(process.env.PATH ?? '').split(':')]) {
+    if (existsSync(join(dir, cmd))) return join(dir, cmd);
+  }
+  return null;
+}
+
+/** The real server: `MNEMOLITE_TEST_PG_URL`, or a throwaway local cluster; null when neither is possible. */
+export async function startPostgres(): Promise<PgServer | null> {
+  const given = process.env.MNEMOLITE_TEST_PG_URL;
+  if (given) {
+    return { url: given, vectors: await hasPgvector(given), label: `PostgreSQL server (${given.replace(/:[^:@/]*@/, ':***@')})`, stop: async () => {} };
+  }
+  const initdb = which('initdb');
+  const pgCtl = which('pg_ctl');
+  if (!initdb || !pgCtl) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'mnemolite-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  const port = await freePort();
+  // PostgreSQL refuses to run as root: run it as the `postgres` user when we are root.
+  const asUser = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+  const run = (args: string[]): void => {
+    const [cmd, ...rest] = [...asUser, ...args];
+    const r = spawnSync(cmd!, rest, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr || r.stdout}`);
+  };
+  try {
+    run([initdb, '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+    run([pgCtl, '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let version = '';
+  try { version = execFileSync(join(pgCtl, '..', 'postgres'), ['--version'], { encoding: 'utf8' }).trim(); } catch { /* label only */ }
+  return {
+    url,
+    vectors: await hasPgvector(url),
+    label: `${version || 'PostgreSQL'} over TCP`,
+    stop: async () => {
+      try { run([pgCtl, '-D', data, '-m', 'immediate', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+    },
+  };
+}
+
+async function hasPgvector(url: string): Promise<boolean> {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+    return r.rows.length > 0;
+  } finally {
+    await c.end();
+  }
+}

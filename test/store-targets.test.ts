@@ -1,0 +1,444 @@
+/**
+ * One store test suite, three targets: the SQLite file; PGlite (PostgreSQL 18 in WebAssembly,
+ * with pgvector) over a loopback socket; a real PostgreSQL server over TCP (`.ci/run` starts
+ * PostgreSQL 15, which has no pgvector: that target runs keyword-only and says so).
+ * Same calls, same assertions: the Memory API must behave the same on every store.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { MnemoliteError, migrateMemories, openMemory, type Embedder, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
+import { HashEmbedder, cliAsync, runTs, tempDb } from './helpers.js';
+import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+
+type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
+
+interface Target {
+  name: string;
+  /** Whether vectors can be stored (pgvector present, or the file). */
+  vectors: boolean;
+  /** Whether several processes may write at once (not PGlite: one backend session behind the socket). */
+  concurrent: boolean;
+  /** A new, empty store. */
+  fresh(): Location;
+}
+
+const pglite = await startPglite();
+let real: PgServer | null = null;
+let realError = '';
+try {
+  real = await startPostgres();
+} catch (err) {
+  realError = (err as Error).message;
+}
+after(async () => {
+  await pglite.stop();
+  await real?.stop();
+});
+
+const targets: Target[] = [
+  { name: 'SQLite file', vectors: true, concurrent: true, fresh: () => ({ path: tempDb() }) },
+  // PGlite runs one backend session: the pool is kept at one connection.
+  { name: pglite.label, vectors: true, concurrent: false, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
+];
+if (real) {
+  const r = real;
+  targets.push({ name: r.label, vectors: r.vectors, concurrent: true, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) });
+}
+
+test('targets', (t) => {
+  for (const x of targets) t.diagnostic(`${x.name}: ${x.vectors ? 'keyword + vector' : 'keyword only (no pgvector on this server; vector tests are skipped)'}`);
+  if (!real) t.diagnostic(`real PostgreSQL server: not available (${realError || 'no MNEMOLITE_TEST_PG_URL and no initdb/pg_ctl'}); .ci/run provides one`);
+  assert.ok(targets.length >= 2);
+});
+
+/** Typed error check: the call fails with `code`. */
+async function rejects(code: string, fn: () => Promise<unknown>): Promise<MnemoliteError> {
+  try {
+    await fn();
+  } catch (err) {
+    assert.ok(err instanceof MnemoliteError, `expected a MnemoliteError, got ${String(err)}`);
+    assert.equal(err.code, code, err.message);
+    return err;
+  }
+  assert.fail(`expected ${code}`);
+}
+
+async function all(mem: Memory): Promise<ExportRecord[]> {
+  const out: ExportRecord[] = [];
+  for await (const r of mem.export({ vectors: true })) out.push(r);
+  return out;
+}
+
+for (const T of targets) {
+  const emb = (): Embedder | 'none' => (T.vectors ? new HashEmbedder() : 'none');
+  const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: emb(), ...o });
+
+  describe(T.name, () => {
+    test('add, get, list, count, update, forget; namespaces scope every call', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const a = await mem.add('Alice prefers green tea in the morning', { category: 'preference', metadata: { source: 'chat', n: 3, ok: true, none: null } });
+        const b = await mem.add('Deploys go out on Tuesdays', { namespace: 'ops', sessionId: 's1' });
+        const got = await mem.get(a.id);
+        assert.equal(got?.content, 'Alice prefers green tea in the morning');
+        assert.equal(got?.category, 'preference');
+        assert.deepEqual(got?.metadata, { source: 'chat', n: 3, ok: true, none: null });
+        assert.ok(got!.createdAt instanceof Date && got!.createdAt.getTime() <= Date.now());
+        assert.equal(await mem.get(b.id, { namespace: 'default' }), null, 'other namespace is invisible');
+        assert.equal((await mem.list()).length, 1);
+        assert.equal((await mem.list({ namespace: '*' })).length, 2);
+        assert.equal(await mem.count({ namespace: 'ops' }), 1);
+        for (const [k, v] of [['source', 'chat'], ['n', 3], ['ok', true], ['none', null]] as const) {
+          assert.equal((await mem.list({ metadata: { [k]: v } })).length, 1, `metadata ${k}`);
+        }
+        assert.equal((await mem.list({ metadata: { n: '3' } })).length, 0, 'a string does not match a number');
+        const u = await mem.update(a.id, { content: 'Alice prefers black coffee', category: null, importance: 0.8 });
+        assert.equal(u.content, 'Alice prefers black coffee');
+        assert.equal(u.category, null);
+        assert.equal(u.importance, 0.8);
+        assert.ok(u.updatedAt.getTime() >= u.createdAt.getTime());
+        await rejects('NOT_FOUND', () => mem.update(b.id, { content: 'x' }, { namespace: 'default' }));
+        assert.equal(await mem.forget(b.id, { namespace: 'default' }), false, 'forget is scoped');
+        assert.equal(await mem.forget(b.id), true);
+        assert.equal(await mem.forget(b.id), false);
+        const s = await mem.stats();
+        assert.equal(s.memories, 1);
+        assert.equal(s.schemaVersion > 0, true);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('key upsert keeps id and createdAt; the old content goes to history', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const a = await mem.add('We deploy on a Raspberry Pi 4', { key: 'deploy-target', createdAt: '2024-01-02T03:04:05.678Z' });
+        const b = await mem.add('We deploy on a Raspberry Pi 5', { key: 'deploy-target' });
+        assert.equal(b.id, a.id);
+        assert.equal(b.replaced, true);
+        assert.equal(a.replaced, false);
+        const m = await mem.get(a.id);
+        assert.equal(m?.content, 'We deploy on a Raspberry Pi 5');
+        assert.equal(m?.createdAt.toISOString(), '2024-01-02T03:04:05.678Z');
+        const h = await mem.history(a.id);
+        assert.deepEqual(h.map((v) => [v.content, v.current]), [['We deploy on a Raspberry Pi 4', false], ['We deploy on a Raspberry Pi 5', true]]);
+        assert.equal(await mem.count(), 1);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('exact duplicates are stored once (force keeps both)', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const a = await mem.add('The wifi password is hunter2');
+        const b = await mem.add('the wifi password is  HUNTER2.');
+        assert.equal(b.id, a.id);
+        assert.equal(b.deduplicated, 'exact');
+        const c = await mem.add('The wifi password is hunter2', { force: true });
+        assert.notEqual(c.id, a.id);
+        const d = await mem.add('The wifi password is hunter2', { namespace: 'other' });
+        assert.notEqual(d.id, a.id, 'dedup is per namespace');
+        assert.equal(await mem.count({ namespace: '*' }), 3);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('keyword recall: stemming, ranks, filters inside the leg, the same hit shape', async () => {
+      const mem = await open(T.fresh());
+      try {
+        await mem.addMany([
+          { content: 'We deploy to Kubernetes in eu-west-1', category: 'infra' },
+          { content: 'Bob is allergic to peanuts', category: 'health' },
+          { content: 'Deploying requires the release checklist', namespace: 'ops' },
+          { content: 'Invoice 4711 was paid on March 3', metadata: { kind: 'finance' }, createdAt: '2020-03-03T00:00:00.000Z' },
+        ]);
+        const hits = await mem.recall('deploys', { mode: 'keyword' });
+        assert.deepEqual(hits.map((h) => h.content), ['We deploy to Kubernetes in eu-west-1'], 'stemmed; other namespace excluded');
+        assert.equal(hits[0]!.keywordRank, 1);
+        assert.deepEqual(Object.keys(hits[0]!).sort(), ['category', 'content', 'createdAt', 'id', 'key', 'keywordRank', 'metadata', 'namespace', 'score', 'sessionId', 'updatedAt']);
+        assert.equal((await mem.recall('deploy', { mode: 'keyword', namespace: '*' })).length, 2, 'every namespace with "*"');
+        assert.equal((await mem.recall('4711', { mode: 'keyword' }))[0]?.content, 'Invoice 4711 was paid on March 3', 'numbers are words');
+        assert.equal((await mem.recall('invoice', { mode: 'keyword', metadata: { kind: 'finance' } })).length, 1);
+        assert.equal((await mem.recall('invoice', { mode: 'keyword', until: '2020-01-01T00:00:00.000Z' })).length, 0);
+        assert.equal((await mem.recall('peanuts deployment', { mode: 'keyword', category: 'health' })).length, 1);
+        assert.deepEqual(await mem.recall('the of and', { mode: 'keyword' }), []);
+        if (T.vectors) {
+          const hy = await mem.recall('Bob peanuts', { limit: 2 });
+          assert.equal(hy[0]!.content, 'Bob is allergic to peanuts');
+          assert.ok(hy.every((h) => h.keywordRank !== undefined || h.vectorRank !== undefined));
+        } else {
+          await rejects('SEMANTIC_DISABLED', () => mem.recall('peanut', { mode: 'vector' }));
+        }
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('SQL and query operators in any input are plain text', async () => {
+      const mem = await open(T.fresh());
+      const evil = [
+        "'); DROP TABLE memories; --", 'a & b | !c <-> d:*', '"quoted" NEAR(x y) OR z*', '$1 $2 ::vector', "\\' \\\\ %_", 'tsv @@ to_tsquery(\'x\')',
+      ];
+      try {
+        for (const e of evil) await mem.add(`note ${e}`, { namespace: e, key: e, category: e, sessionId: e, metadata: { [`k`]: e } });
+        for (const e of evil) {
+          const hits = await mem.recall(`note ${e}`, { namespace: e, mode: 'keyword' });
+          assert.equal(hits.length, 1, e);
+          assert.equal(hits[0]!.content, `note ${e}`);
+          assert.equal((await mem.list({ namespace: e, category: e, sessionId: e, metadata: { k: e } })).length, 1);
+        }
+        assert.equal(await mem.count({ namespace: '*' }), evil.length);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('expiry hides, prune deletes, pinned stays', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const past = new Date(Date.now() - 60_000).toISOString();
+        const gone = await mem.add('temporary note about lunch', { createdAt: '2020-01-01T00:00:00.000Z', expiresAt: past });
+        const kept = await mem.add('pinned note about lunch', { expiresAt: past, pinned: true });
+        await mem.add('lasting note about lunch');
+        assert.equal(await mem.get(gone.id), null);
+        assert.ok(await mem.get(gone.id, { includeExpired: true }));
+        assert.equal((await mem.recall('lunch', { mode: 'keyword' })).length, 2);
+        assert.equal((await mem.stats()).expired, 1);
+        const dry = await mem.prune({ dryRun: true });
+        assert.equal(dry.deleted, 1);
+        assert.ok(await mem.get(gone.id, { includeExpired: true }), 'dry run deletes nothing');
+        const r = await mem.prune();
+        assert.deepEqual([r.deleted, r.pinnedKept, r.ids], [1, 1, [gone.id]]);
+        assert.equal(await mem.get(gone.id, { includeExpired: true }), null);
+        assert.ok(await mem.get(kept.id));
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('supersedes: the successor ranks first, history links both, a bad target writes nothing', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const old = await mem.add('Carol lives in Berlin');
+        const neu = await mem.add('Carol moved to Lisbon, she lives in Lisbon now', { supersedes: old.id });
+        const hits = await mem.recall('where does Carol live', { mode: 'keyword' });
+        assert.deepEqual(hits.map((h) => h.id), [neu.id, old.id]);
+        assert.equal((await mem.get(old.id))?.supersededBy, neu.id);
+        assert.deepEqual((await mem.history(neu.id)).map((v) => [v.content, v.endedBy ?? 'current']), [['Carol lives in Berlin', 'superseded'], ['Carol moved to Lisbon, she lives in Lisbon now', 'current']]);
+        const before = JSON.stringify(await all(mem));
+        await rejects('NOT_FOUND', () => mem.add('Dave lives in Rome', { supersedes: '01900000-0000-7000-8000-000000000000' }));
+        await rejects('NOT_FOUND', () => mem.add('Erin lives in Oslo', { supersedes: old.id, namespace: 'elsewhere' }));
+        assert.equal(JSON.stringify(await all(mem)), before, 'failed adds write nothing');
+        await mem.forget(neu.id);
+        assert.equal((await mem.get(old.id))?.supersededBy, undefined, 'forgetting the successor frees the old memory');
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('bad input: typed errors, nothing changed', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const a = await mem.add('one', { key: 'k1' });
+        await mem.add('two', { key: 'k2' });
+        const before = JSON.stringify(await all(mem));
+        await rejects('INVALID_INPUT', () => mem.update(a.id, { key: 'k2' }));
+        await rejects('INVALID_INPUT', () => mem.addMany([{ content: 'fine' }, { content: '' }]));
+        await rejects('INVALID_INPUT', () => mem.add('x', { metadata: 'nope' as unknown as object }));
+        await rejects('INVALID_INPUT', () => mem.recall('x', { limit: -1 }));
+        await rejects('NOT_FOUND', () => mem.update('no-such-id', { content: 'x' }));
+        await rejects('INVALID_INPUT', () => mem.import([{ id: 'x1', content: 'ok' }, { id: 'x2', content: 42 }]));
+        assert.equal(JSON.stringify(await all(mem)), before);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('read-only opens cannot write', async () => {
+      const loc = T.fresh();
+      const w = await open(loc);
+      await w.add('written before');
+      await w.close();
+      const r = await open(loc, { readonly: true });
+      try {
+        assert.equal((await r.recall('written', { mode: 'keyword' })).length, 1);
+        await rejects('READ_ONLY', () => r.add('nope'));
+      } finally {
+        await r.close();
+      }
+      if (loc.url) await rejects('READ_ONLY', () => open({ ...loc, postgres: { ...loc.postgres, schema: freshSchema() } }, { readonly: true }));
+    });
+
+    test('the Raspberry Pi case with the bundled model: found by meaning, not by keywords', { skip: !T.vectors && 'no pgvector on this server' }, async () => {
+      const mem = await openMemory({ ...T.fresh(), embedder: 'local' });
+      try {
+        await mem.addMany([
+          { content: 'My Raspberry Pi setup' },
+          { content: 'Grocery list: eggs, milk, bread' },
+          { content: 'The quarterly report is due on Friday' },
+          { content: 'Favourite film: Spirited Away' },
+        ]);
+        const q = 'deploying on ARM hardware';
+        assert.equal((await mem.recall(q, { mode: 'vector' }))[0]!.content, 'My Raspberry Pi setup');
+        assert.equal((await mem.recall(q))[0]!.content, 'My Raspberry Pi setup');
+        assert.equal((await mem.recall(q, { mode: 'vector', exact: true }))[0]!.content, 'My Raspberry Pi setup');
+        assert.ok(!(await mem.recall(q, { mode: 'keyword' })).some((h) => h.content === 'My Raspberry Pi setup'));
+        const s = await mem.stats();
+        assert.equal(s.embedded, 4);
+        assert.equal(s.embedding?.dims, 512);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('near-duplicates: report and merge', { skip: !T.vectors && 'no pgvector on this server' }, async () => {
+      const m2 = await open(T.fresh(), { dedupThreshold: 0.9 });
+      try {
+        const a = await m2.add('the staging server runs ubuntu linux 22', { metadata: { a: 1 } });
+        const r = await m2.add('staging server the runs ubuntu linux 22', { nearDuplicates: 'report' });
+        assert.notEqual(r.id, a.id);
+        assert.equal(r.nearDuplicates?.[0]?.id, a.id);
+        assert.ok(r.nearDuplicates![0]!.similarity > 0.99);
+        const m = await m2.add('ubuntu linux 22 runs the staging server', { nearDuplicates: 'merge', metadata: { b: 2 } });
+        assert.equal(m.deduplicated, 'merged');
+        const merged = await m2.get(m.id);
+        assert.equal(merged?.content, 'ubuntu linux 22 runs the staging server');
+        assert.ok(merged?.metadata.b === 2);
+        assert.equal(await m2.count(), 2);
+      } finally {
+        await m2.close();
+      }
+    });
+
+    test(`migrate to the SQLite file and back: lossless${T.vectors ? ', vectors included' : ' (keyword-only: no vectors)'}`, async () => {
+      const src = await openMemory({ path: tempDb(), embedder: emb() });
+      const here = await openMemory({ ...T.fresh(), embedder: emb() });
+      const back = await openMemory({ path: tempDb(), embedder: emb() });
+      try {
+        await src.addMany([
+          { content: 'Ünïcödé — 東京 🙂 and "quotes"', key: 'k', namespace: 'n1', category: 'c', sessionId: 's', metadata: { z: 1, a: [1, { b: null }], s: 'x\ny' }, createdAt: '1999-12-31T23:59:59.999Z', pinned: true, importance: 0.123456789 },
+          { content: 'expires later', expiresAt: '2199-01-01T00:00:00.000Z' },
+          { content: 'plain' },
+        ]);
+        const first = (await src.list({ namespace: '*' })).find((m) => m.content === 'plain')!;
+        await src.add('plain, but newer', { supersedes: first.id });
+        await src.update(first.id, { content: 'plain, edited' });
+        const progress: number[] = [];
+        const r1 = await migrateMemories(src, here, { batchSize: 2, onProgress: (d) => progress.push(d) });
+        assert.deepEqual([r1.total, r1.imported, r1.skipped], [4, 4, 0]);
+        assert.deepEqual(progress, [0, 2, 4]);
+        const r2 = await migrateMemories(here, back);
+        assert.equal(r2.imported, 4);
+        const a = await all(src);
+        assert.deepEqual(await all(here), a);
+        assert.deepEqual(await all(back), a);
+        assert.equal(JSON.stringify(await all(back)), JSON.stringify(a), 'byte for byte, key order of metadata included');
+        const again = await migrateMemories(src, here);
+        assert.deepEqual([again.imported, again.skipped], [0, 4], 'a second run skips what is there (resumable)');
+      } finally {
+        await src.close();
+        await here.close();
+        await back.close();
+      }
+    });
+
+    test('property: any accepted memory survives a round trip through this store', async () => {
+      const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).map((s) => s.replace(/\u0000/g, '')).filter((s) => s.trim().length > 0);
+      const label = fc.oneof(fc.constantFrom('default', "o'brien", '東京', 'x"y', 'a b'), fc.string({ minLength: 1, maxLength: 12 }))
+        .filter((s) => s.trim().length > 0 && !/[\u0000-\u001f\u007f]/.test(s) && s !== '*');
+      const rec = fc.record({
+        content: text,
+        namespace: label,
+        key: fc.option(label, { nil: undefined }),
+        category: fc.option(label, { nil: undefined }),
+        metadata: fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => !k.includes('\u0000')), fc.jsonValue({ maxDepth: 2 }).filter((v) => !JSON.stringify(v).includes('\\u0000')), { maxKeys: 3 }),
+        createdAt: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+        importance: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+      });
+      await fc.assert(fc.asyncProperty(fc.array(rec, { minLength: 1, maxLength: 8 }), async (recs) => {
+        const src = await openMemory({ path: tempDb(), embedder: emb() });
+        const dst = await openMemory({ ...T.fresh(), embedder: emb() });
+        try {
+          await src.addMany(recs.map((r) => ({ ...r, force: true })));
+          await migrateMemories(src, dst);
+          assert.equal(JSON.stringify(await all(dst)), JSON.stringify(await all(src)));
+        } finally {
+          await src.close();
+          await dst.close();
+        }
+      }), { numRuns: 12, seed: 7 });
+    });
+
+    test('several processes write at once: no lost update, one row per key, one row per duplicate text', { skip: !T.concurrent && 'PGlite serves one backend session; covered by the other targets', timeout: 120_000 }, async () => {
+      const loc = T.fresh();
+      const mem = await open(loc);
+      const shared = await mem.add('shared memory, version 0', { category: 'c-0' });
+      const spec = JSON.stringify({ loc, vectors: T.vectors, shared: shared.id });
+      const workers = [0, 1, 2, 3].map((i) => runTs('test/workers/store-writer.ts', [spec, String(i)]));
+      const results = await Promise.all(workers);
+      for (const r of results) assert.equal(r.code, 0, r.stderr);
+      try {
+        // 4 × 20 own memories, 5 shared keys, 1 shared text, 1 shared memory.
+        assert.equal(await mem.count({ namespace: '*' }), 4 * 20 + 5 + 1 + 1);
+        const s = await mem.get(shared.id);
+        // Each worker changed one field of the same memory 20 times, all at once: every last write survives.
+        assert.equal(s?.content, 'shared memory, version 20', 'worker 0: content');
+        assert.equal(s?.category, 'c-20', 'worker 1: category');
+        assert.equal(s?.importance, 0.2, 'worker 2: importance');
+        assert.deepEqual(s?.metadata, { w3: 20 }, 'worker 3: metadata');
+        assert.equal((await mem.history(shared.id)).length, 21, 'every content change is in the history');
+        for (let k = 0; k < 5; k++) assert.equal((await mem.list({ namespace: 'keys', limit: 100 })).filter((m) => m.key === `key-${k}`).length, 1);
+        assert.equal((await mem.recall('exactly once please', { mode: 'keyword', namespace: 'dup' })).length, 1);
+      } finally {
+        await mem.close();
+      }
+    });
+  });
+}
+
+test('a PostgreSQL server without pgvector: a clear error for semantic use, keyword-only when asked', { skip: (!real || real.vectors) && 'needs a server without pgvector' }, async () => {
+  const loc = { url: real!.url, postgres: { schema: freshSchema() } };
+  const err = await rejects('UNSUPPORTED', () => openMemory({ ...loc, embedder: new HashEmbedder() }));
+  assert.match(err.message, /pgvector/);
+  assert.match(err.message, /embedder 'none'/);
+  const mem = await openMemory({ ...loc, embedder: 'none' });
+  try {
+    await mem.add('keyword only works');
+    assert.equal((await mem.recall('keyword')).length, 1);
+  } finally {
+    await mem.close();
+  }
+});
+
+test('connection problems are typed errors that say what to do', async () => {
+  const err = await rejects('UNAVAILABLE', () => openMemory({ url: 'postgres://nobody:secret@127.0.0.1:1/none', embedder: 'none', postgres: { connectTimeoutMs: 2000 } }));
+  assert.match(err.message, /Cannot reach PostgreSQL/);
+  assert.ok(!err.message.includes('secret'), 'the password never appears in messages');
+  await rejects('INVALID_INPUT', () => openMemory({ url: pglite.url, embedder: 'none', postgres: { schema: 'Robert"); DROP TABLE x;--' } }));
+  await rejects('INVALID_INPUT', () => openMemory({ url: 'mysql://x', embedder: 'none' }));
+});
+
+test('the CLI takes postgres:// in --db, and migrate copies a file into PostgreSQL and back', { timeout: 120_000 }, async () => {
+  // Async child processes: PGlite answers from this process, so it must not block on them.
+  const db = tempDb();
+  const schema = freshSchema();
+  assert.equal((await cliAsync(['--db', db, '--embedder', 'none', 'add', 'The', 'CLI', 'stores', 'this'])).code, 0);
+  const m = await cliAsync(['--embedder', 'none', '--json', 'migrate', '--from', db, '--to', pglite.url, '--to-schema', schema]);
+  assert.equal(m.code, 0, m.stderr);
+  assert.equal(JSON.parse(m.stdout).imported, 1);
+  const env = { MNEMOLITE_PG_SCHEMA: schema };
+  const r = await cliAsync(['--db', pglite.url, '--embedder', 'none', '--json', 'recall', 'stores'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout)[0].content, 'The CLI stores this');
+  const s = await cliAsync(['--db', pglite.url, '--embedder', 'none', 'stats'], { env });
+  assert.match(s.stdout, /^store: +postgres:\/\//m);
+  const b = await cliAsync(['--db', pglite.url, '--embedder', 'none', 'backup', tempDb('x.db')], { env });
+  assert.equal(b.code, 1);
+  assert.match(b.stderr, /pg_dump|migrate/);
+  const back = tempDb('back.db');
+  assert.equal((await cliAsync(['--embedder', 'none', 'migrate', '--from', pglite.url, '--from-schema', schema, '--to', back])).code, 0);
+  assert.equal(JSON.parse((await cliAsync(['--db', back, '--embedder', 'none', '--json', 'list'])).stdout)[0].content, 'The CLI stores this');
+});
