@@ -5,7 +5,7 @@
  *   else a throwaway cluster started here with the machine's `initdb`/`pg_ctl`, if it has them.
  * Every test uses its own schema, so tests never see each other's memories.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,7 +65,8 @@ function which(cmd: string): string | null {
 export async function startPostgres(): Promise<PgServer | null> {
   const given = process.env.MNEMOLITE_TEST_PG_URL;
   if (given) {
-    return { url: given, vectors: await hasPgvector(given), label: `PostgreSQL server (${given.replace(/:[^:@/]*@/, ':***@')})`, stop: async () => {} };
+    const { vectors, version } = await probe(given);
+    return { url: given, vectors, label: `PostgreSQL ${version} over TCP (MNEMOLITE_TEST_PG_URL)`, stop: async () => {} };
   }
   const initdb = which('initdb');
   const pgCtl = which('pg_ctl');
@@ -89,25 +90,25 @@ export async function startPostgres(): Promise<PgServer | null> {
     throw err;
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let version = '';
-  try { version = execFileSync(join(pgCtl, '..', 'postgres'), ['--version'], { encoding: 'utf8' }).trim(); } catch { /* label only */ }
+  const { vectors, version } = await probe(url);
   return {
     url,
-    vectors: await hasPgvector(url),
-    label: `${version || 'PostgreSQL'} over TCP`,
+    vectors,
+    label: `PostgreSQL ${version} over TCP (throwaway cluster)`,
     stop: async () => {
       try { run([pgCtl, '-D', data, '-m', 'immediate', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
     },
   };
 }
 
-async function hasPgvector(url: string): Promise<boolean> {
+/** Whether the server has pgvector, and its version. */
+async function probe(url: string): Promise<{ vectors: boolean; version: string }> {
   const { default: pg } = await import('pg');
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const r = await c.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-    return r.rows.length > 0;
+    const r = await c.query("SELECT current_setting('server_version') AS v, EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS vec");
+    return { vectors: r.rows[0].vec === true, version: String(r.rows[0].v) };
   } finally {
     await c.end();
   }
