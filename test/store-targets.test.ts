@@ -5,10 +5,14 @@
  * Same calls, same assertions: the Memory API must behave the same on every store.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { MnemoliteError, migrateMemories, openMemory, type Embedder, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
-import { HashEmbedder, cliAsync, runTs, tempDb } from './helpers.js';
+import { CLI, HashEmbedder, cliAsync, runTs, tempDb } from './helpers.js';
 import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
 
 type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
@@ -441,4 +445,41 @@ test('the CLI takes postgres:// in --db, and migrate copies a file into PostgreS
   const back = tempDb('back.db');
   assert.equal((await cliAsync(['--embedder', 'none', 'migrate', '--from', pglite.url, '--from-schema', schema, '--to', back])).code, 0);
   assert.equal(JSON.parse((await cliAsync(['--db', back, '--embedder', 'none', '--json', 'list'])).stdout)[0].content, 'The CLI stores this');
+});
+
+test('mcp and serve work on PostgreSQL too (--db postgres://)', { timeout: 120_000 }, async () => {
+  const schema = freshSchema();
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MNEMOLITE_PG_SCHEMA: schema };
+  // MCP over stdio with the official SDK client.
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--db', pglite.url, '--embedder', 'none', 'mcp', '-n', 'agent'], stderr: 'pipe', env });
+  const client = new Client({ name: 'mnemolite-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const stored = (await client.callTool({ name: 'memory_store', arguments: { content: 'The build server is called hopper' } })) as CallToolResult;
+    assert.ok(!stored.isError, JSON.stringify(stored.content));
+    const found = (await client.callTool({ name: 'memory_recall', arguments: { query: 'build server name' } })) as CallToolResult;
+    assert.ok(!found.isError);
+    assert.match(JSON.stringify(found.structuredContent), /hopper/);
+  } finally {
+    await client.close();
+  }
+  // HTTP: `serve` prints its address, then answers from the same PostgreSQL schema.
+  const proc = spawn(process.execPath, [CLI, '--db', pglite.url, '--embedder', 'none', '--json', 'serve', '--port', '0'], { env: { ...env, MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = /"listening":"(http:\/\/[^"]+)"/.exec(out);
+        if (m) resolve(m[1]!.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1'));
+      });
+      proc.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    const res = await fetch(`${url}/api/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'hopper', namespace: 'agent' }) });
+    assert.equal(res.status, 200);
+    const body = await res.json() as { hits: { content: string }[] };
+    assert.equal(body.hits[0]?.content, 'The build server is called hopper');
+  } finally {
+    proc.kill('SIGTERM');
+  }
 });
