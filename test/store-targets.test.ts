@@ -109,6 +109,8 @@ for (const T of targets) {
         const s = await mem.stats();
         assert.equal(s.memories, 1);
         assert.equal(s.schemaVersion > 0, true);
+        if (mem.storage === 'sqlite') assert.equal([...mem.export()].length, 1, 'a file exports synchronously too');
+        else await rejects('UNSUPPORTED', async () => [...mem.export()]);
       } finally {
         await mem.close();
       }
