@@ -137,7 +137,7 @@ export interface UpdateInput extends LifecycleUpdateInput {
 
 /** Numbers about a memory file. */
 export interface Stats {
-  /** Path of the SQLite file. */
+  /** Path of the SQLite file, or the PostgreSQL URL without its password. */
   path: string;
   /** Memories in scope (one namespace, or all). */
   memories: number;
@@ -155,7 +155,7 @@ export interface Stats {
   embedding: { provider: string; model: string; dims: number } | null;
   /** Entries in the embedding cache. */
   cacheEntries: number;
-  /** File size in bytes (main file + WAL). */
+  /** File size in bytes (main file + WAL); on PostgreSQL, the size of the store's tables and indexes. */
   fileBytes: number;
   /** Schema version of the file. */
   schemaVersion: number;

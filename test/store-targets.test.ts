@@ -300,6 +300,24 @@ for (const T of targets) {
       }
     });
 
+    test('switching to a model of another width: mismatch error, then reindex re-embeds everything', { skip: !T.vectors && 'no pgvector on this server' }, async () => {
+      const loc = T.fresh();
+      const a = await openMemory({ ...loc, embedder: new HashEmbedder('hash-64', 64) });
+      await a.addMany([{ content: 'the cat sat on the mat' }, { content: 'dogs chase cars' }]);
+      await a.close();
+      await rejects('EMBEDDING_MISMATCH', () => openMemory({ ...loc, embedder: new HashEmbedder('hash-32', 32) }));
+      const b = await openMemory({ ...loc, embedder: new HashEmbedder('hash-32', 32), allowModelChange: true });
+      try {
+        assert.equal((await b.stats()).embedded, 0, 'old vectors do not count for the new model');
+        assert.deepEqual(await b.reindex({ batchSize: 1 }), { embedded: 2, total: 2 });
+        const s = await b.stats();
+        assert.deepEqual([s.embedded, s.embedding?.dims, s.embedding?.model], [2, 32, 'hash-32']);
+        assert.equal((await b.recall('cat mat', { mode: 'vector' }))[0]!.content, 'the cat sat on the mat');
+      } finally {
+        await b.close();
+      }
+    });
+
     test('near-duplicates: report and merge', { skip: !T.vectors && 'no pgvector on this server' }, async () => {
       const m2 = await open(T.fresh(), { dedupThreshold: 0.9 });
       try {

@@ -25,7 +25,7 @@ import type {
   Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
 } from '../backend/types.js';
 import { PgClient, type Query } from './client.js';
-import { HNSW_MAX_DIMS, PG_MIGRATIONS, PG_SCHEMA_VERSION, SCHEMA_NAME, vectorColumnSql } from './schema.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION, SCHEMA_NAME, vectorColumnSql, vectorWidthSql } from './schema.js';
 import { Params, ROW_COLUMNS, iso, parseVector, vectorText, where } from './sql.js';
 import { redactUrl } from './url.js';
 
@@ -174,10 +174,8 @@ export class PostgresBackend implements Backend {
       if (this.dims && this.dims !== e.dims) {
         // A model of another width: old vectors cannot stay in a vector(d) column; reindex re-embeds.
         await q('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`mnemolite:${this.schema}`]);
-        await q('DROP INDEX IF EXISTS memories_embedding_hnsw');
-        await q('UPDATE memories SET embedding_model = NULL WHERE embedding_model IS NOT NULL');
-        await q(`ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${e.dims}) USING NULL`);
-        if (e.dims <= HNSW_MAX_DIMS) await q('CREATE INDEX memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops)');
+        await q(`SELECT set_config('search_path', $1, true)`, [`"${this.schema}", public`]);
+        await q(vectorWidthSql(e.dims));
       }
     });
     if (this.dims) this.dims = e.dims;

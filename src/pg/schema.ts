@@ -99,7 +99,22 @@ export function vectorColumnSql(dims: number): string {
   return `
   ALTER TABLE memories ADD COLUMN IF NOT EXISTS embedding vector(${dims});
   ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX IF NOT EXISTS memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops);' : ''}
+  ${VECTOR_TRIGGERS}`;
+}
 
+/** A new width for the vector column: old vectors cannot stay (reindex re-embeds); index and triggers are rebuilt around the change. */
+export function vectorWidthSql(dims: number): string {
+  if (!Number.isInteger(dims) || dims < 1 || dims > 16_000) throw new Error(`bad vector width ${dims}`);
+  return `
+  DROP TRIGGER IF EXISTS memories_cache_update ON memories;
+  DROP INDEX IF EXISTS memories_embedding_hnsw;
+  UPDATE memories SET embedding_model = NULL WHERE embedding_model IS NOT NULL;
+  ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${dims}) USING NULL;
+  ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops);' : ''}
+  ${VECTOR_TRIGGERS}`;
+}
+
+const VECTOR_TRIGGERS = `
   -- Keep the vector of content that leaves memories, so the same text is never embedded twice.
   CREATE OR REPLACE FUNCTION memories_cache_vector() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
   BEGIN
@@ -115,8 +130,7 @@ export function vectorColumnSql(dims: number): string {
   CREATE TRIGGER memories_cache_delete AFTER DELETE ON memories FOR EACH ROW EXECUTE FUNCTION memories_cache_vector();
   DROP TRIGGER IF EXISTS memories_cache_update ON memories;
   CREATE TRIGGER memories_cache_update AFTER UPDATE OF embedding ON memories FOR EACH ROW EXECUTE FUNCTION memories_cache_vector();
-  `;
-}
+`;
 
 /** Schema names accepted (they are spliced into SQL as identifiers, so they are checked strictly). */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
