@@ -10,31 +10,13 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { openMemory, type ExportRecord } from '../src/index.js';
 import { HashEmbedder, cli, tempDb, tempDir } from './helpers.js';
+import { memory } from './arbitraries.js';
 import { runBackupWhileWriting } from './stress/lib/backup.js';
 import { checkFile } from './stress/lib/filecheck.js';
 import { property, runs } from './stress/lib/prop.js';
 
 test('backup while another process writes: each backup is a consistent, working snapshot', { timeout: 180_000 }, async (t) => {
   await runBackupWhileWriting({ backups: 3, prefill: 600, seed: 11, log: (m) => t.diagnostic(m) });
-});
-
-/** Text that mnemolite accepts: non-blank, no NUL, well-formed, any script. */
-const text = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }), fc.string({ minLength: 1, maxLength: 60 }))
-  .map((s) => s.replace(/\u0000/g, ''))
-  .filter((s) => s.trim().length > 0);
-const label = fc.oneof(fc.constantFrom('default', 'agent-1', 'a b', "o'brien", '東京', 'x"y'), fc.string({ minLength: 1, maxLength: 16 }))
-  .filter((s) => s.trim().length > 0 && !/[\u0000-\u001f\u007f]/.test(s) && s !== '*');
-const memory = fc.record({
-  content: text,
-  namespace: label,
-  key: fc.option(label, { nil: undefined }),
-  category: fc.option(label, { nil: undefined }),
-  sessionId: fc.option(label, { nil: undefined }),
-  metadata: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
-  createdAt: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }),
-  pinned: fc.option(fc.boolean(), { nil: undefined }),
-  importance: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
-  expiresAt: fc.option(fc.date({ min: new Date('2100-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }), { nil: undefined }),
 });
 
 /** Every memory of a file, as export shows it, plus the stored vector bytes. */
