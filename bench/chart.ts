@@ -1,14 +1,22 @@
-/** A dependency-free SVG line chart: hybrid p50 latency against corpus size, one line per system (log-log). */
+/**
+ * A dependency-free SVG line chart: hybrid p50 latency against corpus size, one line per system
+ * (log-log). Systems without a hybrid mode (PostgreSQL without pgvector) can be drawn dashed with
+ * their keyword p50, marked as such in the legend.
+ */
 import type { Result } from './systems.js';
 
-const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e'];
+const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#7f7f7f'];
 
-/** Render the chart for the given results (synthetic-vector runs). */
-export function renderChart(rs: Result[]): string {
+/** Render the chart for the given results (synthetic-vector runs with a hybrid mode), plus `keywordOnly` ones dashed. */
+export function renderChart(rs: Result[], keywordOnly: Result[] = []): string {
   const W = 720, H = 440, L = 70, R = 190, T = 40, B = 60;
-  const systems = [...new Set(rs.map((r) => r.system))];
-  const sizes = [...new Set(rs.map((r) => r.size))].sort((a, b) => a - b);
-  const ys = rs.map((r) => r.hybrid.p50).filter((v) => v > 0);
+  const p50 = (r: Result): number => (r.hybrid ? r.hybrid.p50 : r.keyword.p50);
+  const hybridSystems = [...new Set(rs.map((r) => r.system))];
+  const kwSystems = [...new Set(keywordOnly.map((r) => r.system))].filter((s) => !hybridSystems.includes(s));
+  const systems = [...hybridSystems, ...kwSystems];
+  const all = [...rs, ...keywordOnly.filter((r) => kwSystems.includes(r.system))];
+  const sizes = [...new Set(all.map((r) => r.size))].sort((a, b) => a - b);
+  const ys = all.map(p50).filter((v) => v > 0);
   if (!sizes.length || !ys.length) return '<svg xmlns="http://www.w3.org/2000/svg"/>';
   const lx0 = Math.log10(sizes[0]!) - 0.15, lx1 = Math.log10(sizes[sizes.length - 1]!) + 0.15;
   const ly0 = Math.floor(Math.log10(Math.min(...ys))), ly1 = Math.ceil(Math.log10(Math.max(...ys)));
@@ -34,14 +42,22 @@ export function renderChart(rs: Result[]): string {
   out.push(`<text x="${(L + W - R) / 2}" y="${H - 18}" text-anchor="middle">memories</text>`);
   out.push(`<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="none" stroke="#999"/>`);
   systems.forEach((sys, i) => {
-    const pts = rs.filter((r) => r.system === sys).sort((a, b) => a.size - b.size).map((r) => [x(r.size), y(r.hybrid.p50)] as const);
+    const kwOnly = kwSystems.includes(sys);
+    const pts = all.filter((r) => r.system === sys).sort((a, b) => a.size - b.size).map((r) => [x(r.size), y(p50(r))] as const);
     const color = COLORS[i % COLORS.length]!;
-    out.push(`<polyline fill="none" stroke="${color}" stroke-width="2.5" points="${pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ')}"/>`);
+    const dash = kwOnly ? ' stroke-dasharray="6,4"' : '';
+    out.push(`<polyline fill="none" stroke="${color}" stroke-width="2.5"${dash} points="${pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ')}"/>`);
     for (const [px, py] of pts) out.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3.5" fill="${color}"/>`);
     const ly = T + 10 + i * 22;
-    out.push(`<line x1="${W - R + 14}" x2="${W - R + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2.5"/>`);
-    out.push(`<text x="${W - R + 46}" y="${ly + 4}">${sys.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
+    out.push(`<line x1="${W - R + 14}" x2="${W - R + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2.5"${dash}/>`);
+    out.push(`<text x="${W - R + 46}" y="${ly + 4}">${sys.replace(/&/g, '&amp;').replace(/</g, '&lt;')}${kwOnly ? ' *' : ''}</text>`);
   });
+  if (kwSystems.length) {
+    // Dashed lines are not hybrid latencies: say what they are under the legend.
+    const ly = T + 10 + systems.length * 22 + 6;
+    out.push(`<text x="${W - R + 14}" y="${ly}" font-size="10.5">* keyword p50: no pgvector on</text>`);
+    out.push(`<text x="${W - R + 14}" y="${ly + 14}" font-size="10.5">that server, so no hybrid mode</text>`);
+  }
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * The four systems under test, each driven the same way: ingest the corpus (vectors supplied),
+ * The systems under test, each driven the same way: ingest the corpus (vectors supplied),
  * reopen, then time keyword, vector and hybrid queries. Every runner returns a {@link Result}.
  */
 import Database from 'better-sqlite3';
@@ -28,13 +28,22 @@ export interface Result {
   fileBytes: number | null;
   rssBytesPerMemory: number;
   keyword: Lat;
-  vector: Lat;
-  hybrid: Lat;
-  /** Vector leg top-10 against the exact top-10 (ground truth). */
-  recall10: number;
-  /** Hybrid top-10 contains the memory the question was written about. */
-  hit10: number;
+  /** null: the store cannot answer this mode (PostgreSQL without pgvector). */
+  vector: Lat | null;
+  hybrid: Lat | null;
+  /** Vector leg top-10 against the exact top-10 (ground truth); null without a vector mode. */
+  recall10: number | null;
+  /** Hybrid top-10 contains the memory the question was written about; null without a hybrid mode. */
+  hit10: number | null;
   queries: number;
+  /** PostgreSQL systems: the keyword top-10 contains the memory the question was written about. */
+  keywordHit10?: number;
+  /** PostgreSQL systems: the server (version, where it runs), set by bench/run.ts. */
+  server?: string;
+  /** PostgreSQL systems: what the numbers include and leave out. */
+  note?: string;
+  /** mnemolite-pglite: RSS of the PGlite server process after the query phase, set by bench/run.ts. */
+  serverRssBytes?: number;
   /** mnemolite only: the keyword and vector legs timed alone (50 candidates each, as recall asks). */
   legs?: { keyword: Lat; vector: Lat };
   /** mnemolite only: the same queries with `exact: true`. */
@@ -86,7 +95,7 @@ function rss(): number {
 }
 
 /** Time the three modes (after one untimed pass each) and score quality. */
-async function measure(c: Corpus, o: RunOptions, modes: { keyword: Ask; vector: Ask; hybrid: Ask }, warmAll = false): Promise<Pick<Result, 'keyword' | 'vector' | 'hybrid' | 'recall10' | 'hit10' | 'queries'>> {
+async function measure(c: Corpus, o: RunOptions, modes: { keyword: Ask; vector: Ask; hybrid: Ask }, warmAll = false): Promise<{ keyword: Lat; vector: Lat; hybrid: Lat; recall10: number; hit10: number; queries: number }> {
   const n = Math.min(o.queries, c.queries.length);
   const out: Record<string, Lat> = {};
   let recall = 0, hits = 0;
@@ -174,6 +183,76 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
     legs: { keyword: legs.keyword, vector: legs.vector },
     system: 'mnemolite', size: meta.size, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m,
     exact: { vector: e.vector, hybrid: e.hybrid, recall10: e.recall10 },
+  };
+}
+
+// ---- mnemolite on PostgreSQL ------------------------------------------------------------
+
+/**
+ * The server of a PostgreSQL cell, handed over by bench/run.ts in the environment: URL, a schema
+ * of its own (fresh for each cell), pool size, and whether the server has pgvector.
+ */
+function pgCell(): { url: string; schema: string; poolSize: number; vectors: boolean } {
+  const url = process.env.BENCH_PG_CELL_URL, schema = process.env.BENCH_PG_CELL_SCHEMA;
+  if (!url || !schema) throw new Error('BENCH_PG_CELL_URL and BENCH_PG_CELL_SCHEMA are set by bench/run.ts');
+  return { url, schema, poolSize: Number(process.env.BENCH_PG_CELL_POOL ?? 10), vectors: process.env.BENCH_PG_CELL_VECTORS === '1' };
+}
+
+/**
+ * mnemolite through the same public API as {@link runMnemolite}, stored in PostgreSQL (`openMemory({ url })`):
+ * `mnemolite-pg` (a real server on loopback TCP) and `mnemolite-pglite` (PGlite in its own process
+ * behind pglite-socket). Without pgvector on the server the store is opened with embedder 'none'
+ * and only the keyword mode is timed; vector and hybrid are reported as null, not measured.
+ * Size is `Memory.stats().fileBytes` (pg_total_relation_size of the schema's tables, indexes and
+ * TOAST included); RSS is the client process's (the server's memory is elsewhere).
+ */
+export async function runMnemolitePg(system: string, c: Corpus, o: RunOptions): Promise<Result> {
+  const cell = pgCell();
+  const emb = embedderFor(c);
+  const open = (): Promise<Memory> => openMemory({ url: cell.url, embedder: cell.vectors ? emb : 'none', postgres: { schema: cell.schema, poolSize: cell.poolSize } });
+  let mem: Memory;
+  if (o.phase !== 'query') {
+    mem = await open();
+    const ids: string[] = [];
+    const t0 = performance.now();
+    const B = 1000;
+    for (let i = 0; i < c.texts.length; i += B) {
+      const res = await mem.addMany(c.texts.slice(i, i + B).map((content) => ({ content })));
+      for (const r of res) ids.push(r.id);
+    }
+    saveMeta(o, { ingestPerSec: c.texts.length / ((performance.now() - t0) / 1000), size: c.texts.length, ids });
+    await mem.close();
+    if (o.phase === 'ingest') return ingestOnly(system, loadMeta(o), c.kind);
+  }
+  const meta = loadMeta(o);
+  const idOf = new Map(meta.ids!.map((id, i) => [id, i]));
+  const base = rss();
+  const t1 = performance.now();
+  mem = await open();
+  await mem.recall(c.queries[0]!, { limit: 10 });
+  const openMs = performance.now() - t1;
+  const ids = (hits: { id: string }[]): number[] => hits.map((h) => idOf.get(h.id) ?? -1);
+  const keywordTop = new Map<number, number[]>();
+  const none = async (): Promise<number[]> => [];
+  const m = await measure(c, o, {
+    keyword: async (i) => { const got = ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'keyword' })); keywordTop.set(i, got); return got; },
+    vector: cell.vectors ? async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector' })) : none,
+    hybrid: cell.vectors ? async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10 })) : none,
+  }, true);
+  const rssPer = (rss() - base) / meta.size;
+  const st = await mem.stats();
+  await mem.close();
+  let kwHits = 0;
+  for (let i = 0; i < m.queries; i++) if (keywordTop.get(i)?.includes(c.targets[i]!)) kwHits++;
+  const note = cell.vectors
+    ? undefined
+    : 'keyword only: the server has no pgvector, so the store is opened with embedder \'none\'; vector and hybrid recall are not available (—), not measured';
+  return {
+    system, size: meta.size, vectors: c.kind, ingestPerSec: meta.ingestPerSec, openMs, fileBytes: st.fileBytes, rssBytesPerMemory: rssPer,
+    ...m,
+    ...(cell.vectors ? {} : { vector: null, hybrid: null, recall10: null, hit10: null }),
+    keywordHit10: kwHits / m.queries,
+    ...(note ? { note } : {}),
   };
 }
 

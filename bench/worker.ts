@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { groundTruth, questionsOf, realCorpus, syntheticCorpus, type Corpus } from './data.js';
-import { runLance, runMnemolite, runOrama, runRecipe, scratch, type Result, type RunOptions } from './systems.js';
+import { runLance, runMnemolite, runMnemolitePg, runOrama, runRecipe, scratch, type Result, type RunOptions } from './systems.js';
 
 const [system, sizeArg, kind, queriesArg, dir, phaseArg] = process.argv.slice(2);
 const size = Number(sizeArg), queries = Number(queriesArg);
@@ -22,6 +22,8 @@ const truth = groundTruth(c, Math.min(queries, c.queries.length));
 const o: RunOptions = { dir: phase === 'query' ? dir! : scratch(dir!), queries, truth, phase };
 const runners: Record<string, (c: Corpus, o: RunOptions) => Promise<Result>> = {
   mnemolite: runMnemolite, recipe: runRecipe, orama: runOrama, lancedb: runLance,
+  'mnemolite-pg': (c, o) => runMnemolitePg('mnemolite-pg', c, o),
+  'mnemolite-pglite': (c, o) => runMnemolitePg('mnemolite-pglite', c, o),
 };
 const run = runners[system!];
 if (!run) throw new Error(`unknown system ${system}`);

@@ -1,15 +1,17 @@
 /**
- * PostgreSQL servers for the store test suite:
- * - PGlite (PostgreSQL 18 in WebAssembly, with pgvector) behind pglite-socket on a loopback port;
+ * PostgreSQL servers for the store test suite and the benchmark (bench/run.ts):
+ * - PGlite (PostgreSQL 18 in WebAssembly, with pgvector) behind pglite-socket on a loopback port,
+ *   in this process ({@link startPglite}) or in a child process of its own ({@link startPgliteProcess});
  * - a real PostgreSQL server over TCP: `MNEMOLITE_TEST_PG_URL` when set (`.ci/run` starts one),
  *   else a throwaway cluster started here with the machine's `initdb`/`pg_ctl`, if it has them.
- * Every test uses its own schema, so tests never see each other's memories.
+ * Every test (and every benchmark cell) uses its own schema, so none sees another's memories.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A server the tests can reach by URL. */
 export interface PgServer {
@@ -17,6 +19,8 @@ export interface PgServer {
   /** Whether pgvector is available. */
   vectors: boolean;
   label: string;
+  /** The server's process, when it is a child of this one (PGlite in its own process). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -54,6 +58,34 @@ export async function startPglite(): Promise<PgServer> {
   };
 }
 
+/**
+ * PGlite with pgvector served on a loopback port by a child process (test/pglite-server.ts), so
+ * the server has its own event loop and heap and clients pay for a real socket. The child exits
+ * when {@link PgServer.stop} is called or when this process goes away (its stdin closes).
+ */
+export async function startPgliteProcess(): Promise<PgServer> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'pglite-server.ts');
+  // stdout of the child goes to our stderr: only the IPC channel carries its URL.
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', process.stderr, 'inherit', 'ipc'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { url: string }).url));
+    child.once('error', reject);
+    child.once('exit', (code, sig) => reject(new Error(`PGlite server process exited (${code ?? sig}) before it was ready`)));
+  });
+  child.disconnect();
+  return {
+    url,
+    vectors: true,
+    label: 'PGlite 0.5.14 (PostgreSQL 18, pgvector) over TCP (pglite-socket, in a process of its own)',
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 function which(cmd: string): string | null {
   for (const dir of ['/usr/local/bin', '/usr/bin', ...(process.env.PATH ?? '').split(':')]) {
     if (existsSync(join(dir, cmd))) return join(dir, cmd);
@@ -61,12 +93,22 @@ function which(cmd: string): string | null {
   return null;
 }
 
-/** The real server: `MNEMOLITE_TEST_PG_URL`, or a throwaway local cluster; null when neither is possible. */
-export async function startPostgres(): Promise<PgServer | null> {
-  const given = process.env.MNEMOLITE_TEST_PG_URL;
+/** Where {@link startPostgres} finds or starts its server. */
+export interface StartPostgresOptions {
+  /** A running server to use instead of starting one (default: `MNEMOLITE_TEST_PG_URL`). */
+  url?: string | undefined;
+  /** Where `url` came from, for the label (default `MNEMOLITE_TEST_PG_URL`). */
+  urlSource?: string;
+  /** Server settings (`name=value`) of a throwaway cluster (default `fsync=off`: tests need no durability). */
+  settings?: string[];
+}
+
+/** The real server: the given URL (`MNEMOLITE_TEST_PG_URL`), or a throwaway local cluster; null when neither is possible. */
+export async function startPostgres(o: StartPostgresOptions = { url: process.env.MNEMOLITE_TEST_PG_URL }): Promise<PgServer | null> {
+  const given = o.url;
   if (given) {
     const { vectors, version } = await probe(given);
-    return { url: given, vectors, label: `PostgreSQL ${version} over TCP (MNEMOLITE_TEST_PG_URL)`, stop: async () => {} };
+    return { url: given, vectors, label: `PostgreSQL ${version} over TCP (${o.urlSource ?? 'MNEMOLITE_TEST_PG_URL'})`, stop: async () => {} };
   }
   const initdb = which('initdb');
   const pgCtl = which('pg_ctl');
@@ -84,7 +126,7 @@ export async function startPostgres(): Promise<PgServer | null> {
   };
   try {
     run([initdb, '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-    run([pgCtl, '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    run([pgCtl, '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${(o.settings ?? ['fsync=off']).map((x) => `-c ${x}`).join(' ')}`, 'start']);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
