@@ -105,6 +105,7 @@ function assertError(r: Res, status: number, code: string, message?: RegExp): vo
 
 /** Validate a response against a schema of the served OpenAPI document. */
 function conformer(doc: any): (schema: string, value: unknown) => void {
+  // @ts-expect-error -- under NodeNext, ajv's CommonJS default export is typed as its module object
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi.json', components: doc.components });
   return (schema, value) => {

@@ -144,7 +144,7 @@ test('fuzz: no input raises an FTS5 error or reaches SQLite unescaped', async ()
     fc.array(fc.oneof(fc.constantFrom(...specials), fc.string({ maxLength: 5 })), { maxLength: 30 }).map((a) => a.join(' ')),
   );
   await fc.assert(fc.asyncProperty(arb, async (q) => {
-    if (!q.trim() || !q.isWellFormed()) return; // rejected up front by validation (tested elsewhere)
+    if (!q.trim() || !(q as string & { isWellFormed(): boolean }).isWellFormed()) return; // rejected up front by validation (tested elsewhere)
     const hits = await mem.recall(q, { mode: 'keyword', limit: 5 });
     assert.ok(Array.isArray(hits));
   }), { numRuns: 1500 });

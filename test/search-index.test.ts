@@ -115,7 +115,7 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
   const pop = (x: number): number => { let c = 0; for (; x; x >>= 1) c += x & 1; return c; };
   for (const fn of ['hamming', 'hamming4'] as const) {
     new Uint32Array(mem.buffer, hist, 600).fill(0);
-    k[fn](codes, n, cb, q, mask, dist, hist);
+    k[fn]!(codes, n, cb, q, mask, dist, hist);
     const d = new Uint16Array(mem.buffer, dist, n);
     const h = new Uint32Array(mem.buffer, hist, 600);
     const counts = new Array<number>(600).fill(0);

@@ -254,7 +254,7 @@ for (const T of targets) {
         const before = JSON.stringify(await all(mem));
         await rejects('INVALID_INPUT', () => mem.update(a.id, { key: 'k2' }));
         await rejects('INVALID_INPUT', () => mem.addMany([{ content: 'fine' }, { content: '' }]));
-        await rejects('INVALID_INPUT', () => mem.add('x', { metadata: 'nope' as unknown as object }));
+        await rejects('INVALID_INPUT', () => mem.add('x', { metadata: 'nope' as unknown as Record<string, unknown> }));
         await rejects('INVALID_INPUT', () => mem.recall('x', { limit: -1 }));
         await rejects('NOT_FOUND', () => mem.update('no-such-id', { content: 'x' }));
         await rejects('INVALID_INPUT', () => mem.import([{ id: 'x1', content: 'ok' }, { id: 'x2', content: 42 }]));

@@ -167,7 +167,7 @@ describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () =>
     // Allowed: the request goes out (here to the refusing fetch above), and its failure is typed.
     assert.throws(() => new TransformersEmbedder({ model: 'someone/not-cached', cacheDir, allowDownload: true }), expectCode('INVALID_INPUT', /dims/));
     await assert.rejects(transformersEmbedder({ model: 'someone/not-cached', cacheDir, allowDownload: true }), expectCode('EMBEDDER_FAILED', /network/));
-    assert.ok(fetched.length > 0 && fetched.every((u) => u.includes('someone/not-cached')), `only the allowed model was fetched: ${fetched.join(', ')}`);
+    assert.ok(fetched.length > 0 && (fetched as string[]).every((u) => u.includes('someone/not-cached')), `only the allowed model was fetched: ${fetched.join(', ')}`);
     fetched.length = 0;
   });
 
