@@ -21,7 +21,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderChart } from './chart.js';
@@ -198,6 +198,7 @@ writeFileSync(join(here, 'latency.svg'), renderChart(
 const md = table(results);
 writeFileSync(join(here, 'results.md'), md);
 process.stdout.write(md);
+rmSync(scratch, { recursive: true, force: true }); // the cells' stores and the e2e scratch
 log(`done in ${out.seconds.toFixed(0)} s`);
 
 function table(rs: Result[]): string {
