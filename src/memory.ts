@@ -309,7 +309,7 @@ export class Memory {
       });
     }
     // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
-    fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit);
+    fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit, legs.successors);
     const top = fused.slice(0, limit);
     const rows = await this.backend.rowsBySeqs(top.map((h) => h.seq));
     this.live();

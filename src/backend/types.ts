@@ -84,6 +84,8 @@ export interface LegResults {
   vector: { seq: number; score: number }[];
   /** Sum of the query terms' idf (0 when the store cannot tell): the adaptive fusion's coverage signal. */
   idfMass: number;
+  /** Successor seq of each superseded candidate, when the store read them with the legs (saves a round trip). */
+  successors?: Map<number, number>;
 }
 
 /** What one recall asks of the legs. */

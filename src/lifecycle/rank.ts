@@ -71,12 +71,14 @@ export function demoteSuperseded(list: FusedHit[], successorOf: ReadonlyMap<numb
 }
 
 /** Apply the lifecycle re-ranking to fused candidates (best first). Returns a new list. */
-export async function lifecycleRank(src: RankSource, fused: FusedHit[], o: ParsedLifecycleRecall, model: string | null, limit: number): Promise<FusedHit[]> {
+export async function lifecycleRank(
+  src: RankSource, fused: FusedHit[], o: ParsedLifecycleRecall, model: string | null, limit: number, knownSuccessors?: ReadonlyMap<number, number>,
+): Promise<FusedHit[]> {
   if (!fused.length) return fused;
   const seqs = fused.map((h) => h.seq);
   const optIn = o.recency !== undefined || (o.importanceWeight ?? 0) > 0 || (o.mmr !== undefined && o.mmr !== false);
   if (!optIn) {
-    const succ = await src.successors(seqs);
+    const succ = knownSuccessors ?? await src.successors(seqs);
     return succ.size ? demoteSuperseded(fused, succ) : fused;
   }
   const meta = new Map((await src.rankMeta(seqs, o.recency !== undefined)).map((r) => [r.seq, r]));

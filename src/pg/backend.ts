@@ -496,12 +496,17 @@ export class PostgresBackend implements Backend {
         WHERE m.embedding IS NOT NULL AND m.embedding_model = ${p.add(lq.model)} AND ${where(lq.filter, p)} ORDER BY ${order} LIMIT ${p.add(lq.depth)})`);
       parts.push(`SELECT 'v' AS leg, seq::float8 AS seq, s::float8 AS s FROM vec`);
     }
-    const out: LegResults = { keyword: [], vector: [], idfMass: 0 };
+    const out: LegResults = { keyword: [], vector: [], idfMass: 0, successors: new Map() };
     if (!parts.length) return out;
+    // Supersession of the candidates in the same round trip (the lifecycle re-ranking needs it on every recall).
+    const cand = parts.map((x) => `SELECT seq FROM ${x.endsWith('FROM kw') ? 'kw' : 'vec'}`).join(' UNION ');
+    parts.push(`SELECT 's' AS leg, m.seq::float8 AS seq, n.seq::float8 AS s FROM memories m JOIN memories n ON n.id = m.superseded_by
+      WHERE m.superseded_by IS NOT NULL AND m.seq IN (${cand})`);
     const got = await this.db.query<{ leg: string; seq: number; s: number }>('recall', `WITH ${ctes.join(', ')} ${parts.join(' UNION ALL ')}`, p.values);
     for (const r of got) {
       if (r.leg === 'k') out.keyword.push({ seq: r.seq, bm25: -r.s });
-      else out.vector.push({ seq: r.seq, score: r.s });
+      else if (r.leg === 'v') out.vector.push({ seq: r.seq, score: r.s });
+      else out.successors!.set(r.seq, r.s);
     }
     // UNION ALL keeps no order, and HNSW's relaxed order may be slightly off.
     out.keyword.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
