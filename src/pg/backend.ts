@@ -216,6 +216,7 @@ export class PostgresBackend implements Backend {
     return this.db.tx('add memories', async (q) => {
       const out: AddResult[] = [];
       for (const it of items) out.push(await this.addOne(q, it, model, dedup));
+      this.wrote(items.length);
       return out;
     });
   }
@@ -348,6 +349,7 @@ export class PostgresBackend implements Backend {
       if (u.pinned !== undefined) sets.push(`pinned = ${p.add(u.pinned)}`);
       if (u.importance !== undefined) sets.push(`importance = ${p.add(u.importance)}`);
       await q(`UPDATE memories SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
+      if (c.content !== undefined) this.wrote(1);
       return rows(await q(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.id = $1`, [id]))[0]!;
     });
   }
@@ -357,6 +359,7 @@ export class PostgresBackend implements Backend {
       const [r] = await q<{ namespace: string }>('SELECT namespace FROM memories WHERE id = $1 FOR UPDATE', [id]);
       if (!r || !inScope(r, ns)) return false;
       await q('DELETE FROM memories WHERE id = $1', [id]);
+      this.wrote(1);
       return true;
     });
   }
@@ -389,6 +392,7 @@ export class PostgresBackend implements Backend {
           res.imported++;
         }
       }
+      this.wrote(items.length);
       return res;
     });
   }
@@ -418,6 +422,7 @@ export class PostgresBackend implements Backend {
       const seqs = expired.map((r) => r.seq);
       const hashes = await q<{ m: string; h: string }>('SELECT DISTINCT embedding_model AS m, content_hash AS h FROM memories WHERE seq = ANY($1::bigint[]) AND embedding_model IS NOT NULL', [seqs]);
       await q('DELETE FROM memories WHERE seq = ANY($1::bigint[])', [seqs]);
+      this.wrote(seqs.length);
       // Pruning is about space: drop the vectors the delete trigger cached, unless the content lives on.
       for (const { m, h } of hashes) {
         await q('DELETE FROM embedding_cache WHERE model = $1 AND content_hash = $2 AND NOT EXISTS (SELECT 1 FROM memories WHERE content_hash = $2)', [m, h]);
@@ -482,11 +487,23 @@ export class PostgresBackend implements Backend {
     const parts: string[] = [];
     const terms = lq.text === null ? [] : queryTerms(lq.text);
     if (terms.length) {
-      // websearch_to_tsquery never fails on syntax; quoting each term keeps operators in the input as words.
-      const tsq = `websearch_to_tsquery('english', ${p.add(terms.map((t) => `"${t.replace(/"/g, ' ')}"`).join(' or '))})`;
-      ctes.push(`kw AS (SELECT m.seq, ts_rank(m.tsv, q.q, 1) AS s FROM memories m, (SELECT ${tsq} AS q) q
-        WHERE m.tsv @@ q.q AND ${where(lq.filter, p)} ORDER BY s DESC, m.seq LIMIT ${p.add(lq.depth)})`);
-      parts.push(`SELECT 'k' AS leg, seq::float8 AS seq, s::float8 AS s FROM kw`);
+      await this.ensureTermStats();
+      // BM25 (k1 = 1.2, b = 0.75) as the file computes it, over the english stems of the query's
+      // terms, with document frequencies from term_stats (ts_rank has no idf, so common words would
+      // rank as high as rare ones). The text is only ever a value of to_tsvector: no syntax in it.
+      // Terms in more than a fifth of the memories still score, but do not select candidates
+      // (unless nothing else is left): an OR of common words would otherwise score every row.
+      ctes.push(`qt AS (SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ${p.add(terms.join(' '))}))) AS lexeme),
+        st AS (SELECT greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_docs'), 1), 1) AS n,
+                      greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_avgdl'), 1), 1) AS avgdl),
+        w AS (SELECT qt.lexeme, coalesce(ts.df, 0) AS df, ln(1 + (st.n - coalesce(ts.df, 0) + 0.5) / (coalesce(ts.df, 0) + 0.5)) AS idf
+              FROM qt CROSS JOIN st LEFT JOIN term_stats ts ON ts.term = qt.lexeme),
+        mq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS q FROM w
+               WHERE df <= 0.2 * (SELECT n FROM st) OR NOT EXISTS (SELECT 1 FROM w WHERE df <= 0.2 * (SELECT n FROM st))),
+        kw AS (SELECT m.seq, sum(w.idf * cardinality(u.positions) * 2.2 / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * length(m.tsv) / (SELECT avgdl FROM st)))) AS s
+               FROM memories m CROSS JOIN LATERAL unnest(m.tsv) u JOIN w ON w.lexeme = u.lexeme
+               WHERE m.tsv @@ (SELECT q FROM mq) AND ${where(lq.filter, p)} GROUP BY m.seq ORDER BY s DESC, m.seq LIMIT ${p.add(lq.depth)})`);
+      parts.push(`SELECT 'k' AS leg, seq::float8 AS seq, s::float8 AS s FROM kw`, `SELECT 'i' AS leg, 0::float8 AS seq, coalesce(sum(idf), 0)::float8 AS s FROM w`);
     }
     if (lq.vector !== null && this.vectors && lq.model !== null) {
       const v = p.add(vectorText(lq.vector));
@@ -499,13 +516,14 @@ export class PostgresBackend implements Backend {
     const out: LegResults = { keyword: [], vector: [], idfMass: 0, successors: new Map() };
     if (!parts.length) return out;
     // Supersession of the candidates in the same round trip (the lifecycle re-ranking needs it on every recall).
-    const cand = parts.map((x) => `SELECT seq FROM ${x.endsWith('FROM kw') ? 'kw' : 'vec'}`).join(' UNION ');
+    const cand = parts.filter((x) => x.endsWith('FROM kw') || x.endsWith('FROM vec')).map((x) => `SELECT seq FROM ${x.endsWith('FROM kw') ? 'kw' : 'vec'}`).join(' UNION ');
     parts.push(`SELECT 's' AS leg, m.seq::float8 AS seq, n.seq::float8 AS s FROM memories m JOIN memories n ON n.id = m.superseded_by
       WHERE m.superseded_by IS NOT NULL AND m.seq IN (${cand})`);
     const got = await this.db.query<{ leg: string; seq: number; s: number }>('recall', `WITH ${ctes.join(', ')} ${parts.join(' UNION ALL ')}`, p.values);
     for (const r of got) {
       if (r.leg === 'k') out.keyword.push({ seq: r.seq, bm25: -r.s });
       else if (r.leg === 'v') out.vector.push({ seq: r.seq, score: r.s });
+      else if (r.leg === 'i') out.idfMass = r.s;
       else out.successors!.set(r.seq, r.s);
     }
     // UNION ALL keeps no order, and HNSW's relaxed order may be slightly off.
@@ -590,6 +608,46 @@ export class PostgresBackend implements Backend {
 
   async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
     return this.db.query('read the history', `SELECT content, category, metadata::text AS metadata, ${iso('replaced_at')} AS replaced_at FROM memory_history WHERE memory_id = $1 ORDER BY version`, [id]);
+  }
+
+  // ---- keyword statistics ---------------------------------------------------------------
+
+  /** Rows written by this process since its last look at the term statistics. */
+  private writesSinceStats = Infinity;
+  /** Documents counted when the statistics were made, as last seen. */
+  private statsDocs = 0;
+
+  /**
+   * Keep `term_stats` (document frequency per stem, from `ts_stat`) roughly current: made when
+   * missing, remade when the memory count has moved by more than 10% (at least 50). Approximate
+   * on purpose: an idf barely changes with a few more memories, and a per-row counter would make
+   * every writer wait on the rows of common words.
+   */
+  private async ensureTermStats(): Promise<void> {
+    if (this.writesSinceStats < Math.max(50, this.statsDocs * 0.1)) return;
+    const [r] = await this.db.query<{ docs: number | null; n: number }>('read the term statistics',
+      `SELECT (SELECT value::float8 FROM meta WHERE key = 'term_stats_docs') AS docs, (SELECT count(*)::float8 FROM memories) AS n`);
+    const docs = r?.docs ?? null;
+    const n = r?.n ?? 0;
+    if (docs === null || Math.abs(n - docs) > Math.max(50, docs * 0.1)) {
+      await this.db.tx('update the term statistics', async (q) => {
+        // One server at a time; the others go on with the statistics they have.
+        const [lock] = await q<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`mnemolite-stats:${this.schema}`]);
+        if (!lock?.ok) return;
+        await q('DELETE FROM term_stats');
+        await q(`INSERT INTO term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT tsv FROM "${this.schema}".memories')`);
+        for (const [k, sql] of [['term_stats_docs', 'SELECT count(*)::text FROM memories'], ['term_stats_avgdl', 'SELECT coalesce(avg(length(tsv)), 1)::text FROM memories']] as const) {
+          await q(`INSERT INTO meta(key, value) VALUES ($1, (${sql})) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [k]);
+        }
+      });
+    }
+    this.statsDocs = n;
+    this.writesSinceStats = 0;
+  }
+
+  /** Count rows written, for {@link ensureTermStats}. */
+  private wrote(n: number): void {
+    this.writesSinceStats += n;
   }
 
   // ---- whole store ---------------------------------------------------------------------

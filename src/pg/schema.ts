@@ -6,7 +6,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -90,6 +90,13 @@ export const PG_MIGRATIONS: string[] = [
   END $$;
   CREATE TRIGGER memories_lifecycle_delete AFTER DELETE ON memories
     FOR EACH ROW EXECUTE FUNCTION memories_lifecycle_delete();
+  `,
+  // 1 -> 2: document frequencies for the keyword leg's BM25 (made from ts_stat, refreshed as the store grows).
+  `
+  CREATE TABLE term_stats (
+    term text PRIMARY KEY,   -- an english stem, as in memories.tsv
+    df   integer NOT NULL    -- memories containing it
+  );
   `,
 ];
 
