@@ -128,6 +128,27 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
     }
     assert.deepEqual([...h], counts);
   }
+  // select: slots under the cut-off, then the first eqLeft at it, in slot order (odd counts: the 8-wide blocks leave a tail).
+  for (const count of [n, 45, 7]) {
+    const d = new Uint16Array(mem.buffer, dist, n);
+    const t = [...d].filter((x) => x !== 0xffff).sort((a, b) => a - b)[10]!;
+    for (const eqLeft of [0, 1, 100]) {
+      const got = k.select(dist, count, t, eqLeft, hist);
+      let left = eqLeft;
+      const want = [...d.subarray(0, count)].flatMap((x, i) => (x < t || (x === t && left-- > 0) ? [i] : []));
+      assert.deepEqual([...new Int32Array(mem.buffer, hist, got)], want, `select over ${count}, eqLeft ${eqLeft}`);
+    }
+  }
+  // dots4 gives the same floats as dots (same summation order), four rows at a time.
+  const dp = 64, vecs = 20000, qf = 16384, slots = 16640, out1 = 16800, out4 = 16900;
+  const f32 = new Float32Array(mem.buffer);
+  for (let i = 0; i < 24 * dp; i++) f32[vecs / 4 + i] = r() - 0.5;
+  for (let i = 0; i < dp; i++) f32[qf / 4 + i] = r() - 0.5;
+  const picked = [3, 17, 0, 23, 5, 5, 11, 2];
+  new Int32Array(mem.buffer, slots, picked.length).set(picked);
+  k.dots(vecs, dp, qf, slots, picked.length, out1);
+  k.dots4(vecs, dp, qf, slots, picked.length, out4);
+  assert.deepEqual([...new Float32Array(mem.buffer, out4, picked.length)], [...new Float32Array(mem.buffer, out1, picked.length)]);
 });
 
 test('approximate vector recall@10 stays >= 0.95 of exact on a clustered set; exact:true equals brute force', async () => {
