@@ -31,9 +31,12 @@ export type TermLoader = (term: string) => string | null;
  */
 export class KeywordIndex {
   private readonly loaded = new Map<string, Postings>();
-  private docLen = new Float64Array(0);
+  /** Token counts: integers (content is at most 100 kB), exact in float32, half the cache footprint of float64. */
+  private docLen = new Float32Array(0);
   private alive = new Uint8Array(0);
   private acc = new Float64Array(0);
+  /** Scratch: slots with a score during one search. */
+  private touched = new Int32Array(0);
   private live = 0;
   private totalLen = 0;
   /** Bumped by every add and remove: cached document frequencies older than this are recounted. */
@@ -52,7 +55,7 @@ export class KeywordIndex {
   private reserve(n: number): void {
     if (n <= this.alive.length) return;
     const cap = Math.max(n, Math.ceil(this.alive.length * 1.5), 1024);
-    const d = new Float64Array(cap); d.set(this.docLen); this.docLen = d;
+    const d = new Float32Array(cap); d.set(this.docLen); this.docLen = d;
     const a = new Uint8Array(cap); a.set(this.alive); this.alive = a;
     this.acc = new Float64Array(cap);
   }
@@ -169,27 +172,35 @@ export class KeywordIndex {
     if (!lists.length) return [];
     const useful = lists.filter((l) => l.idf > 1e-6 * 64);
     const run = useful.length ? useful : lists;
-    const touched: number[] = [];
+    if (this.touched.length < alive.length) this.touched = new Int32Array(alive.length);
+    const touched = this.touched;
+    let nt = 0;
     const kb = K1 * (1 - B), kl = (K1 * B) / (avg || 1);
-    for (const { p, idf } of run) {
-      const { slots, tfs, n } = p;
-      const w = idf * (K1 + 1);
-      for (let i = 0; i < n; i++) {
-        const s = slots[i]!;
-        if (!alive[s]) continue;
-        const tf = tfs[i]!;
-        if (acc[s] === 0) touched.push(s);
-        acc[s]! += (w * tf) / (tf + kb + kl * len[s]!);
-      }
-    }
+    for (const { p, idf } of run) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, alive, len, acc, touched, nt);
     const top = new TopK(k);
-    for (const s of touched) {
+    let floor = -Infinity;
+    for (let i = 0; i < nt; i++) {
+      const s = touched[i]!;
       const sc = acc[s]!;
       acc[s] = 0;
-      if (sc > top.floor && (!eligible || eligible(s))) top.push(s, sc);
+      if (sc > floor && (!eligible || eligible(s))) { top.push(s, sc); floor = top.floor; }
     }
     return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
   }
+}
+
+/** Add one term's BM25 contribution for each live posting; returns the new count of `touched` slots. */
+function accumulate(slots: Int32Array, tfs: Uint16Array, n: number, w: number, kb: number, kl: number,
+  alive: Uint8Array, len: Float32Array, acc: Float64Array, touched: Int32Array, nt: number): number {
+  for (let i = 0; i < n; i++) {
+    const s = slots[i]!;
+    if (!alive[s]) continue;
+    const tf = tfs[i]!;
+    const a = acc[s]!;
+    if (a === 0) touched[nt++] = s;
+    acc[s] = a + (w * tf) / (tf + kb + kl * len[s]!);
+  }
+  return nt;
 }
 
 /**
