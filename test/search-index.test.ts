@@ -139,6 +139,21 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
       assert.deepEqual([...new Int32Array(mem.buffer, hist, got)], want, `select over ${count}, eqLeft ${eqLeft}`);
     }
   }
+  // encode: bit j of byte k is float 8k + j > centre; bytes past dp / 8 are zero (odd byte counts: 13 for dp 104).
+  for (const edp of [24, 104, 512]) {
+    const ecb = Math.ceil(edp / 8 / 16) * 16, ev = 40000, ec = 60000, centre = 62000, nv = 3;
+    const fv = new Float32Array(mem.buffer, ev, edp * nv);
+    for (let i = 0; i < fv.length; i++) fv[i] = r() - 0.5;
+    const cen = new Float32Array(mem.buffer, centre, edp);
+    for (let i = 0; i < edp; i++) cen[i] = i % 3 === 0 ? 0.1 : 0;
+    new Uint8Array(mem.buffer, ec, ecb * nv).fill(0xaa);
+    k.encode(ev, edp, ec, ecb, centre, 0, nv);
+    for (let v = 0; v < nv; v++) {
+      const want = new Array<number>(ecb).fill(0);
+      for (let j = 0; j < edp; j++) if (fv[v * edp + j]! - cen[j]! > 0) want[j >> 3]! |= 1 << (j & 7);
+      assert.deepEqual([...new Uint8Array(mem.buffer, ec + v * ecb, ecb)], want, `encode dp ${edp} vector ${v}`);
+    }
+  }
   // dots4 gives the same floats as dots (same summation order), four rows at a time.
   const dp = 64, vecs = 20000, qf = 16384, slots = 16640, out1 = 16800, out4 = 16900;
   const f32 = new Float32Array(mem.buffer);

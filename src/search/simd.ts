@@ -54,7 +54,7 @@ const op = {
   tee: (i: number): Bytes => [0x22, ...uleb(i)],
   i32: (n: number): Bytes => [0x41, ...sleb(n)],
   add: [0x6a], sub: [0x6b], mul: [0x6c], shl: [0x74], shrU: [0x76], or: [0x72], and: [0x71],
-  ltU: [0x49], geU: [0x4f], eq: [0x46], eqz: [0x45],
+  ltU: [0x49], geU: [0x4f], gtU: [0x4b], eq: [0x46], eqz: [0x45],
   load: (o = 0): Bytes => [0x28, ...mem(2, o)],
   store: (o = 0): Bytes => [0x36, ...mem(2, o)],
   load8: (o = 0): Bytes => [0x2d, ...mem(0, o)],
@@ -78,6 +78,9 @@ const op = {
   popcnt: simd(0x62),
   i32x4bitmask: simd(0xa4),
   i16x8splat: simd(0x10),
+  i16x8narrowS: simd(0x85),
+  i8x16narrowS: simd(0x65),
+  i8x16bitmask: simd(0x64),
   i16x8leU: simd(0x34),
   anyTrue: simd(0x53),
   i16x8extaddU: simd(0x7d),
@@ -151,6 +154,12 @@ function dot(a: number, b: number, dp: number, j: number, acc: number, tmp: numb
 const encode: Fn = (() => {
   const [vecs, dp, codes, cb, centre, from, to] = [0, 1, 2, 3, 4, 5, 6];
   const [slot, k, vp, cp, nb] = [7, 8, 9, 10, 11];
+  // Lane mask (v - centre > 0) of the four floats at byte `o` of the 16 starting at float 8k.
+  const cmp16 = (o: number): Bytes => [
+    ...get(vp), ...get(k), ...i32(5), ...shl, ...add, ...op.vload(o),
+    ...get(centre), ...get(k), ...i32(5), ...shl, ...add, ...op.vload(o),
+    ...op.f32x4sub, ...op.vzero, ...op.f32x4gt,
+  ];
   return {
     name: 'encode', params: [I32, I32, I32, I32, I32, I32, I32], results: [], locals: [I32, I32, I32, I32, I32],
     body: [
@@ -161,6 +170,15 @@ const encode: Fn = (() => {
       ...get(vecs), ...get(slot), ...get(dp), ...mul, ...i32(2), ...shl, ...add, ...set(vp),
       ...get(codes), ...get(slot), ...get(cb), ...mul, ...add, ...set(cp),
       ...i32(0), ...set(k),
+      // Two bytes (16 floats) at a time: four lane masks narrowed to one i8x16, one bitmask.
+      ...block, ...loop,
+      ...get(k), ...i32(2), ...add, ...get(nb), ...op.gtU, ...brIf(1),
+      ...get(cp), ...get(k), ...add,
+      ...cmp16(0), ...cmp16(16), ...op.i16x8narrowS, ...cmp16(32), ...cmp16(48), ...op.i16x8narrowS, ...op.i8x16narrowS, ...op.i8x16bitmask,
+      ...store16(),
+      ...get(k), ...i32(2), ...add, ...set(k), ...br(0),
+      ...end, ...end,
+      // The rest one byte at a time (an odd last byte, then zero padding).
       ...block, ...loop,
       ...get(k), ...get(cb), ...geU, ...brIf(1),
       ...get(cp), ...get(k), ...add,
