@@ -203,13 +203,27 @@ function accumulate(slots: Int32Array, tfs: Uint16Array, n: number, w: number, k
   return nt;
 }
 
+/** Parse a `group_concat` of non-negative integers ("3,17,18") without splitting into strings. */
+export function parseSeqs(list: string): Float64Array {
+  let n = 1;
+  for (let i = list.indexOf(','); i >= 0; i = list.indexOf(',', i + 1)) n++;
+  const out = new Float64Array(n);
+  let k = 0, v = 0;
+  for (let i = 0; i < list.length; i++) {
+    const ch = list.charCodeAt(i);
+    if (ch === 44) { out[k++] = v; v = 0; } else v = v * 10 + (ch - 48);
+  }
+  out[k] = v;
+  return out;
+}
+
 /**
  * Decode FTS5 docsize records for a one-column table: `ids` comma-separated rowids, `sz` their
  * varints back to back (SQLite varint: 7 bits per byte, high bit = more). Returns null when the
  * data does not line up (then the caller counts tokens itself).
  */
-export function decodeDocLengths(ids: string, sz: Uint8Array): { seqs: number[]; lengths: number[] } | null {
-  const seqs = ids.split(',').map(Number);
+export function decodeDocLengths(ids: string, sz: Uint8Array): { seqs: Float64Array; lengths: number[] } | null {
+  const seqs = parseSeqs(ids);
   const lengths: number[] = [];
   let i = 0;
   while (i < sz.length) {
