@@ -34,6 +34,10 @@ export class KeywordIndex {
   /** Token counts: integers (content is at most 100 kB), exact in float32, half the cache footprint of float64. */
   private docLen = new Float32Array(0);
   private alive = new Uint8Array(0);
+  /**
+   * Score accumulator: 0 for live slots between searches, -Infinity for the rest (removed or
+   * never set), so the hot loop needs no liveness check: a dead slot's sum stays -Infinity.
+   */
   private acc = new Float64Array(0);
   /** Scratch: slots with a score during one search. */
   private touched = new Int32Array(0);
@@ -57,7 +61,7 @@ export class KeywordIndex {
     const cap = Math.max(n, Math.ceil(this.alive.length * 1.5), 1024);
     const d = new Float32Array(cap); d.set(this.docLen); this.docLen = d;
     const a = new Uint8Array(cap); a.set(this.alive); this.alive = a;
-    this.acc = new Float64Array(cap);
+    const c = new Float64Array(cap).fill(-Infinity); c.set(this.acc); this.acc = c;
   }
 
   /** Set a live document's length (tokens) without its postings (bulk load from FTS5's docsize). */
@@ -65,7 +69,7 @@ export class KeywordIndex {
     this.reserve(slot + 1);
     this.mutations++;
     if (this.alive[slot]) this.totalLen -= this.docLen[slot]!;
-    else { this.alive[slot] = 1; this.live++; }
+    else { this.alive[slot] = 1; this.live++; this.acc[slot] = 0; }
     this.docLen[slot] = tokens;
     this.totalLen += tokens;
   }
@@ -99,6 +103,7 @@ export class KeywordIndex {
     if (slot >= this.alive.length || !this.alive[slot]) return;
     this.mutations++;
     this.alive[slot] = 0;
+    this.acc[slot] = -Infinity;
     this.live--;
     this.totalLen -= this.docLen[slot]!;
     this.docLen[slot] = 0;
@@ -176,7 +181,7 @@ export class KeywordIndex {
     const touched = this.touched;
     let nt = 0;
     const kb = K1 * (1 - B), kl = (K1 * B) / (avg || 1);
-    for (const { p, idf } of run) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, alive, len, acc, touched, nt);
+    for (const { p, idf } of run) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
     const top = new TopK(k);
     let floor = -Infinity;
     for (let i = 0; i < nt; i++) {
@@ -189,12 +194,14 @@ export class KeywordIndex {
   }
 }
 
-/** Add one term's BM25 contribution for each live posting; returns the new count of `touched` slots. */
+/**
+ * Add one term's BM25 contribution to each posting's slot; returns the new count of `touched`
+ * slots. Dead slots hold -Infinity in `acc`: never touched, and they stay -Infinity.
+ */
 function accumulate(slots: Int32Array, tfs: Uint16Array, n: number, w: number, kb: number, kl: number,
-  alive: Uint8Array, len: Float32Array, acc: Float64Array, touched: Int32Array, nt: number): number {
+  len: Float32Array, acc: Float64Array, touched: Int32Array, nt: number): number {
   for (let i = 0; i < n; i++) {
     const s = slots[i]!;
-    if (!alive[s]) continue;
     const tf = tfs[i]!;
     const a = acc[s]!;
     if (a === 0) touched[nt++] = s;
