@@ -154,16 +154,16 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
       assert.deepEqual([...new Uint8Array(mem.buffer, ec + v * ecb, ecb)], want, `encode dp ${edp} vector ${v}`);
     }
   }
-  // dots4 gives the same floats as dots (same summation order), four rows at a time.
-  const dp = 64, vecs = 20000, qf = 16384, slots = 16640, out1 = 16800, out4 = 16900;
+  // dots8 gives the same floats as dots (same summation order), eight rows at a time.
+  const dp = 64, vecs = 20000, qf = 16384, slots = 16640, out1 = 16800, out8 = 16900;
   const f32 = new Float32Array(mem.buffer);
   for (let i = 0; i < 24 * dp; i++) f32[vecs / 4 + i] = r() - 0.5;
   for (let i = 0; i < dp; i++) f32[qf / 4 + i] = r() - 0.5;
-  const picked = [3, 17, 0, 23, 5, 5, 11, 2];
+  const picked = [3, 17, 0, 23, 5, 5, 11, 2, 9, 1, 22, 4, 4, 8, 19, 7];
   new Int32Array(mem.buffer, slots, picked.length).set(picked);
   k.dots(vecs, dp, qf, slots, picked.length, out1);
-  k.dots4(vecs, dp, qf, slots, picked.length, out4);
-  assert.deepEqual([...new Float32Array(mem.buffer, out4, picked.length)], [...new Float32Array(mem.buffer, out1, picked.length)]);
+  k.dots8(vecs, dp, qf, slots, picked.length, out8);
+  assert.deepEqual([...new Float32Array(mem.buffer, out8, picked.length)], [...new Float32Array(mem.buffer, out1, picked.length)]);
 });
 
 test('approximate vector recall@10 stays >= 0.95 of exact on a clustered set; exact:true equals brute force', async () => {

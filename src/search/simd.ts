@@ -10,8 +10,8 @@
  * - `hamming`: Hamming distance of every eligible slot's code to the query code, plus a
  *   histogram of distances (so the candidate cut-off is found without sorting);
  * - `select`: the slots under the cut-off;
- * - `dots`, `dots4`: exact float dot products for a list of slots (re-scoring), `dots4` four
- *   rows at a time (four memory streams in flight: the rows are scattered cache misses);
+ * - `dots`, `dots8`: exact float dot products for a list of slots (re-scoring), `dots8` eight
+ *   rows at a time (eight memory streams in flight: the rows are scattered cache misses);
  * - `scan`: exact float dot products for every slot (the `exact: true` path).
  */
 
@@ -346,33 +346,34 @@ const dots: Fn = (() => {
   };
 })();
 
-// dots4(vecs, dp, q, slots, n, out): as dots for n a multiple of 4, four rows at a time (four
+// dotsR(vecs, dp, q, slots, n, out): as dots for n a multiple of R, R rows at a time (R
 // independent memory streams and accumulators; each row's sum is in the same order as dots).
-const dots4: Fn = (() => {
+function dotsRows(R: number): Fn {
   const [vecs, dp, q, slots, n, out] = [0, 1, 2, 3, 4, 5];
   const [i, j, end4] = [6, 7, 8];
-  const b = [9, 10, 11, 12];
-  const a = [13, 14, 15, 16];
-  const [q0, q1, tmp] = [17, 18, 19];
+  const b = Array.from({ length: R }, (_, r) => 9 + r);
+  const a = Array.from({ length: R }, (_, r) => 9 + R + r);
+  const [q0, q1, tmp] = [9 + 2 * R, 10 + 2 * R, 11 + 2 * R];
   const body: Bytes = [...get(dp), ...i32(4), ...mul, ...set(end4), ...i32(0), ...set(i), ...block, ...loop, ...get(i), ...get(n), ...geU, ...brIf(1)];
-  for (let r = 0; r < 4; r++) {
+  for (let r = 0; r < R; r++) {
     body.push(...get(vecs), ...get(slots), ...get(i), ...i32(2), ...shl, ...add, ...load(4 * r), ...get(dp), ...mul, ...i32(2), ...shl, ...add, ...set(b[r]!));
     body.push(...op.vzero, ...set(a[r]!));
   }
   body.push(...i32(0), ...set(j), ...loop,
     ...get(q), ...get(j), ...add, ...op.vload(), ...set(q0),
     ...get(q), ...get(j), ...add, ...op.vload(16), ...set(q1));
-  for (let r = 0; r < 4; r++) {
+  for (let r = 0; r < R; r++) {
     body.push(...get(a[r]!), ...get(b[r]!), ...get(j), ...add, ...op.vload(), ...get(q0), ...op.f32x4mul, ...op.f32x4add,
       ...get(b[r]!), ...get(j), ...add, ...op.vload(16), ...get(q1), ...op.f32x4mul, ...op.f32x4add, ...set(a[r]!));
   }
   body.push(...get(j), ...i32(32), ...add, ...tee(j), ...get(end4), ...ltU, ...brIf(0), ...end);
-  for (let r = 0; r < 4; r++) {
+  for (let r = 0; r < R; r++) {
     body.push(...get(out), ...get(i), ...i32(2), ...shl, ...add, ...get(a[r]!), ...hsumF32(tmp), ...f32store(4 * r));
   }
-  body.push(...get(i), ...i32(4), ...add, ...set(i), ...br(0), ...end, ...end);
-  return { name: 'dots4', params: [I32, I32, I32, I32, I32, I32], results: [], locals: [I32, I32, I32, I32, I32, I32, I32, V128, V128, V128, V128, V128, V128, V128], body };
-})();
+  body.push(...get(i), ...i32(R), ...add, ...set(i), ...br(0), ...end, ...end);
+  return { name: `dots${R}`, params: [I32, I32, I32, I32, I32, I32], results: [], locals: [...new Array<number>(3 + R).fill(I32), ...new Array<number>(R + 3).fill(V128)], body };
+}
+
 
 // scan(vecs, dp, nslots, q, mask, out): out[s] = dot(vec[s], q) where mask[s] != 0, else untouched.
 const scan: Fn = (() => {
@@ -399,7 +400,7 @@ const scan: Fn = (() => {
 })();
 
 /** The kernel module's bytes (exported for tests and inspection). */
-export const KERNEL_WASM: Uint8Array = assemble([encode, hamming, select, dots, scan, dots4, ...FIXED_CHUNKS.map(hammingFixed)]);
+export const KERNEL_WASM: Uint8Array = assemble([encode, hamming, select, dots, scan, dotsRows(8), ...FIXED_CHUNKS.map(hammingFixed)]);
 
 /** Typed view of the kernel exports. Pointers are byte offsets; see the module comment. */
 export interface Kernels {
@@ -407,8 +408,8 @@ export interface Kernels {
   hamming(codes: number, nslots: number, cb: number, q: number, mask: number, dist: number, hist: number): void;
   select(dist: number, nslots: number, t: number, eqLeft: number, out: number): number;
   dots(vecs: number, dp: number, q: number, slots: number, n: number, out: number): void;
-  /** `dots` for `n` a multiple of 4, four rows at a time (same sums). */
-  dots4(vecs: number, dp: number, q: number, slots: number, n: number, out: number): void;
+  /** `dots` for `n` a multiple of 8, eight rows at a time (same sums). */
+  dots8(vecs: number, dp: number, q: number, slots: number, n: number, out: number): void;
   scan(vecs: number, dp: number, nslots: number, q: number, mask: number, out: number): void;
   /** `hamming` specialised for `cb = 16 * N`, N in {@link FIXED_CHUNKS}. */
   [fixed: `hamming${number}`]: (codes: number, nslots: number, cb: number, q: number, mask: number, dist: number, hist: number) => void;
