@@ -128,6 +128,42 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
     }
     assert.deepEqual([...h], counts);
   }
+  // select: slots under the cut-off, then the first eqLeft at it, in slot order (odd counts: the 8-wide blocks leave a tail).
+  for (const count of [n, 45, 7]) {
+    const d = new Uint16Array(mem.buffer, dist, n);
+    const t = [...d].filter((x) => x !== 0xffff).sort((a, b) => a - b)[10]!;
+    for (const eqLeft of [0, 1, 100]) {
+      const got = k.select(dist, count, t, eqLeft, hist);
+      let left = eqLeft;
+      const want = [...d.subarray(0, count)].flatMap((x, i) => (x < t || (x === t && left-- > 0) ? [i] : []));
+      assert.deepEqual([...new Int32Array(mem.buffer, hist, got)], want, `select over ${count}, eqLeft ${eqLeft}`);
+    }
+  }
+  // encode: bit j of byte k is float 8k + j > centre; bytes past dp / 8 are zero (odd byte counts: 13 for dp 104).
+  for (const edp of [24, 104, 512]) {
+    const ecb = Math.ceil(edp / 8 / 16) * 16, ev = 40000, ec = 60000, centre = 62000, nv = 3;
+    const fv = new Float32Array(mem.buffer, ev, edp * nv);
+    for (let i = 0; i < fv.length; i++) fv[i] = r() - 0.5;
+    const cen = new Float32Array(mem.buffer, centre, edp);
+    for (let i = 0; i < edp; i++) cen[i] = i % 3 === 0 ? 0.1 : 0;
+    new Uint8Array(mem.buffer, ec, ecb * nv).fill(0xaa);
+    k.encode(ev, edp, ec, ecb, centre, 0, nv);
+    for (let v = 0; v < nv; v++) {
+      const want = new Array<number>(ecb).fill(0);
+      for (let j = 0; j < edp; j++) if (fv[v * edp + j]! - cen[j]! > 0) want[j >> 3]! |= 1 << (j & 7);
+      assert.deepEqual([...new Uint8Array(mem.buffer, ec + v * ecb, ecb)], want, `encode dp ${edp} vector ${v}`);
+    }
+  }
+  // dots8 gives the same floats as dots (same summation order), eight rows at a time.
+  const dp = 64, vecs = 20000, qf = 16384, slots = 16640, out1 = 16800, out8 = 16900;
+  const f32 = new Float32Array(mem.buffer);
+  for (let i = 0; i < 24 * dp; i++) f32[vecs / 4 + i] = r() - 0.5;
+  for (let i = 0; i < dp; i++) f32[qf / 4 + i] = r() - 0.5;
+  const picked = [3, 17, 0, 23, 5, 5, 11, 2, 9, 1, 22, 4, 4, 8, 19, 7];
+  new Int32Array(mem.buffer, slots, picked.length).set(picked);
+  k.dots(vecs, dp, qf, slots, picked.length, out1);
+  k.dots8(vecs, dp, qf, slots, picked.length, out8);
+  assert.deepEqual([...new Float32Array(mem.buffer, out8, picked.length)], [...new Float32Array(mem.buffer, out1, picked.length)]);
 });
 
 test('approximate vector recall@10 stays >= 0.95 of exact on a clustered set; exact:true equals brute force', async () => {

@@ -31,9 +31,16 @@ export type TermLoader = (term: string) => string | null;
  */
 export class KeywordIndex {
   private readonly loaded = new Map<string, Postings>();
-  private docLen = new Float64Array(0);
+  /** Token counts: integers (content is at most 100 kB), exact in float32, half the cache footprint of float64. */
+  private docLen = new Float32Array(0);
   private alive = new Uint8Array(0);
+  /**
+   * Score accumulator: 0 for live slots between searches, -Infinity for the rest (removed or
+   * never set), so the hot loop needs no liveness check: a dead slot's sum stays -Infinity.
+   */
   private acc = new Float64Array(0);
+  /** Scratch: slots with a score during one search. */
+  private touched = new Int32Array(0);
   private live = 0;
   private totalLen = 0;
   /** Bumped by every add and remove: cached document frequencies older than this are recounted. */
@@ -52,9 +59,9 @@ export class KeywordIndex {
   private reserve(n: number): void {
     if (n <= this.alive.length) return;
     const cap = Math.max(n, Math.ceil(this.alive.length * 1.5), 1024);
-    const d = new Float64Array(cap); d.set(this.docLen); this.docLen = d;
+    const d = new Float32Array(cap); d.set(this.docLen); this.docLen = d;
     const a = new Uint8Array(cap); a.set(this.alive); this.alive = a;
-    this.acc = new Float64Array(cap);
+    const c = new Float64Array(cap).fill(-Infinity); c.set(this.acc); this.acc = c;
   }
 
   /** Set a live document's length (tokens) without its postings (bulk load from FTS5's docsize). */
@@ -62,7 +69,7 @@ export class KeywordIndex {
     this.reserve(slot + 1);
     this.mutations++;
     if (this.alive[slot]) this.totalLen -= this.docLen[slot]!;
-    else { this.alive[slot] = 1; this.live++; }
+    else { this.alive[slot] = 1; this.live++; this.acc[slot] = 0; }
     this.docLen[slot] = tokens;
     this.totalLen += tokens;
   }
@@ -96,6 +103,7 @@ export class KeywordIndex {
     if (slot >= this.alive.length || !this.alive[slot]) return;
     this.mutations++;
     this.alive[slot] = 0;
+    this.acc[slot] = -Infinity;
     this.live--;
     this.totalLen -= this.docLen[slot]!;
     this.docLen[slot] = 0;
@@ -169,27 +177,51 @@ export class KeywordIndex {
     if (!lists.length) return [];
     const useful = lists.filter((l) => l.idf > 1e-6 * 64);
     const run = useful.length ? useful : lists;
-    const touched: number[] = [];
+    if (this.touched.length < alive.length) this.touched = new Int32Array(alive.length);
+    const touched = this.touched;
+    let nt = 0;
     const kb = K1 * (1 - B), kl = (K1 * B) / (avg || 1);
-    for (const { p, idf } of run) {
-      const { slots, tfs, n } = p;
-      const w = idf * (K1 + 1);
-      for (let i = 0; i < n; i++) {
-        const s = slots[i]!;
-        if (!alive[s]) continue;
-        const tf = tfs[i]!;
-        if (acc[s] === 0) touched.push(s);
-        acc[s]! += (w * tf) / (tf + kb + kl * len[s]!);
-      }
-    }
+    for (const { p, idf } of run) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
     const top = new TopK(k);
-    for (const s of touched) {
+    let floor = -Infinity;
+    for (let i = 0; i < nt; i++) {
+      const s = touched[i]!;
       const sc = acc[s]!;
       acc[s] = 0;
-      if (sc > top.floor && (!eligible || eligible(s))) top.push(s, sc);
+      if (sc > floor && (!eligible || eligible(s))) { top.push(s, sc); floor = top.floor; }
     }
     return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
   }
+}
+
+/**
+ * Add one term's BM25 contribution to each posting's slot; returns the new count of `touched`
+ * slots. Dead slots hold -Infinity in `acc`: never touched, and they stay -Infinity.
+ */
+function accumulate(slots: Int32Array, tfs: Uint16Array, n: number, w: number, kb: number, kl: number,
+  len: Float32Array, acc: Float64Array, touched: Int32Array, nt: number): number {
+  for (let i = 0; i < n; i++) {
+    const s = slots[i]!;
+    const tf = tfs[i]!;
+    const a = acc[s]!;
+    if (a === 0) touched[nt++] = s;
+    acc[s] = a + (w * tf) / (tf + kb + kl * len[s]!);
+  }
+  return nt;
+}
+
+/** Parse a `group_concat` of non-negative integers ("3,17,18") without splitting into strings. */
+export function parseSeqs(list: string): Float64Array {
+  let n = 1;
+  for (let i = list.indexOf(','); i >= 0; i = list.indexOf(',', i + 1)) n++;
+  const out = new Float64Array(n);
+  let k = 0, v = 0;
+  for (let i = 0; i < list.length; i++) {
+    const ch = list.charCodeAt(i);
+    if (ch === 44) { out[k++] = v; v = 0; } else v = v * 10 + (ch - 48);
+  }
+  out[k] = v;
+  return out;
 }
 
 /**
@@ -197,8 +229,8 @@ export class KeywordIndex {
  * varints back to back (SQLite varint: 7 bits per byte, high bit = more). Returns null when the
  * data does not line up (then the caller counts tokens itself).
  */
-export function decodeDocLengths(ids: string, sz: Uint8Array): { seqs: number[]; lengths: number[] } | null {
-  const seqs = ids.split(',').map(Number);
+export function decodeDocLengths(ids: string, sz: Uint8Array): { seqs: Float64Array; lengths: number[] } | null {
+  const seqs = parseSeqs(ids);
   const lengths: number[] = [];
   let i = 0;
   while (i < sz.length) {

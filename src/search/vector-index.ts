@@ -215,7 +215,9 @@ export class VectorIndex {
       below += c;
     }
     const m = this.k.select(this.dist, n, t, Math.max(0, want - below), this.cand);
-    this.k.dots(this.vecs, this.dp, this.q, this.cand, m, this.scores);
+    const m8 = m & ~7;
+    this.k.dots8(this.vecs, this.dp, this.q, this.cand, m8, this.scores);
+    this.k.dots(this.vecs, this.dp, this.q, this.cand + 4 * m8, m - m8, this.scores + 4 * m8);
     const slots = new Int32Array(this.memory.buffer, this.cand, m);
     const scores = new Float32Array(this.memory.buffer, this.scores, m);
     const top = new TopK(k);

@@ -1,6 +1,6 @@
 import type { RowFilter } from '../store/rows.js';
 import type { Store } from '../store/store.js';
-import { KeywordIndex, decodeDocLengths } from './keyword-index.js';
+import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
 import { VectorIndex, type ApproxOptions, type VectorHit } from './vector-index.js';
@@ -159,26 +159,27 @@ export class VectorLeg {
         this.seenVersion = store.changeVersion();
         // Slots in seq order (index-only scan of namespace + seq).
         // (seq, namespace code) packed in one float64 so a plain typed-array sort orders them by seq.
-        const groups = store.seqsByNamespace();
+        const groups = store.seqsByNamespace().map(([ns, list]) => ({ c: this.code(ns), seqs: parseSeqs(list) }));
         let n = 0;
-        for (const [, list] of groups) n += list.split(',').length;
-        const keys = new Float64Array(n);
+        for (const g of groups) n += g.seqs.length;
         const W = 2 ** 20; // namespace codes below ~1M; seqs below 2^33 keep the product exact
-        let k = 0;
+        const keys = new Float64Array(n);
+        let k = 0, sorted = true, prev = -Infinity;
         const pairs: [number, number][] = [];
-        for (const [ns, list] of groups) {
-          const c = this.code(ns);
-          for (const s of list.split(',')) {
-            const seq = Number(s);
+        for (const { c, seqs } of groups) {
+          for (let i = 0; i < seqs.length; i++) {
+            const seq = seqs[i]!;
             keys[k++] = seq * W + c;
+            if (seq < prev) sorted = false;
+            prev = seq;
             if (seq >= 2 ** 33 || c >= W) pairs.push([seq, c]); // too big to pack: sort pairs instead
           }
         }
         if (pairs.length) {
           pairs.length = 0;
-          for (const [ns, list] of groups) for (const s of list.split(',')) pairs.push([Number(s), this.code(ns)]);
+          for (const { c, seqs } of groups) for (const seq of seqs) pairs.push([seq, c]);
           pairs.sort((a, b) => a[0] - b[0]);
-        } else keys.sort();
+        } else if (!sorted) keys.sort(); // one namespace (the usual case): already in seq order
         this.reserve(n);
         for (let slot = 0; slot < n; slot++) {
           const key = keys[slot]!;
@@ -227,7 +228,7 @@ export class VectorLeg {
     for (;;) {
       const c = this.store.vectorChunk(this.model!, bytes, after, LOAD_CHUNK);
       if (!c.n || !c.seqs || !c.blob) break;
-      const seqs = c.seqs.split(',').map(Number);
+      const seqs = parseSeqs(c.seqs);
       if (seqs.length !== c.n || c.blob.byteLength !== c.n * bytes) throw new Error('vector chunk does not line up');
       const u8 = new Uint8Array(c.blob.buffer, c.blob.byteOffset, c.blob.byteLength);
       // Copy runs of consecutive slots at once.

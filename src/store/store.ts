@@ -6,6 +6,13 @@ import type { MemoryRow, NewRow, RowFilter } from './rows.js';
 
 const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by';
 
+/** A row of ROW_COLUMNS as an array, in that order. */
+type RawRow = [
+  MemoryRow['seq'], MemoryRow['id'], MemoryRow['namespace'], MemoryRow['key'], MemoryRow['content'], MemoryRow['category'], MemoryRow['session_id'],
+  MemoryRow['metadata'], MemoryRow['created_at'], MemoryRow['updated_at'], MemoryRow['content_hash'], MemoryRow['embedding_model'],
+  MemoryRow['expires_at'], MemoryRow['pinned'], MemoryRow['importance'], MemoryRow['superseded_by'],
+];
+
 /** Embedding identity recorded in the meta table. */
 export interface EmbeddingIdentity {
   provider: string;
@@ -130,8 +137,14 @@ export class Store {
   getBySeqs(seqs: number[]): Map<number, MemoryRow> {
     const out = new Map<number, MemoryRow>();
     if (!seqs.length) return out;
-    const stmt = this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`);
-    for (const r of stmt.all(JSON.stringify(seqs)) as MemoryRow[]) out.set(r.seq, r);
+    // Raw arrays, then plain objects built here: ~3x faster than better-sqlite3's row objects (recall's last step).
+    const stmt = this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?)) /* raw */`).raw();
+    for (const r of stmt.all(JSON.stringify(seqs)) as RawRow[]) {
+      out.set(r[0], {
+        seq: r[0], id: r[1], namespace: r[2], key: r[3], content: r[4], category: r[5], session_id: r[6], metadata: r[7], created_at: r[8],
+        updated_at: r[9], content_hash: r[10], embedding_model: r[11], expires_at: r[12], pinned: r[13], importance: r[14], superseded_by: r[15],
+      });
+    }
     return out;
   }
 
