@@ -492,3 +492,30 @@ test('mcp and serve work on PostgreSQL too (--db postgres://)', { timeout: 120_0
     proc.kill('SIGTERM');
   }
 });
+
+test('PostgreSQL schema: an older schema is migrated forward on open, a newer one is refused untouched', { timeout: 60_000 }, async () => {
+  const { default: pg } = await import('pg');
+  const target = real ?? pglite;
+  const schema = freshSchema();
+  const loc = { url: target.url, postgres: { schema } };
+  const mem = await openMemory({ ...loc, embedder: 'none' });
+  await mem.add('kept across the migration');
+  await mem.close();
+  const c = new pg.Client({ connectionString: target.url });
+  await c.connect();
+  try {
+    // Put the schema back to version 1, as a store made by the first PostgreSQL release was.
+    await c.query(`DROP TABLE "${schema}".term_stats; UPDATE "${schema}".meta SET value = '1' WHERE key = 'schema_version'`);
+    const again = await openMemory({ ...loc, embedder: 'none' });
+    assert.equal((await again.stats()).schemaVersion, 2);
+    assert.equal((await again.recall('migration'))[0]?.content, 'kept across the migration');
+    await again.close();
+    await c.query(`UPDATE "${schema}".meta SET value = '99' WHERE key = 'schema_version'`);
+    const err = await rejects('SCHEMA_TOO_NEW', () => openMemory({ ...loc, embedder: 'none' }));
+    assert.match(err.message, /version 99/);
+    const after = await c.query(`SELECT value FROM "${schema}".meta WHERE key = 'schema_version'`);
+    assert.equal(after.rows[0].value, '99', 'untouched');
+  } finally {
+    await c.end();
+  }
+});
