@@ -519,3 +519,17 @@ test('PostgreSQL schema: an older schema is migrated forward on open, a newer on
     await c.end();
   }
 });
+
+test('PostgreSQL keyword leg: a one-memory store and a store full of one common word still find their memories', async () => {
+  for (const n of [1, 1200]) {
+    const mem = await openMemory({ url: (real ?? pglite).url, postgres: { schema: freshSchema() }, embedder: 'none' });
+    try {
+      await mem.addMany(Array.from({ length: n - 1 }, (_, i) => ({ content: `server log line ${i}`, force: true })));
+      await mem.add('The build server is called hopper');
+      assert.equal((await mem.recall('build server name'))[0]?.content, 'The build server is called hopper', `${n} memories`);
+      assert.equal((await mem.recall('server')).length, Math.min(n, 10), 'a common word alone still selects');
+    } finally {
+      await mem.close();
+    }
+  }
+});

@@ -491,15 +491,17 @@ export class PostgresBackend implements Backend {
       // BM25 (k1 = 1.2, b = 0.75) as the file computes it, over the english stems of the query's
       // terms, with document frequencies from term_stats (ts_rank has no idf, so common words would
       // rank as high as rare ones). The text is only ever a value of to_tsvector: no syntax in it.
-      // Terms in more than a fifth of the memories still score, but do not select candidates
-      // (unless nothing else is left): an OR of common words would otherwise score every row.
+      // In stores of 1,000 memories or more, terms in more than a fifth of them still score but do not
+      // select candidates, unless no rarer term is found at all: an OR of common words would
+      // otherwise score nearly every row.
       ctes.push(`qt AS (SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ${p.add(terms.join(' '))}))) AS lexeme),
         st AS (SELECT greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_docs'), 1), 1) AS n,
                       greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_avgdl'), 1), 1) AS avgdl),
         w AS (SELECT qt.lexeme, coalesce(ts.df, 0) AS df, ln(1 + (st.n - coalesce(ts.df, 0) + 0.5) / (coalesce(ts.df, 0) + 0.5)) AS idf
               FROM qt CROSS JOIN st LEFT JOIN term_stats ts ON ts.term = qt.lexeme),
         mq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS q FROM w
-               WHERE df <= 0.2 * (SELECT n FROM st) OR NOT EXISTS (SELECT 1 FROM w WHERE df <= 0.2 * (SELECT n FROM st))),
+               WHERE (SELECT n FROM st) < 1000 OR df <= 0.2 * (SELECT n FROM st)
+                  OR NOT EXISTS (SELECT 1 FROM w WHERE df > 0 AND df <= 0.2 * (SELECT n FROM st))),
         kw AS (SELECT m.seq, sum(w.idf * cardinality(u.positions) * 2.2 / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * length(m.tsv) / (SELECT avgdl FROM st)))) AS s
                FROM memories m CROSS JOIN LATERAL unnest(m.tsv) u JOIN w ON w.lexeme = u.lexeme
                WHERE m.tsv @@ (SELECT q FROM mq) AND ${where(lq.filter, p)} GROUP BY m.seq ORDER BY s DESC, m.seq LIMIT ${p.add(lq.depth)})`);
