@@ -22,6 +22,8 @@
  *   --keep                       keep the temporary database files
  *   --cache DIR                  vector cache folder (default bench/.cache/eval/ of this checkout)
  *   --rev TEXT                   label printed in the report (eval/run-at.sh passes the commit)
+ *   --store pglite|postgres://…  run on PostgreSQL instead of a file: `pglite` starts PGlite (with
+ *                                pgvector) in a child process; a URL needs pgvector on the server
  *
  * To measure a committed library without the uncommitted work of a shared tree:
  *   bash eval/run-at.sh [REV] [options]
@@ -31,6 +33,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
+import { freshSchema, startPgliteProcess } from '../test/pg-servers.js';
 import { LocalEmbedder } from '../src/embed/local.js';
 import type { RecallOptions } from '../src/types.js';
 import { CachingEmbedder } from './embed-cache.js';
@@ -137,7 +140,8 @@ interface Loaded { ds: Dataset; mem: Memory; toEval: Map<string, string[]>; toLi
  * knows it is updating a fact would do; without, the library has to find the newest value alone.
  */
 async function load(ds: Dataset, dir: string, embedder: CachingEmbedder, hints = false): Promise<Loaded> {
-  const mem = await openMemory({ path: join(dir, `${ds.name}${hints ? '-hints' : ''}.db`), embedder });
+  const where = pgUrl ? { url: pgUrl, postgres: { schema: freshSchema(), poolSize: 1 } } : { path: join(dir, `${ds.name}${hints ? '-hints' : ''}.db`) };
+  const mem = await openMemory({ ...where, embedder });
   const toEval = new Map<string, string[]>();
   const toLib = new Map<string, string>();
   const t0 = performance.now();
@@ -331,8 +335,22 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** PostgreSQL URL when `--store` asks for one (set in main). */
+let pgUrl: string | undefined;
+
 async function main(): Promise<void> {
   selfCheck();
+  const store = arg('--store');
+  const pglite = store === 'pglite' ? await startPgliteProcess() : null;
+  pgUrl = pglite?.url ?? store;
+  try {
+    await evaluate(store);
+  } finally {
+    await pglite?.stop();
+  }
+}
+
+async function evaluate(store: string | undefined): Promise<void> {
   const here = new URL('.', import.meta.url).pathname;
   const names = (arg('--data') ?? 'facts,conversations').split(',').filter(Boolean);
   const paths = names.map((n) => (n.endsWith('.json') ? resolve(n) : join(here, 'data', `${n}.json`)));
@@ -372,11 +390,13 @@ async function main(): Promise<void> {
   if (!rev) {
     try { rev = `${execSync('git describe --always --dirty', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()} (working tree)`; } catch { /* not a git checkout */ }
   }
-  console.log(`## mnemolite quality benchmark (${rev ? `library at ${rev}, ` : ''}embedder ${embedder.id}, Node ${process.version})\n`);
+  const on = store ? `, on PostgreSQL (${store === 'pglite' ? 'PGlite' : store.replace(/:[^:@/]*@/, ':***@')})` : '';
+  console.log(`## mnemolite quality benchmark (${rev ? `library at ${rev}, ` : ''}embedder ${embedder.id}${on}, Node ${process.version})\n`);
   console.log(sections.join('\n\n'));
   console.log(`\nEmbeddings: ${embedder.hits} from cache, ${embedder.misses} computed (${(embedder.modelMs / 1000).toFixed(0)} s in the model). Total ${secs} s.`);
   const jsonPath = arg('--json');
   json.rev = rev ?? null;
+  json.store = store ?? 'sqlite';
   if (jsonPath) { writeFileSync(jsonPath, JSON.stringify(json, null, 1)); console.log(`JSON written to ${jsonPath}`); }
 }
 
