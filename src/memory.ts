@@ -126,10 +126,10 @@ function toRecord(r: MemoryRow): MemoryRecord {
 }
 
 /**
- * Long-term memory in one SQLite file. Create with {@link openMemory}.
+ * Long-term memory in one SQLite file, or in PostgreSQL. Create with {@link openMemory}.
  *
- * Writes are transactional; recall runs a keyword leg (FTS5 BM25) and a vector leg
- * (cosine over stored embeddings) and fuses them with Reciprocal Rank Fusion.
+ * Writes are transactional; recall runs a keyword leg (BM25) and a vector leg (cosine over stored
+ * embeddings) with the same filters and fuses them (query-adaptive by default, RRF on request).
  */
 export class Memory {
   /** Absolute path of the file (or `:memory:`), or the PostgreSQL URL without its password. */
@@ -618,12 +618,15 @@ export async function migrateMemories(from: Memory, to: Memory, options: Migrate
 }
 
 /**
- * Open (or create) a memory file.
+ * Open (or create) a memory file, or a PostgreSQL store with `url`.
  *
  * @example
  * const mem = await openMemory({ path: 'memory.db' });
  * await mem.add('We deploy on a Raspberry Pi 4', { key: 'deploy-target' });
  * const hits = await mem.recall('ARM hardware');
+ *
+ * @example
+ * const shared = await openMemory({ url: process.env.DATABASE_URL }); // same API on PostgreSQL (pgvector for vectors)
  */
 export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
   if (options === null || typeof options !== 'object') throw invalid('openMemory expects an options object.');
