@@ -129,22 +129,26 @@ function embedderFor(c: Corpus): PrecomputedEmbedder {
   return e;
 }
 
+/** Ingest the corpus through the API (`addMany`, batches of 1,000), close, and save what the query phase needs. */
+async function ingestThroughApi(mem: Memory, c: Corpus, o: RunOptions): Promise<void> {
+  const ids: string[] = [];
+  const t0 = performance.now();
+  const B = 1000;
+  for (let i = 0; i < c.texts.length; i += B) {
+    const res = await mem.addMany(c.texts.slice(i, i + B).map((content) => ({ content })));
+    for (const r of res) ids.push(r.id);
+  }
+  saveMeta(o, { ingestPerSec: c.texts.length / ((performance.now() - t0) / 1000), size: c.texts.length, ids });
+  await mem.close();
+}
+
 /** mnemolite through its public API (`openMemory`, `addMany`, `recall`). */
 export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
   const path = join(o.dir, 'mnemolite.db');
   const emb = embedderFor(c);
   let mem: Memory;
   if (o.phase !== 'query') {
-    mem = await openMemory({ path, embedder: emb });
-    const ids: string[] = [];
-    const t0 = performance.now();
-    const B = 1000;
-    for (let i = 0; i < c.texts.length; i += B) {
-      const res = await mem.addMany(c.texts.slice(i, i + B).map((content) => ({ content })));
-      for (const r of res) ids.push(r.id);
-    }
-    saveMeta(o, { ingestPerSec: c.texts.length / ((performance.now() - t0) / 1000), size: c.texts.length, ids });
-    await mem.close();
+    await ingestThroughApi(await openMemory({ path, embedder: emb }), c, o);
     if (o.phase === 'ingest') return ingestOnly('mnemolite', loadMeta(o), c.kind);
   }
   const meta = loadMeta(o);
@@ -212,16 +216,7 @@ export async function runMnemolitePg(system: string, c: Corpus, o: RunOptions): 
   const open = (): Promise<Memory> => openMemory({ url: cell.url, embedder: cell.vectors ? emb : 'none', postgres: { schema: cell.schema, poolSize: cell.poolSize } });
   let mem: Memory;
   if (o.phase !== 'query') {
-    mem = await open();
-    const ids: string[] = [];
-    const t0 = performance.now();
-    const B = 1000;
-    for (let i = 0; i < c.texts.length; i += B) {
-      const res = await mem.addMany(c.texts.slice(i, i + B).map((content) => ({ content })));
-      for (const r of res) ids.push(r.id);
-    }
-    saveMeta(o, { ingestPerSec: c.texts.length / ((performance.now() - t0) / 1000), size: c.texts.length, ids });
-    await mem.close();
+    await ingestThroughApi(await open(), c, o);
     if (o.phase === 'ingest') return ingestOnly(system, loadMeta(o), c.kind);
   }
   const meta = loadMeta(o);
