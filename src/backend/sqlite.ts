@@ -3,7 +3,7 @@
  * src/search/, write rules in src/lifecycle/. Every call is synchronous underneath; the async
  * signatures are the shared interface's.
  */
-import { MnemoliteError, invalid } from '../errors.js';
+import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
 import { NearDuplicates, type NearCandidate } from '../lifecycle/dedup.js';
 import type { HistoryRow } from '../lifecycle/history.js';
@@ -19,7 +19,8 @@ import type { MemoryRow, RowFilter } from '../store/rows.js';
 import { Store } from '../store/store.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types.js';
-import { ALL_NAMESPACES, DEFAULT_NAMESPACE, toRowFilter, type ParsedAdd } from '../validate.js';
+import { DEFAULT_NAMESPACE, toRowFilter, type ParsedAdd } from '../validate.js';
+import { inScope, notFound } from './scope.js';
 import type {
   Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
 } from './types.js';
@@ -30,11 +31,6 @@ const EXPORT_PAGE = 1000;
 function exportRow(r: MemoryRow & { embedding: Buffer | null }, vectors: boolean): ExportRow {
   const { embedding, ...row } = r;
   return { ...row, vector: vectors && embedding && r.embedding_model ? blobToVector(embedding) : null };
-}
-
-/** Whether `row` is visible in namespace scope `ns` (undefined or `*` = any). */
-export function inScope(row: { namespace: string }, ns: string | undefined): boolean {
-  return ns === undefined || ns === ALL_NAMESPACES || row.namespace === ns;
 }
 
 /** A memory file. */
@@ -344,9 +340,4 @@ export class SqliteBackend implements Backend {
   async close(): Promise<void> {
     this.store.close();
   }
-}
-
-/** The NOT_FOUND error of an unknown id. */
-export function notFound(id: string): MnemoliteError {
-  return new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with mnemolite list.`, { id });
 }

@@ -20,7 +20,7 @@ import { queryTerms } from '../search/keyword.js';
 import type { MemoryRow, RowFilter } from '../store/rows.js';
 import type { AddResult, PostgresOptions } from '../types.js';
 import { DEFAULT_NAMESPACE } from '../validate.js';
-import { inScope, notFound } from '../backend/sqlite.js';
+import { inScope, notFound } from '../backend/scope.js';
 import type {
   Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
 } from '../backend/types.js';
