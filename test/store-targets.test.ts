@@ -400,7 +400,7 @@ for (const T of targets) {
         // Each worker changed one field of the same memory 20 times, all at once: every last write survives.
         assert.equal(s?.content, 'shared memory, version 20', 'worker 0: content');
         assert.equal(s?.category, 'c-20', 'worker 1: category');
-        assert.equal(s?.importance, 0.2, 'worker 2: importance');
+        assert.equal(s?.importance, 0.02, 'worker 2: importance');
         assert.deepEqual(s?.metadata, { w3: 20 }, 'worker 3: metadata');
         assert.equal((await mem.history(shared.id)).length, 21, 'every content change is in the history');
         for (let k = 0; k < 5; k++) assert.equal((await mem.list({ namespace: 'keys', limit: 100 })).filter((m) => m.key === `key-${k}`).length, 1);
