@@ -533,3 +533,19 @@ test('PostgreSQL keyword leg: a one-memory store and a store full of one common 
     }
   }
 });
+
+test('PostgreSQL: a keyword-only store opened read-only with an embedder says how to add vectors', { skip: !pglite.vectors && 'needs pgvector' }, async () => {
+  const loc = { url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } };
+  const w = await openMemory({ ...loc, embedder: 'none' });
+  await w.add('keyword only so far');
+  await w.close();
+  const err = await rejects('READ_ONLY', () => openMemory({ ...loc, embedder: new HashEmbedder(), readonly: true }));
+  assert.match(err.message, /no vector column yet/);
+  const m = await openMemory({ ...loc, embedder: new HashEmbedder() });
+  try {
+    assert.equal((await m.reindex()).embedded, 1, 'opening writable adds the column; reindex embeds what was there');
+    assert.equal((await m.recall('keyword only', { mode: 'vector' })).length, 1);
+  } finally {
+    await m.close();
+  }
+});

@@ -55,46 +55,55 @@ export async function openPostgres(url: string, o: OpenPostgresOptions): Promise
   if (!Number.isFinite(connectTimeoutMs) || connectTimeoutMs < 0) throw invalid('postgres.connectTimeoutMs must be a number of milliseconds, 0 or more.');
   const location = redactUrl(url);
 
-  // A first, short-lived connection finds pgvector and prepares the schema.
-  const probe = new PgClient(url, location, { schema, poolSize: 1, connectTimeoutMs });
-  let vectorSchema: string | null = null;
-  try {
-    const [ext] = await probe.query<{ installed: string | null; available: boolean }>('check for pgvector',
-      `SELECT (SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'vector') AS installed,
-              EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available`);
-    vectorSchema = ext?.installed ?? null;
-    if (o.embedder && !vectorSchema) {
-      if (!ext?.available) {
-        throw new MnemoliteError('UNSUPPORTED',
-          `The PostgreSQL server at ${location} has no pgvector extension, which semantic recall needs. Install it on the server ` +
-          '(Debian/Ubuntu: apt install postgresql-<version>-pgvector; see https://github.com/pgvector/pgvector#installation), ' +
-          "or open with embedder 'none' (CLI: --embedder none) for keyword-only recall.");
-      }
-      if (o.readonly) throw new MnemoliteError('READ_ONLY', `pgvector is not enabled in the database at ${location}; open it once without readonly to set it up.`);
-      await probe.query('enable pgvector', 'CREATE EXTENSION IF NOT EXISTS vector SCHEMA public');
-      vectorSchema = 'public';
-    }
-    await migrate(probe, schema, location, o.readonly);
-    if (o.embedder && !o.readonly) {
-      await probe.tx('add the vector column', async (q) => {
-        await q(`SELECT set_config('search_path', $1, true)`, [searchPath(schema, vectorSchema)]);
-        await q('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`mnemolite:${schema}`]);
-        const [col] = await q<{ dims: number }>(`SELECT atttypmod AS dims FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding' AND NOT attisdropped`);
-        if (!col) await q(vectorColumnSql(o.embedder!.dims));
-      });
-    }
-  } finally {
-    await probe.close();
-  }
   const client = new PgClient(url, location, { schema, poolSize, connectTimeoutMs });
-  const b = new PostgresBackend(client, location, schema);
   try {
+    const vectorSchema = await prepare(client, schema, location, o);
+    const b = new PostgresBackend(client, location, schema);
     await b.init();
+    if (o.embedder && !b.hasVectors) {
+      throw new MnemoliteError('READ_ONLY', `The mnemolite schema "${schema}" at ${location} has no vector column yet${vectorSchema ? '' : ' (pgvector is not enabled)'}; open it once without readonly to add it, or open with embedder 'none'.`);
+    }
+    return b;
   } catch (err) {
     await client.close();
     throw err;
   }
-  return b;
+}
+
+/** Find pgvector (enable it if needed), create or migrate the schema, add the vector column. Returns pgvector's schema. */
+async function prepare(client: PgClient, schema: string, location: string, o: OpenPostgresOptions): Promise<string | null> {
+  const [ext] = await client.query<{ installed: string | null; available: boolean }>('check for pgvector',
+    `SELECT (SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'vector') AS installed,
+            EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available`);
+  let vectorSchema = ext?.installed ?? null;
+  if (o.embedder && !vectorSchema) {
+    if (!ext?.available) {
+      throw new MnemoliteError('UNSUPPORTED',
+        `The PostgreSQL server at ${location} has no pgvector extension, which semantic recall needs. Install it on the server ` +
+        '(Debian/Ubuntu: apt install postgresql-<version>-pgvector; see https://github.com/pgvector/pgvector#installation), ' +
+        "or open with embedder 'none' (CLI: --embedder none) for keyword-only recall.");
+    }
+    if (o.readonly) throw new MnemoliteError('READ_ONLY', `pgvector is not enabled in the database at ${location}; open it once without readonly to set it up.`);
+    try {
+      await client.query('enable pgvector', 'CREATE EXTENSION IF NOT EXISTS vector SCHEMA public');
+    } catch (err) {
+      if ((err as MnemoliteError).details?.code !== '42501') throw err;
+      throw new MnemoliteError('UNSUPPORTED',
+        `pgvector is installed on the server at ${location} but not enabled in this database, and this user may not enable it. ` +
+        "Ask a database superuser to run: CREATE EXTENSION vector; or open with embedder 'none' for keyword-only recall.", { code: '42501' }, { cause: err });
+    }
+    vectorSchema = 'public';
+  }
+  await migrate(client, schema, location, o.readonly);
+  if (o.embedder && !o.readonly) {
+    await client.tx('add the vector column', async (q) => {
+      await q(`SELECT set_config('search_path', $1, true)`, [searchPath(schema, vectorSchema)]);
+      await q('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`mnemolite:${schema}`]);
+      const [col] = await q<{ dims: number }>(`SELECT atttypmod AS dims FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding' AND NOT attisdropped`);
+      if (!col) await q(vectorColumnSql(o.embedder!.dims));
+    });
+  }
+  return vectorSchema;
 }
 
 function searchPath(schema: string, vectorSchema: string | null): string {
@@ -154,6 +163,11 @@ export class PostgresBackend implements Backend {
 
   private get vectors(): boolean {
     return this.dims > 0;
+  }
+
+  /** Whether the store has a vector column. */
+  get hasVectors(): boolean {
+    return this.vectors;
   }
 
   // ---- meta and cache ------------------------------------------------------------
