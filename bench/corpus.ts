@@ -7,17 +7,7 @@
  * common words ("what did we decide about ...") aimed at one memory each.
  */
 
-/** mulberry32: tiny, fast, seedable. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../test/rng.js';
 
 const FIRST = 'Alice Bob Carol Dave Erin Frank Grace Heidi Ivan Judy Mallory Niaj Olivia Peggy Rupert Sybil Trent Victor Walter Yusuf Zoe Amara Bilal Chen Dmitri Elena Farah Goran Hana Ingrid Jonas Kenji Lena Marco Nadia Omar Priya Quentin Rosa Sanjay Tomas Ulla Vera Wen Xavier Yara Zane Aiko Bruno Clara Diego Emeka Fatima Gustav Hiro Isla Joao Kofi Lucia Mateo Noor Oskar Paulo Rina Stefan Tariq Uma Viktor Willa Ximena Yosef Zara'.split(' ');
 const LAST = 'Smith Novak Okafor Tanaka Garcia Muller Rossi Kowalski Nguyen Haddad Larsen Silva Petrov Dubois Kim Moreau Schmidt Fischer Costa Ivanova Johansson Ali Park Lopez Weber Becker Hoffmann Santos Yilmaz Khan'.split(' ');
