@@ -6,7 +6,6 @@
  * lifecycle re-ranking live above this line (src/memory.ts, src/lifecycle/rank.ts) and are
  * shared; everything here takes validated input.
  */
-import type { FusedHit } from '../search/fusion.js';
 import type { RankSource } from '../lifecycle/rank.js';
 import type { HistorySource } from '../lifecycle/history.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';

@@ -43,7 +43,7 @@ function sleb(n: number): Bytes {
   }
 }
 
-const I32 = 0x7f, I64 = 0x7e, F32 = 0x7d, V128 = 0x7b;
+const I32 = 0x7f, I64 = 0x7e, V128 = 0x7b;
 const simd = (op: number, ...imm: number[]): Bytes => [0xfd, ...uleb(op), ...imm];
 const mem = (align: number, offset = 0): Bytes => [...uleb(align), ...uleb(offset)];
 
