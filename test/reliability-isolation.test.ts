@@ -17,7 +17,6 @@ const namespace = fc.oneof(
 );
 const WORDS = ['tea', 'coffee', 'deploy', 'raspberry', 'rust', 'alice', 'secret', 'password', 'garden', 'server'];
 
-interface Spec { ns: number; words: string[]; key: string | null; category: string; session: string }
 const spec = fc.record({
   ns: fc.nat(),
   words: fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
