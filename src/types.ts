@@ -194,7 +194,7 @@ export interface OpenOptions {
   embedder?: 'local' | 'none' | Embedder;
   /** Open read-only. */
   readonly?: boolean;
-  /** Milliseconds to wait on a locked database before failing (default 5000). */
+  /** Milliseconds to wait on a locked database before failing with `BUSY` (default 5000); on PostgreSQL, the connections' `lock_timeout`. */
   busyTimeoutMs?: number;
   /**
    * Accept an embedder different from the one recorded in the file and switch the file over to it.

@@ -549,3 +549,26 @@ test('PostgreSQL: a keyword-only store opened read-only with an embedder says ho
     await m.close();
   }
 });
+
+test('PostgreSQL: a row locked by another connection past busyTimeoutMs gives BUSY and writes nothing', { skip: !real && 'needs a real PostgreSQL server (PGlite has one session, so no lock waits)' }, async () => {
+  const { default: pg } = await import('pg');
+  const schema = freshSchema();
+  const mem = await openMemory({ url: real!.url, postgres: { schema }, embedder: 'none', busyTimeoutMs: 300 });
+  const c = new pg.Client({ connectionString: real!.url });
+  await c.connect();
+  try {
+    const { id } = await mem.add('locked for a while');
+    await c.query('BEGIN');
+    await c.query(`SELECT 1 FROM "${schema}".memories WHERE id = $1 FOR UPDATE`, [id]);
+    // Without lock_timeout the update would wait for the lock forever (PostgreSQL's default).
+    const err = await rejects('BUSY', () => mem.update(id, { content: 'changed' }));
+    assert.match(err.message, /busyTimeoutMs/);
+    await rejects('BUSY', () => mem.forget(id));
+    await c.query('ROLLBACK');
+    assert.equal((await mem.get(id))?.content, 'locked for a while', 'nothing was written');
+    assert.equal((await mem.update(id, { content: 'changed' })).content, 'changed', 'works once the lock is gone');
+  } finally {
+    await c.end();
+    await mem.close();
+  }
+});

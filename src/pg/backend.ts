@@ -53,6 +53,8 @@ interface TermWeight { lexeme: string; df: number; idf: number }
 export interface OpenPostgresOptions extends PostgresOptions {
   readonly: boolean;
   embedder: Embedder | null;
+  /** `lock_timeout` of every connection (the file's `busyTimeoutMs`). */
+  lockTimeoutMs: number;
 }
 
 /** Rows as {@link MemoryRow}s (the driver returns plain objects with the aliased columns). */
@@ -68,7 +70,7 @@ export async function openPostgres(url: string, o: OpenPostgresOptions): Promise
   if (!Number.isFinite(connectTimeoutMs) || connectTimeoutMs < 0) throw invalid('postgres.connectTimeoutMs must be a number of milliseconds, 0 or more.');
   const location = redactUrl(url);
 
-  const client = new PgClient(url, location, { schema, poolSize, connectTimeoutMs });
+  const client = new PgClient(url, location, { schema, poolSize, connectTimeoutMs, lockTimeoutMs: o.lockTimeoutMs });
   try {
     const vectorSchema = await prepare(client, schema, location, o);
     const b = new PostgresBackend(client, location, schema);

@@ -13,6 +13,8 @@ export interface PgClientOptions {
   schema: string;
   poolSize: number;
   connectTimeoutMs: number;
+  /** How long a statement waits for a lock held by another connection before failing with BUSY. */
+  lockTimeoutMs: number;
 }
 
 /** mnemolite's tables: every statement names them with the store's schema. */
@@ -38,7 +40,8 @@ function mapError(err: unknown, where: string, action: string): MnemoliteError {
   if (code === '3D000') return new MnemoliteError('UNAVAILABLE', `${msg} at ${where}. Create it first (createdb) or fix the URL.`, { code }, opts);
   if (code === '42501') return new MnemoliteError('STORAGE', `PostgreSQL denied a permission to ${action} (${msg}). Grant the user rights on the mnemolite schema, or use an owner account.`, { code }, opts);
   if (code === '25006') return new MnemoliteError('READ_ONLY', `${where} was opened read-only. Open it without readonly to write.`, { code }, opts);
-  if (code === '40001' || code === '40P01' || code === '55P03') return new MnemoliteError('BUSY', `PostgreSQL could not ${action} because of concurrent writers (${msg}); nothing was written. Retry.`, { code }, opts);
+  if (code === '55P03') return new MnemoliteError('BUSY', `Could not ${action}: another connection held a lock on ${where} for longer than busyTimeoutMs; nothing was written. Retry, or open with a larger busyTimeoutMs.`, { code }, opts);
+  if (code === '40001' || code === '40P01') return new MnemoliteError('BUSY', `PostgreSQL could not ${action} because of concurrent writers (${msg}); nothing was written. Retry.`, { code }, opts);
   if (code === '53100' || code === '53200' || code === '53300') return new MnemoliteError('STORAGE', `PostgreSQL is out of a resource while trying to ${action} (${msg}).`, { code }, opts);
   return new MnemoliteError('STORAGE', `PostgreSQL failed to ${action} (${code ? `${code}: ` : ''}${msg}).`, code ? { code } : undefined, opts);
 }
@@ -66,7 +69,8 @@ export class PgClient {
     // (pgvector 0.8+; an unknown setting is ignored before the extension loads). Nothing else is
     // kept in the session: tables are named with their schema in every statement, so poolers
     // and shared sessions (PGlite) cannot mix two stores up.
-    this.setup = 'SET hnsw.ef_search = 100; SET hnsw.iterative_scan = relaxed_order;';
+    // lock_timeout: the file's busyTimeoutMs (0 would mean wait forever in PostgreSQL, so at least 1 ms).
+    this.setup = `SET hnsw.ef_search = 100; SET hnsw.iterative_scan = relaxed_order; SET lock_timeout = ${Math.max(1, Math.round(o.lockTimeoutMs))};`;
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
   }
