@@ -84,8 +84,16 @@ export interface ReindexOptions {
 
 const MAX_CANDIDATES = 1000;
 
-/** The metadata column as an object; text that is not JSON means the file is damaged. */
-function storedMetadata(r: { id: string; metadata: string }): Record<string, unknown> {
+const TEXT_COLUMNS = ['id', 'namespace', 'content', 'metadata', 'created_at', 'updated_at'] as const;
+const OPTIONAL_TEXT_COLUMNS = ['key', 'category', 'session_id'] as const;
+
+/**
+ * The metadata column as an object. A row whose text columns are not text (a damaged page can
+ * turn them into BLOBs or numbers), or whose metadata is not JSON, means the file is damaged.
+ */
+function storedMetadata(r: MemoryRow): Record<string, unknown> {
+  const bad = TEXT_COLUMNS.find((c) => typeof r[c] !== 'string') ?? OPTIONAL_TEXT_COLUMNS.find((c) => r[c] !== null && typeof r[c] !== 'string');
+  if (bad) throw new MnemoliteError('NOT_A_DATABASE', `The ${bad} of a memory (row ${r.seq}) is not text, so the store is damaged. Restore it from a backup.`);
   try {
     return JSON.parse(r.metadata) as Record<string, unknown>;
   } catch {
