@@ -111,30 +111,41 @@ export function writeMemory(store: Store, w: WriteInput): AddResult {
   return near ? { id, replaced: false, nearDuplicates: near } : { id, replaced: false };
 }
 
+/** The fields a near-duplicate merge reads from, and writes to, the memory it folds into. */
+export interface MergeFields {
+  metadata: string;
+  category: string | null;
+  session_id: string | null;
+  expires_at: string | null;
+  pinned: boolean;
+  importance: number | null;
+}
+
 /**
- * Fold a new add into an existing near-duplicate: the newer text wins (the old one goes to
- * history), metadata is merged (new keys win), category / session are kept unless given, the
- * memory stays pinned if either was, keeps the higher importance, and takes the new expiry if one
- * was given.
+ * The merge rules, for every store: metadata is merged (new keys win), category / session are kept
+ * unless given, the memory stays pinned if either was, keeps the higher importance, and takes the
+ * new expiry (`newExpiry`, from expiresAt or ttl) if one was given. The newer text wins; the old
+ * one goes to history.
  */
-function merge(store: Store, id: string, row: Omit<NewRow, 'id' | 'created_at'>, opts: ParsedLifecycleAdd, life: LifecycleColumns): string {
-  const old = store.getById(id)!;
-  const metadata = JSON.stringify({ ...(JSON.parse(old.metadata) as object), ...(JSON.parse(row.metadata) as object) });
-  store.replace(old.seq, {
-    ...row,
-    key: old.key,
-    category: row.category ?? old.category,
-    session_id: row.session_id ?? old.session_id,
-    metadata,
-  });
+export function mergedFields(old: MergeFields, add: { metadata: string; category: string | null; session_id: string | null }, opts: ParsedLifecycleAdd, newExpiry: string | null): MergeFields {
   const given = opts.expiresAt !== undefined || opts.ttl !== undefined;
   const imp = [old.importance, opts.importance ?? null].filter((x): x is number => x !== null && x !== undefined);
-  setLifecycle(store, old.seq, {
-    expires_at: given ? life.expires_at! : old.expires_at,
-    pinned: old.pinned || opts.pinned ? 1 : 0,
+  return {
+    metadata: JSON.stringify({ ...(JSON.parse(old.metadata) as object), ...(JSON.parse(add.metadata) as object) }),
+    category: add.category ?? old.category,
+    session_id: add.session_id ?? old.session_id,
+    expires_at: given ? newExpiry : old.expires_at,
+    pinned: old.pinned || opts.pinned === true,
     importance: imp.length ? Math.max(...imp) : null,
-    dedup_hash: life.dedup_hash!,
-  });
+  };
+}
+
+/** Fold a new add into an existing near-duplicate ({@link mergedFields}). */
+function merge(store: Store, id: string, row: Omit<NewRow, 'id' | 'created_at'>, opts: ParsedLifecycleAdd, life: LifecycleColumns): string {
+  const old = store.getById(id)!;
+  const m = mergedFields({ ...old, pinned: old.pinned === 1 }, row, opts, life.expires_at ?? null);
+  store.replace(old.seq, { ...row, key: old.key, category: m.category, session_id: m.session_id, metadata: m.metadata });
+  setLifecycle(store, old.seq, { expires_at: m.expires_at, pinned: m.pinned ? 1 : 0, importance: m.importance, dedup_hash: life.dedup_hash! });
   return old.id;
 }
 

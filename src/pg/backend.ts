@@ -13,6 +13,7 @@ import { uuidv7 } from '../ids.js';
 import type { Embedder } from '../embed/provider.js';
 import { dedupHash } from '../lifecycle/dedup.js';
 import type { HistoryRow } from '../lifecycle/history.js';
+import { mergedFields, type MergeFields } from '../lifecycle/write.js';
 import { DEFAULT_DEDUP_THRESHOLD, expiryOnAdd, expiryOnUpdate } from '../lifecycle/options.js';
 import type { RankMeta } from '../lifecycle/rank.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
@@ -319,15 +320,12 @@ export class PostgresBackend implements Backend {
   /** Fold an add into a near-duplicate, by the same rules as the SQLite file (src/lifecycle/write.ts). */
   private async merge(q: Query, id: string, it: WriteItem, vec: string, model: string, now: string, dh: string): Promise<string> {
     const o = it.opts;
-    const [old] = await q<{ metadata: string; category: string | null; session_id: string | null; expires_at: string | null; pinned: boolean; importance: number | null }>(
+    const [old] = await q<MergeFields>(
       `SELECT metadata::text AS metadata, category, session_id, ${iso('expires_at')} AS expires_at, pinned, importance FROM memories WHERE id = $1 FOR UPDATE`, [id]);
-    const metadata = JSON.stringify({ ...(JSON.parse(old!.metadata) as object), ...(JSON.parse(o.metadata ?? '{}') as object) });
-    const given = o.expiresAt !== undefined || o.ttl !== undefined;
-    const imp = [old!.importance, o.importance ?? null].filter((x): x is number => x !== null && x !== undefined);
+    const m = mergedFields(old!, { metadata: o.metadata ?? '{}', category: o.category ?? null, session_id: o.sessionId ?? null }, o, expiryOnAdd(o, now));
     await q(`UPDATE memories SET content = $2, category = $3, session_id = $4, metadata = $5::json, updated_at = $6::timestamptz, content_hash = $7,
                embedding = $8::vector, embedding_model = $9, expires_at = $10::timestamptz, pinned = $11, importance = $12, dedup_hash = $13 WHERE id = $1`,
-    [id, it.content, o.category ?? old!.category, o.sessionId ?? old!.session_id, metadata, now, it.hash, vec, model,
-      given ? expiryOnAdd(o, now) : old!.expires_at, old!.pinned || o.pinned === true, imp.length ? Math.max(...imp) : null, dh]);
+    [id, it.content, m.category, m.session_id, m.metadata, now, it.hash, vec, model, m.expires_at, m.pinned, m.importance, dh]);
     return id;
   }
 
