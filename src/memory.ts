@@ -7,6 +7,7 @@ import { MnemoliteError, invalid } from './errors.js';
 import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
+import { DEFAULT_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW, batchContexts, meanVector, withContext, withSessionEvidence } from './search/context.js';
 import type { MemoryRow } from './store/rows.js';
 import { SqliteBackend } from './backend/sqlite.js';
 import { inScope, notFound } from './backend/scope.js';
@@ -42,6 +43,10 @@ export interface ExportRecord {
   embedding?: number[];
   /** Model that made `embedding`. */
   embeddingModel?: string;
+  /** Conversational context: the contents of the memories before this one in its session (oldest first), when indexed with one. */
+  context?: string[];
+  /** Normalised mean of the context's vectors (same model), present with `embedding`. */
+  contextEmbedding?: number[];
   /** Lifecycle fields (ISO 8601 dates), present only when set. */
   expiresAt?: string;
   pinned?: true;
@@ -101,6 +106,15 @@ function storedMetadata(r: MemoryRow): Record<string, unknown> {
   }
 }
 
+/** The context column as a list of texts (a damaged value means a damaged file). */
+function storedContext(r: MemoryRow): string[] {
+  try {
+    const c = JSON.parse(r.context!) as unknown;
+    if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return c as string[];
+  } catch { /* below */ }
+  throw new MnemoliteError('NOT_A_DATABASE', `The context of memory ${r.id} is not a list of texts, so the store is damaged. Restore it from a backup.`);
+}
+
 /** What {@link Memory.export} returns: iterate with `for await` (any store) or `for` (the SQLite file). */
 export interface MemoryExport extends AsyncIterable<ExportRecord>, Iterable<ExportRecord> {}
 
@@ -113,9 +127,11 @@ function exportRecord(r: ExportRow): ExportRecord {
   if (r.pinned) rec.pinned = true;
   if (r.importance !== null && r.importance !== undefined) rec.importance = r.importance;
   if (r.superseded_by) rec.supersededBy = r.superseded_by;
+  if (r.context) rec.context = storedContext(r);
   if (r.vector && r.embedding_model) {
     rec.embedding = Array.from(r.vector);
     rec.embeddingModel = r.embedding_model;
+    if (r.contextVector && rec.context) rec.contextEmbedding = Array.from(r.contextVector);
   }
   return rec;
 }
@@ -204,7 +220,15 @@ export class Memory {
     const hashes = parsed.map((p) => contentHash(p.content));
     const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]! }))) : null;
     this.live();
-    return this.backend.addMany(parsed.map((p, i) => ({ content: p.content, opts: p.opts, hash: hashes[i]!, vector: vecs ? vecs[i]! : null })), this.embedder?.id ?? null, this.dedupDefaults);
+    const model = this.embedder?.id ?? null;
+    const contexts = await batchContexts(
+      parsed.map((p) => ({ namespace: p.opts.namespace ?? DEFAULT_NAMESPACE, sessionId: p.opts.sessionId ?? null, window: p.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW })),
+      parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model),
+    );
+    this.live();
+    return this.backend.addMany(parsed.map((p, i) => ({
+      content: p.content, opts: p.opts, hash: hashes[i]!, vector: vecs ? vecs[i]! : null, context: contexts[i]!.texts, contextVector: contexts[i]!.vector,
+    })), model, this.dedupDefaults);
   }
 
   /**
@@ -303,7 +327,9 @@ export class Memory {
     const legs = await this.backend.legs({
       text: mode === 'vector' ? null : q, vector: qvec, model: this.embedder?.id ?? null, depth, filter: f, exact: o.exact === true,
     });
-    const kw = legs.keyword;
+    // The sharp signal (a memory's own words) and the broad one (its conversational context), added.
+    // Then session evidence: a session with a strong match lifts its other matches.
+    const kw = withSessionEvidence(withContext(legs.keyword, legs.context, depth), legs.sessions ?? new Map());
     const vec = legs.vector;
     let fused: FusedHit[];
     if (mode === 'keyword') fused = kw.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
@@ -483,39 +509,66 @@ export class Memory {
     const now = new Date().toISOString();
     out.createdAt = o.createdAt ?? now;
     out.updatedAt = r.updatedAt != null ? parseAdd({ createdAt: r.updatedAt }).createdAt! : out.createdAt;
+    if (r.context != null) {
+      if (!Array.isArray(r.context) || r.context.length > MAX_CONTEXT_WINDOW || !r.context.every((c) => typeof c === 'string' && c.length > 0)) {
+        throw invalid(`${at}: context must be a list of at most ${MAX_CONTEXT_WINDOW} non-empty texts (the memories before it in its session).`);
+      }
+      if (out.sessionId === null) throw invalid(`${at}: context needs a sessionId (it lists the memories before this one in its session).`);
+      out.context = r.context.map((c, i) => checkContent(c, `${at} context ${i}`));
+    }
     if (Array.isArray(r.embedding) && typeof r.embeddingModel === 'string') {
       out.embedding = r.embedding as number[];
       out.embeddingModel = r.embeddingModel;
+      if (Array.isArray(r.contextEmbedding) && out.context) out.contextEmbedding = r.contextEmbedding as number[];
     }
     return out;
   }
 
-  /** Vectors for import records: their own when they come from the current model, else embedded. */
-  private async importVectors(batch: ExportRecord[]): Promise<(Float32Array | null)[]> {
+  /**
+   * Vectors for import records: their own when they come from the current model, else embedded;
+   * context vectors likewise (else the mean of the context texts' vectors, as when first written).
+   */
+  private async importVectors(batch: ExportRecord[]): Promise<{ vector: Float32Array | null; contextVector: Float32Array | null }[]> {
     const model = this.embedder?.id ?? null;
-    const out: (Float32Array | null)[] = batch.map(() => null);
+    const out = batch.map(() => ({ vector: null as Float32Array | null, contextVector: null as Float32Array | null }));
     if (this.embeddings) {
+      const dims = this.embedder!.dims;
+      const usable = (v: number[] | undefined, m: string | undefined): v is number[] => !!v && m === model && v.length === dims && v.every(Number.isFinite);
       const need: number[] = [];
+      const needCtx: number[] = [];
       batch.forEach((r, i) => {
-        if (r.embedding && r.embeddingModel === model && r.embedding.length === this.embedder!.dims && r.embedding.every(Number.isFinite)) {
-          out[i] = Float32Array.from(r.embedding);
-        } else need.push(i);
+        if (usable(r.embedding, r.embeddingModel)) out[i]!.vector = Float32Array.from(r.embedding);
+        else need.push(i);
+        if (r.context) {
+          if (usable(r.contextEmbedding, r.embeddingModel) && out[i]!.vector) out[i]!.contextVector = meanVector([Float32Array.from(r.contextEmbedding)]);
+          else needCtx.push(i);
+        }
       });
       if (need.length) {
         const vecs = await this.embeddings.embedMany(need.map((i) => ({ text: batch[i]!.content, hash: contentHash(batch[i]!.content) })));
-        need.forEach((i, k) => { out[i] = vecs[k]!; });
+        need.forEach((i, k) => { out[i]!.vector = vecs[k]!; });
       }
+      await this.contextVectors(needCtx.map((i) => batch[i]!.context!), (k, v) => { out[needCtx[k]!]!.contextVector = v; });
     }
     return out;
   }
 
-  private async importBatch(batch: ExportRecord[], vecs: (Float32Array | null)[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
+  /** Context vectors of some context lists: the mean of their texts' vectors (found by hash, or embedded). */
+  private async contextVectors(lists: string[][], set: (k: number, v: Float32Array | null) => void): Promise<void> {
+    if (!lists.length || !this.embeddings) return;
+    const texts = [...new Set(lists.flat())];
+    const vecs = await this.embeddings.embedMany(texts.map((t) => ({ text: t, hash: contentHash(t) })));
+    const byText = new Map(texts.map((t, i) => [t, vecs[i]!]));
+    lists.forEach((l, k) => set(k, meanVector(l.map((t) => byText.get(t)!))));
+  }
+
+  private async importBatch(batch: ExportRecord[], vecs: { vector: Float32Array | null; contextVector: Float32Array | null }[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
     this.live();
     const items: ImportItem[] = batch.map((r, i) => ({
       id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.sessionId,
       metadata: JSON.stringify(r.metadata), createdAt: r.createdAt, updatedAt: r.updatedAt,
       expiresAt: r.expiresAt ?? null, pinned: r.pinned === true, importance: r.importance ?? null, supersededBy: r.supersededBy ?? null,
-      hash: contentHash(r.content), vector: vecs[i] ?? null,
+      hash: contentHash(r.content), vector: vecs[i]?.vector ?? null, context: r.context ?? null, contextVector: vecs[i]?.contextVector ?? null,
     }));
     const n = await this.backend.importBatch(items, this.embedder?.id ?? null, onConflict);
     res.imported += n.imported;
@@ -559,8 +612,11 @@ export class Memory {
       const rows = await this.backend.toEmbed(model, after, batchSize);
       if (!rows.length) break;
       const vecs = await this.embeddings.embedMany(rows.map((r) => ({ text: r.content, hash: r.content_hash })));
+      const withCtx = rows.flatMap((r, i) => (r.context ? [i] : []));
+      const ctxVecs: (Float32Array | null)[] = rows.map(() => null);
+      await this.contextVectors(withCtx.map((i) => JSON.parse(rows[i]!.context!) as string[]), (k, v) => { ctxVecs[withCtx[k]!] = v; });
       this.live();
-      await this.backend.setVectors(rows.map((r, i) => ({ seq: r.seq, vector: vecs[i]! })), model);
+      await this.backend.setVectors(rows.map((r, i) => ({ seq: r.seq, vector: vecs[i]!, contextVector: ctxVecs[i]! })), model);
       after = rows[rows.length - 1]!.seq;
       done += rows.length;
       options.onProgress?.(Math.min(done, total), total);

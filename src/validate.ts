@@ -1,3 +1,4 @@
+import { MAX_CONTEXT_WINDOW } from './search/context.js';
 import { z } from 'zod';
 import { MnemoliteError, invalid } from './errors.js';
 import type { RowFilter } from './store/rows.js';
@@ -104,6 +105,7 @@ const addSchema = z.object({
   key: label(512).optional(),
   category: label(128).optional(),
   sessionId: label(256).optional(),
+  contextWindow: intIn(0, MAX_CONTEXT_WINDOW).optional(),
   metadata: metadata.optional(),
   createdAt: dateLike.optional(),
   ...lifecycleAddShape,

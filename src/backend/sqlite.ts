@@ -28,9 +28,10 @@ import type {
 const CACHE_MAX_ROWS = 20_000;
 const EXPORT_PAGE = 1000;
 
-function exportRow(r: MemoryRow & { embedding: Buffer | null }, vectors: boolean): ExportRow {
-  const { embedding, ...row } = r;
-  return { ...row, vector: vectors && embedding && r.embedding_model ? blobToVector(embedding) : null };
+function exportRow(r: MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }, vectors: boolean): ExportRow {
+  const { embedding, context_embedding, ...row } = r;
+  const withVector = vectors && embedding && r.embedding_model;
+  return { ...row, vector: withVector ? blobToVector(embedding) : null, contextVector: withVector && context_embedding ? blobToVector(context_embedding) : null };
 }
 
 /** A memory file. */
@@ -95,7 +96,7 @@ export class SqliteBackend implements Backend {
   async addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]> {
     const near = this.nearContexts(items.map((p) => p.opts), items.map((p) => p.vector), dedup);
     const results = this.store.write('add memories', () =>
-      items.map((p, i) => this.writeOne(p.content, p.opts, p.hash, p.vector ? vectorToBlob(p.vector) : null, model, near[i])),
+      items.map((p, i) => this.writeOne(p, model, near[i])),
     );
     this.afterWrite(results.length);
     return results;
@@ -115,7 +116,14 @@ export class SqliteBackend implements Backend {
     });
   }
 
-  private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null, near?: NearContext): AddResult {
+  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null }[]> {
+    const rows = this.store.read('read the session', () => this.store.sessionTail(namespace, sessionId, n, model));
+    return rows.map((r) => ({ content: r.content, vector: r.embedding ? blobToVector(r.embedding) : null }));
+  }
+
+  private writeOne(p: WriteItem, model: string | null, near?: NearContext): AddResult {
+    const { content, opts: o, hash } = p;
+    const embedding = p.vector ? vectorToBlob(p.vector) : null;
     const namespace = o.namespace ?? DEFAULT_NAMESPACE;
     const now = new Date().toISOString();
     const row = {
@@ -129,6 +137,8 @@ export class SqliteBackend implements Backend {
       content_hash: hash,
       embedding,
       embedding_model: embedding ? model : null,
+      context: p.context ? JSON.stringify(p.context) : null,
+      context_embedding: embedding && p.contextVector ? vectorToBlob(p.contextVector) : null,
     };
     const existing = o.key !== undefined ? this.store.getByKey(namespace, o.key) : undefined;
     // Upsert, dedup (exact / near), merge or insert, with expiry, pinning, importance, supersession.
@@ -186,6 +196,7 @@ export class SqliteBackend implements Backend {
         const row = {
           namespace: r.namespace, key: r.key, content: r.content, category: r.category, session_id: r.sessionId,
           metadata: r.metadata, updated_at: r.updatedAt, content_hash: r.hash, embedding: blob, embedding_model: blob ? model : null,
+          context: r.context ? JSON.stringify(r.context) : null, context_embedding: blob && r.contextVector ? vectorToBlob(r.contextVector) : null,
         };
         const life = { expires_at: r.expiresAt, pinned: r.pinned ? 1 : 0, importance: r.importance, superseded_by: r.supersededBy };
         const byId = this.store.getById(r.id);
@@ -207,9 +218,9 @@ export class SqliteBackend implements Backend {
     return res;
   }
 
-  async setVectors(rows: { seq: number; vector: Float32Array }[], model: string): Promise<void> {
+  async setVectors(rows: { seq: number; vector: Float32Array; contextVector: Float32Array | null }[], model: string): Promise<void> {
     this.store.write('store new vectors', () => {
-      for (const r of rows) this.store.setEmbedding(r.seq, vectorToBlob(r.vector), model);
+      for (const r of rows) this.store.setEmbedding(r.seq, vectorToBlob(r.vector), model, r.contextVector ? vectorToBlob(r.contextVector) : null);
     });
     this.afterWrite(rows.length);
   }
@@ -252,8 +263,11 @@ export class SqliteBackend implements Backend {
   async legs(q: LegQuery): Promise<LegResults> {
     const stats = { idfMass: 0 };
     const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
+    const context = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, undefined, 'context');
     const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });
-    return { keyword, vector, idfMass: stats.idfMass };
+    // Sessions of the keyword candidates (only memories with context have one that matters here).
+    const sessions = context.length ? this.store.read('read sessions', () => this.store.sessionsOf([...keyword, ...context].map((h) => h.seq))) : undefined;
+    return { keyword, context, vector, idfMass: stats.idfMass, ...(sessions ? { sessions } : {}) };
   }
 
   async rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {
@@ -264,7 +278,7 @@ export class SqliteBackend implements Backend {
     return this.read('count memories', () => this.store.count({}) - this.store.countEmbedded({}, model));
   }
 
-  async toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string }[]> {
+  async toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
     return this.read('read memories to embed', () => this.store.rowsNeedingEmbedding(model, after, limit));
   }
 

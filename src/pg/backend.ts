@@ -521,7 +521,7 @@ export class PostgresBackend implements Backend {
    * leg runs again with every term selecting: the result is always the exact BM25 top `depth`.
    */
   async legs(lq: LegQuery): Promise<LegResults> {
-    const out: LegResults = { keyword: [], vector: [], idfMass: 0, successors: new Map() };
+    const out: LegResults = { keyword: [], context: [], vector: [], idfMass: 0, successors: new Map() };
     const terms = lq.text === null ? [] : queryTerms(lq.text);
     let weights: TermWeight[] = [];
     let avgdl = 1;
@@ -601,6 +601,14 @@ export class PostgresBackend implements Backend {
     return res;
   }
 
+  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null }[]> {
+    const vec = this.vectors && model !== null ? 'CASE WHEN embedding_model = $4 THEN embedding::text END' : 'NULL::text';
+    const rows = await this.db.query<{ content: string; e: string | null }>('read the session',
+      `SELECT content, ${vec} AS e FROM memories WHERE namespace = $1 AND session_id = $2 ORDER BY seq DESC LIMIT $3`,
+      this.vectors && model !== null ? [namespace, sessionId, n, model] : [namespace, sessionId, n]);
+    return rows.reverse().map((r) => ({ content: r.content, vector: r.e ? parseVector(r.e) : null }));
+  }
+
   async rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {
     const out = new Map<number, MemoryRow>();
     if (!seqs.length) return out;
@@ -613,9 +621,9 @@ export class PostgresBackend implements Backend {
     return r?.n ?? 0;
   }
 
-  async toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string }[]> {
+  async toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
     return this.db.query('read memories to embed',
-      'SELECT seq::float8 AS seq, content, content_hash FROM memories WHERE seq > $1 AND embedding_model IS DISTINCT FROM $2 ORDER BY seq LIMIT $3', [after, model, limit]);
+      'SELECT seq::float8 AS seq, content, content_hash, NULL::text AS context FROM memories WHERE seq > $1 AND embedding_model IS DISTINCT FROM $2 ORDER BY seq LIMIT $3', [after, model, limit]);
   }
 
   async *exportRows(f: RowFilter, withVectors: boolean): AsyncIterableIterator<ExportRow> {
@@ -628,7 +636,7 @@ export class PostgresBackend implements Backend {
         `SELECT ${ROW_COLUMNS}${vec} FROM memories m WHERE ${w} AND m.seq > ${p.add(after)} ORDER BY m.seq LIMIT ${EXPORT_PAGE}`, p.values);
       for (const r of page) {
         const v = r.vector as string | null | undefined;
-        yield { ...(r as unknown as MemoryRow), vector: v ? parseVector(v) : null };
+        yield { ...(r as unknown as MemoryRow), vector: v ? parseVector(v) : null, contextVector: null };
       }
       if (page.length < EXPORT_PAGE) return;
       after = page[page.length - 1]!.seq as number;
