@@ -222,7 +222,10 @@ export class Memory {
     this.live();
     const model = this.embedder?.id ?? null;
     const contexts = await batchContexts(
-      parsed.map((p) => ({ namespace: p.opts.namespace ?? DEFAULT_NAMESPACE, sessionId: p.opts.sessionId ?? null, window: p.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW })),
+      parsed.map((p) => ({
+        namespace: p.opts.namespace ?? DEFAULT_NAMESPACE, sessionId: p.opts.sessionId ?? null, window: p.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+        ...(p.opts.key !== undefined ? { key: p.opts.key } : {}),
+      })),
       parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model),
     );
     this.live();

@@ -146,3 +146,15 @@ async function exportAllPlain(mem: Memory): Promise<ExportRecord[]> {
   for await (const r of mem.export()) out.push(r);
   return out;
 }
+
+test('a key upsert in a session does not take its own earlier version as context', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
+  try {
+    await mem.add('Mel: the garden needs water', { sessionId: 's' });
+    await mem.add('Caroline: I moved to Berlin', { sessionId: 's', key: 'home' });
+    const r = await mem.add('Caroline: I moved to Munich', { sessionId: 's', key: 'home' });
+    assert.equal(r.replaced, true);
+    const rec = (await exportAllPlain(mem)).find((x) => x.id === r.id)!;
+    assert.deepEqual(rec.context, ['Mel: the garden needs water']);
+  } finally { await mem.close(); }
+});

@@ -116,9 +116,9 @@ export class SqliteBackend implements Backend {
     });
   }
 
-  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null }[]> {
+  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
     const rows = this.store.read('read the session', () => this.store.sessionTail(namespace, sessionId, n, model));
-    return rows.map((r) => ({ content: r.content, vector: r.embedding ? blobToVector(r.embedding) : null }));
+    return rows.map((r) => ({ content: r.content, vector: r.embedding ? blobToVector(r.embedding) : null, key: r.key }));
   }
 
   private writeOne(p: WriteItem, model: string | null, near?: NearContext): AddResult {

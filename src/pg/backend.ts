@@ -601,12 +601,12 @@ export class PostgresBackend implements Backend {
     return res;
   }
 
-  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null }[]> {
+  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
     const vec = this.vectors && model !== null ? 'CASE WHEN embedding_model = $4 THEN embedding::text END' : 'NULL::text';
-    const rows = await this.db.query<{ content: string; e: string | null }>('read the session',
-      `SELECT content, ${vec} AS e FROM memories WHERE namespace = $1 AND session_id = $2 ORDER BY seq DESC LIMIT $3`,
+    const rows = await this.db.query<{ content: string; key: string | null; e: string | null }>('read the session',
+      `SELECT content, key, ${vec} AS e FROM memories WHERE namespace = $1 AND session_id = $2 ORDER BY seq DESC LIMIT $3`,
       this.vectors && model !== null ? [namespace, sessionId, n, model] : [namespace, sessionId, n]);
-    return rows.reverse().map((r) => ({ content: r.content, vector: r.e ? parseVector(r.e) : null }));
+    return rows.reverse().map((r) => ({ content: r.content, key: r.key, vector: r.e ? parseVector(r.e) : null }));
   }
 
   async rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {

@@ -67,10 +67,10 @@ export function withContext(own: readonly KeywordCandidate[], context: readonly 
 }
 
 /** A memory to be written, as far as its context is concerned. */
-export interface ContextItem { namespace: string; sessionId: string | null; window: number }
+export interface ContextItem { namespace: string; sessionId: string | null; window: number; /** A key upsert replaces its own earlier version, which is not its context. */ key?: string }
 
 /** The last memories of a session already stored (newest last), with their vectors when they have one. */
-export type SessionTail = (namespace: string, sessionId: string, n: number) => Promise<{ content: string; vector: Float32Array | null }[]>;
+export type SessionTail = (namespace: string, sessionId: string, n: number) => Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
 
 /**
  * The context of each item of a batch: the `window` memories before it in its session, from the
@@ -79,21 +79,23 @@ export type SessionTail = (namespace: string, sessionId: string, n: number) => P
 export async function batchContexts(
   items: readonly ContextItem[], contents: readonly string[], vectors: readonly (Float32Array | null)[] | null, tail: SessionTail,
 ): Promise<{ texts: string[] | null; vector: Float32Array | null }[]> {
-  const sessions = new Map<string, { content: string; vector: Float32Array | null }[]>();
+  const sessions = new Map<string, { content: string; vector: Float32Array | null; key: string | null }[]>();
   const out: { texts: string[] | null; vector: Float32Array | null }[] = [];
   for (let i = 0; i < items.length; i++) {
     const it = items[i]!;
     if (it.sessionId === null) { out.push({ texts: null, vector: null }); continue; }
     const key = JSON.stringify([it.namespace, it.sessionId]);
     let prev = sessions.get(key);
-    if (!prev) { prev = await tail(it.namespace, it.sessionId, MAX_CONTEXT_WINDOW); sessions.set(key, prev); }
-    const ctx = it.window > 0 ? prev.slice(-it.window) : [];
+    if (!prev) { prev = await tail(it.namespace, it.sessionId, 2 * MAX_CONTEXT_WINDOW); sessions.set(key, prev); }
+    const before = it.key === undefined ? prev : prev.filter((p) => p.key !== it.key);
+    const ctx = it.window > 0 ? before.slice(-it.window) : [];
     if (!ctx.length) out.push({ texts: null, vector: null });
     else {
       const vs = ctx.map((c) => c.vector).filter((v): v is Float32Array => v !== null);
       out.push({ texts: ctx.map((c) => c.content), vector: vectors && vs.length === ctx.length ? meanVector(vs) : null });
     }
-    prev.push({ content: contents[i]!, vector: vectors ? vectors[i] ?? null : null });
+    if (it.key !== undefined) prev.splice(0, prev.length, ...prev.filter((p) => p.key !== it.key));
+    prev.push({ content: contents[i]!, vector: vectors ? vectors[i] ?? null : null, key: it.key ?? null });
   }
   return out;
 }

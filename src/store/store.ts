@@ -135,9 +135,9 @@ export class Store {
   }
 
   /** The last `n` memories of a session (newest last), with their vectors of `model`: the context of the next one. */
-  sessionTail(namespace: string, sessionId: string, n: number, model: string | null): { content: string; embedding: Buffer | null }[] {
-    const rows = this.st(`SELECT content, CASE WHEN embedding_model IS ? THEN embedding END AS embedding FROM memories
-      WHERE namespace = ? AND session_id = ? ORDER BY seq DESC LIMIT ?`).all(model, namespace, sessionId, n) as { content: string; embedding: Buffer | null }[];
+  sessionTail(namespace: string, sessionId: string, n: number, model: string | null): { content: string; embedding: Buffer | null; key: string | null }[] {
+    const rows = this.st(`SELECT content, key, CASE WHEN embedding_model IS ? THEN embedding END AS embedding FROM memories
+      WHERE namespace = ? AND session_id = ? ORDER BY seq DESC LIMIT ?`).all(model, namespace, sessionId, n) as { content: string; embedding: Buffer | null; key: string | null }[];
     return rows.reverse();
   }
 
