@@ -2,8 +2,11 @@
  * mnemolite: long-term memory for AI agents in one SQLite file (or, for many app servers, PostgreSQL).
  * @packageDocumentation
  */
-export { Memory, openMemory, migrateMemories } from './memory.js';
-export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult, ReindexOptions } from './memory.js';
+export { Memory } from './memory.js';
+export type { ReindexOptions } from './memory.js';
+export { openMemory } from './memory/open.js';
+export { migrateMemories } from './memory/transfer.js';
+export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult } from './memory/transfer.js';
 export { isPostgresUrl } from './pg/url.js';
 export type {
   AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, PostgresOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
