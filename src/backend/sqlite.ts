@@ -13,7 +13,7 @@ import type { RankMeta } from '../lifecycle/rank.js';
 import { stmt } from '../lifecycle/sql.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
 import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../lifecycle/write.js';
-import { CHANGES_KEPT, VectorLeg } from '../search/vector-leg.js';
+import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow, RowFilter } from '../store/rows.js';
 import { Store } from '../store/store.js';
@@ -39,7 +39,7 @@ export class SqliteBackend implements Backend {
   readonly location: string;
   /** @internal The store, for tests and tools that inspect the file. */
   readonly store: Store;
-  private readonly index: VectorLeg;
+  private readonly index: SearchIndex;
   private writes = 0;
   private cacheWrites = 0;
 
@@ -48,7 +48,7 @@ export class SqliteBackend implements Backend {
     this.store = new Store(path, conn);
     this.location = path;
     // One search index serves both legs; without an embedder it holds keywords only.
-    this.index = new VectorLeg(this.store, model, dims);
+    this.index = new SearchIndex(this.store, model, dims);
   }
 
   private read<T>(action: string, fn: () => T): Promise<T> {

@@ -34,7 +34,7 @@ export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
   const readonly = !!options.readonly;
   const dedup = parseOpenDedup(options);
   const backend: Backend = url !== undefined
-    ? await (await import('../pg/backend.js')).openPostgres(url, { readonly, embedder, lockTimeoutMs: options.busyTimeoutMs ?? 5000, ...(options.postgres ?? {}) })
+    ? await (await import('../pg/open.js')).openPostgres(url, { readonly, embedder, lockTimeoutMs: options.busyTimeoutMs ?? 5000, ...(options.postgres ?? {}) })
     : new SqliteBackend(path, {
       readonly, model: embedder?.id ?? null, dims: embedder?.dims ?? 0,
       ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),

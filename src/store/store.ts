@@ -215,7 +215,7 @@ export class Store {
     return out;
   }
 
-  // ---- bulk reads for the in-memory search index (src/search/vector-leg.ts) ----------
+  // ---- bulk reads for the in-memory search index (src/search/search-index.ts) ----------
 
   /** Every memory's seq, grouped by namespace: `[namespace, "seq,seq,..."]` (index-only scan). */
   seqsByNamespace(): [string, string][] {
