@@ -4,16 +4,15 @@
  * advisory lock on (namespace, normalised content), so two servers adding the same text at once
  * store it once; updates lock their row (`SELECT .. FOR UPDATE`), so no update is lost.
  */
-import { MnemoliteError, invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
 import { dedupHash } from '../lifecycle/dedup.js';
-import { mergedFields, type MergeFields } from '../lifecycle/write.js';
-import { DEFAULT_DEDUP_THRESHOLD, expiryOnAdd, expiryOnUpdate } from '../lifecycle/options.js';
+import { addDecision, nearPolicy, runAsync, type AddTarget, type MergeFields } from '../lifecycle/add.js';
+import { expiryOnAdd, expiryOnUpdate } from '../lifecycle/options.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
 import type { MemoryRow } from '../store/rows.js';
 import type { AddResult } from '../types.js';
 import { DEFAULT_NAMESPACE } from '../validate.js';
-import { inScope, notFound } from '../backend/scope.js';
+import { inScope, keyTaken, notFound } from '../backend/scope.js';
 import type { DedupDefaults, ImportItem, UpdateChange, WriteItem } from '../backend/types.js';
 import type { Query } from './client.js';
 import { bytes } from './reads.js';
@@ -51,79 +50,62 @@ async function addOne(pg: PgStore, q: Query, it: WriteItem, model: string | null
     return `INSERT INTO memories(${all.map(([c]) => c).join(', ')}) VALUES (${all.map(([, v]) => v).join(', ')})`;
   };
 
-  if (o.key !== undefined) {
-    // Upsert on the unique (namespace, key) index: a concurrent writer of the same key cannot make a second row.
-    const set = cols.filter(([c]) => c !== 'namespace').map(([c]) => `${c} = excluded.${c}`).join(', ');
-    const sql = `${insert(uuidv7(), o.key)} ON CONFLICT (namespace, key) WHERE key IS NOT NULL DO UPDATE SET ${set}, superseded_by = NULL
-       RETURNING id, (xmax <> 0) AS replaced`;
-    const [r] = await q<{ id: string; replaced: boolean }>(sql, p.values);
-    if (o.supersedes !== undefined) await supersede(pg, q, o.supersedes, r!.id, ns);
-    return { id: r!.id, replaced: r!.replaced };
-  }
-
-  const dedupOn = !o.force;
-  if (dedupOn) {
-    // Two servers adding the same text at once: the second waits here and then finds the first's row.
-    await q('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${pg.schema}\u001f${ns}\u001f${dh}`]);
-    const [dup] = await q<{ id: string }>(
-      `SELECT id FROM memories WHERE namespace = $1 AND dedup_hash = $2 AND superseded_by IS NULL
-         AND (expires_at IS NULL OR expires_at > $3::timestamptz OR pinned) ORDER BY seq LIMIT 1`, [ns, dh, now]);
-    if (dup) {
-      if (o.supersedes !== undefined && o.supersedes !== dup.id) await supersede(pg, q, o.supersedes, dup.id, ns);
-      return { id: dup.id, replaced: false, deduplicated: 'exact' };
-    }
-  }
-  let near: AddResult['nearDuplicates'];
-  const mode = o.nearDuplicates ?? dedup.nearDuplicates ?? 'off';
-  if (dedupOn && mode !== 'off' && vec && model) {
-    const threshold = o.dedupThreshold ?? dedup.dedupThreshold ?? DEFAULT_DEDUP_THRESHOLD;
-    const found = await q<{ seq: number; id: string; content: string; sim: number }>(
-      `SELECT seq::float8 AS seq, id, content, 1 - (embedding <=> $1::vector) AS sim FROM memories
-       WHERE namespace = $2 AND embedding_model = $3 AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > $4::timestamptz OR pinned)
-       ORDER BY embedding <=> $1::vector LIMIT ${NEAR_K}`, [vec, ns, model, now]);
-    const matches = found.filter((m) => m.sim >= threshold && m.id !== o.supersedes)
-      .sort((a, b) => b.sim - a.sim || a.seq - b.seq);
-    if (matches.length) {
-      near = matches.map((m) => ({ id: m.id, similarity: m.sim, content: m.content }));
-      if (mode === 'merge') {
-        const id = await merge(pg, q, matches[0]!.id, it, vec, model, now, dh);
-        if (o.supersedes !== undefined) await supersede(pg, q, o.supersedes, id, ns);
-        return { id, replaced: false, deduplicated: 'merged', nearDuplicates: near };
-      }
-    }
-  }
-  const id = uuidv7();
-  await q(insert(id, null), p.values);
-  if (o.supersedes !== undefined) await supersede(pg, q, o.supersedes, id, ns);
-  return near ? { id, replaced: false, nearDuplicates: near } : { id, replaced: false };
-}
-
-/** Fold an add into a near-duplicate, by the same rules as the SQLite file (src/lifecycle/write.ts). */
-async function merge(pg: PgStore, q: Query, id: string, it: WriteItem, vec: string, model: string, now: string, dh: string): Promise<string> {
-  const o = it.opts;
-  const [old] = await q<MergeFields>(
-    `SELECT metadata::text AS metadata, category, session_id, ${iso('expires_at')} AS expires_at, pinned, importance FROM memories WHERE id = $1 FOR UPDATE`, [id]);
-  const m = mergedFields(old!, { metadata: o.metadata ?? '{}', category: o.category ?? null, session_id: o.sessionId ?? null }, o, expiryOnAdd(o, now));
-  await q(`UPDATE memories SET content = $2, category = $3, session_id = $4, metadata = $5::json, updated_at = $6::timestamptz, content_hash = $7,
-             embedding = $8::vector, embedding_model = $9, expires_at = $10::timestamptz, pinned = $11, importance = $12, dedup_hash = $13 WHERE id = $1`,
-  [id, it.content, m.category, m.session_id, m.metadata, now, it.hash, vec, model, m.expires_at, m.pinned, m.importance, dh]);
-  return id;
-}
-
-/** Mark `targetId` (in `ns`) as superseded by `successorId`, refusing cycles. */
-async function supersede(pg: PgStore, q: Query, targetId: string, successorId: string, ns: string): Promise<void> {
-  if (targetId === successorId) throw invalid(`A memory cannot supersede itself (${targetId}).`);
-  const [t] = await q<{ namespace: string }>('SELECT namespace FROM memories WHERE id = $1 FOR UPDATE', [targetId]);
-  if (!t || t.namespace !== ns) {
-    throw new MnemoliteError('NOT_FOUND', `supersedes: no memory with id ${targetId} in namespace "${ns}". Nothing was written.`, { id: targetId });
-  }
-  const [cycle] = await q<{ found: boolean }>(
-    `WITH RECURSIVE chain(id, depth) AS (
-       SELECT superseded_by, 1 FROM memories WHERE id = $1
-       UNION ALL SELECT m.superseded_by, c.depth + 1 FROM chain c JOIN memories m ON m.id = c.id WHERE c.depth < 10000)
-     SELECT EXISTS (SELECT 1 FROM chain WHERE id = $2) AS found`, [successorId, targetId]);
-  if (cycle?.found) throw invalid(`supersedes: ${successorId} is already (indirectly) superseded by ${targetId}; a cycle is not allowed.`);
-  await q('UPDATE memories SET superseded_by = $2 WHERE id = $1', [targetId, successorId]);
+  const target: AddTarget = {
+    upsertByKey: async () => {
+      // Upsert on the unique (namespace, key) index: a concurrent writer of the same key cannot make a second row.
+      const set = cols.filter(([c]) => c !== 'namespace').map(([c]) => `${c} = excluded.${c}`).join(', ');
+      const sql = `${insert(uuidv7(), o.key!)} ON CONFLICT (namespace, key) WHERE key IS NOT NULL DO UPDATE SET ${set}, superseded_by = NULL
+         RETURNING id, (xmax <> 0) AS replaced`;
+      const [r] = await q<{ id: string; replaced: boolean }>(sql, p.values);
+      return r!;
+    },
+    exactDuplicate: async () => {
+      // Two servers adding the same text at once: the second waits here and then finds the first's row.
+      await q('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${pg.schema}\u001f${ns}\u001f${dh}`]);
+      const [dup] = await q<{ id: string }>(
+        `SELECT id FROM memories WHERE namespace = $1 AND dedup_hash = $2 AND superseded_by IS NULL
+           AND (expires_at IS NULL OR expires_at > $3::timestamptz OR pinned) ORDER BY seq LIMIT 1`, [ns, dh, now]);
+      return dup;
+    },
+    nearCandidates: async () => {
+      const found = await q<{ seq: number; id: string; content: string; sim: number }>(
+        `SELECT seq::float8 AS seq, id, content, 1 - (embedding <=> $1::vector) AS sim FROM memories
+         WHERE namespace = $2 AND embedding_model = $3 AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > $4::timestamptz OR pinned)
+         ORDER BY embedding <=> $1::vector LIMIT ${NEAR_K}`, [vec, ns, model, now]);
+      return found.map((m) => ({ seq: m.seq, id: m.id, content: m.content, similarity: m.sim }));
+    },
+    mergeFields: async (id) => {
+      const [old] = await q<MergeFields>(
+        `SELECT metadata::text AS metadata, category, session_id, ${iso('expires_at')} AS expires_at, pinned, importance FROM memories WHERE id = $1 FOR UPDATE`, [id]);
+      return old!;
+    },
+    mergeInto: async (id, m) => {
+      await q(`UPDATE memories SET content = $2, category = $3, session_id = $4, metadata = $5::json, updated_at = $6::timestamptz, content_hash = $7,
+                 embedding = $8::vector, embedding_model = $9, expires_at = $10::timestamptz, pinned = $11, importance = $12, dedup_hash = $13 WHERE id = $1`,
+      [id, it.content, m.category, m.session_id, m.metadata, now, it.hash, vec, model, m.expires_at, m.pinned, m.importance, dh]);
+    },
+    insert: async () => {
+      const id = uuidv7();
+      await q(insert(id, null), p.values);
+      return id;
+    },
+    namespaceOf: async (id) => (await q<{ namespace: string }>('SELECT namespace FROM memories WHERE id = $1 FOR UPDATE', [id]))[0]?.namespace,
+    supersededChainReaches: async (from, to) => {
+      const [cycle] = await q<{ found: boolean }>(
+        `WITH RECURSIVE chain(id, depth) AS (
+           SELECT superseded_by, 1 FROM memories WHERE id = $1
+           UNION ALL SELECT m.superseded_by, c.depth + 1 FROM chain c JOIN memories m ON m.id = c.id WHERE c.depth < 10000)
+         SELECT EXISTS (SELECT 1 FROM chain WHERE id = $2) AS found`, [from, to]);
+      return cycle?.found === true;
+    },
+    setSupersededBy: async (targetId, successorId) => {
+      await q('UPDATE memories SET superseded_by = $2 WHERE id = $1', [targetId, successorId]);
+    },
+  };
+  return runAsync(addDecision(target, {
+    opts: o, namespace: ns, nowIso: now, near: nearPolicy(o, dedup, vec !== null && model !== null),
+    fields: { metadata: o.metadata ?? '{}', category: o.category ?? null, session_id: o.sessionId ?? null },
+  }));
 }
 
 export async function update(pg: PgStore, id: string, ns: string | undefined, c: UpdateChange, model: string | null): Promise<MemoryRow> {
@@ -134,7 +116,7 @@ export async function update(pg: PgStore, id: string, ns: string | undefined, c:
     const key = u.key === undefined ? cur.key : u.key;
     if (key !== null && key !== cur.key) {
       const [other] = await q<{ id: string }>('SELECT id FROM memories WHERE namespace = $1 AND key = $2', [cur.namespace, key]);
-      if (other && other.id !== cur.id) throw invalid(`The key "${key}" is already used by memory ${other.id} in namespace "${cur.namespace}". Choose another key or forget that memory first.`);
+      if (other && other.id !== cur.id) throw keyTaken(key, other.id, cur.namespace);
     }
     const now = new Date().toISOString();
     const hash = c.hash ?? cur.content_hash;
