@@ -124,7 +124,7 @@ export class Memory {
     this.writable();
     checkId(id);
     const u = parseUpdate(input);
-    const ns = parseScope(scope).namespace;
+    const ns = parseScope(scope, 'update').namespace;
     const content = u.content !== undefined ? checkContent(u.content) : undefined;
     const current = await this.findRow(id, ns);
     const hash = content !== undefined ? contentHash(content) : current.content_hash;
@@ -143,7 +143,7 @@ export class Memory {
   async forget(id: string, scope: { namespace?: string } = {}): Promise<boolean> {
     this.writable();
     checkId(id);
-    const ns = parseScope(scope).namespace;
+    const ns = parseScope(scope, 'forget').namespace;
     return this.backend.forget(id, ns);
   }
 
@@ -161,7 +161,7 @@ export class Memory {
     checkId(id);
     const { includeExpired, ...rest } = scope ?? {};
     if (includeExpired !== undefined && typeof includeExpired !== 'boolean') throw invalid('options: includeExpired must be true or false.');
-    const ns = parseScope(rest).namespace;
+    const ns = parseScope(rest, 'get').namespace;
     const row = await this.backend.getById(id);
     this.live();
     if (!row || !inScope(row, ns)) return null;
@@ -173,14 +173,14 @@ export class Memory {
   async list(options: ListOptions = {}): Promise<MemoryRecord[]> {
     this.live();
     const o = parseList(options);
-    const f = toRowFilter(o);
+    const f = toRowFilter('list', o);
     return (await this.backend.list(f, o.limit ?? 100, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
   }
 
   /** Count memories matching filters. */
   async count(options: Filter & { includeExpired?: boolean } = {}): Promise<number> {
     this.live();
-    const f = toRowFilter(parseList(options));
+    const f = toRowFilter('count', parseList(options));
     return this.backend.count(f);
   }
 
@@ -193,7 +193,7 @@ export class Memory {
     this.live();
     const q = checkQuery(query);
     const o = parseRecall(options);
-    const f = toRowFilter(o);
+    const f = toRowFilter('recall', o);
     const mode = o.mode ?? (this.embedder ? 'hybrid' : 'keyword');
     if (mode !== 'keyword' && !this.embeddings) {
       throw new MnemoliteError('SEMANTIC_DISABLED', `Semantic recall is off (${this.semanticOff ?? 'no embedder'}), so mode "${mode}" cannot run. Use mode "keyword", or open with an embedder.`);
@@ -239,8 +239,8 @@ export class Memory {
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */
   async stats(scope: { namespace?: string } = {}): Promise<Stats> {
     this.live();
-    const ns = parseScope(scope).namespace ?? ALL_NAMESPACES;
-    const f = toRowFilter({ namespace: ns });
+    const ns = parseScope(scope, 'stats').namespace;
+    const f = toRowFilter('stats', { namespace: ns });
     const model = this.embedder?.id ?? null;
     const st = await this.backend.stats(f, model);
     const s: Stats = {
@@ -270,7 +270,7 @@ export class Memory {
   async history(id: string, scope: { namespace?: string } = {}): Promise<MemoryVersion[]> {
     this.live();
     checkId(id);
-    const ns = parseScope(scope).namespace;
+    const ns = parseScope(scope, 'history').namespace;
     const row = await this.backend.getById(id);
     if (!row || !inScope(row, ns)) return [];
     return memoryHistory(this.backend, id);
@@ -287,7 +287,7 @@ export class Memory {
     if (Object.keys(rest).length) throw invalid(`prune options has unknown option(s): ${Object.keys(rest).join(', ')}. Check the spelling.`);
     if (vacuum !== undefined && vacuum !== 'auto' && vacuum !== 'full' && vacuum !== 'none') throw invalid('prune: vacuum must be "auto", "full" or "none".');
     if (dryRun !== undefined && typeof dryRun !== 'boolean') throw invalid('prune: dryRun must be true or false.');
-    const ns = parseScope(namespace !== undefined ? { namespace } : {}).namespace;
+    const ns = parseScope(namespace !== undefined ? { namespace } : {}, 'prune').namespace;
     return this.backend.prune({
       ...(ns !== undefined && ns !== ALL_NAMESPACES ? { namespace: ns } : {}),
       ...(dryRun ? { dryRun } : {}),

@@ -17,7 +17,8 @@ import { Store } from '../store/store.js';
 import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types.js';
-import { DEFAULT_NAMESPACE, toRowFilter, type ParsedAdd } from '../validate.js';
+import { namespaceFor } from '../namespaces.js';
+import { toRowFilter, type ParsedAdd } from '../validate.js';
 import { inScope, keyTaken, notFound } from './scope.js';
 import type {
   Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
@@ -106,14 +107,14 @@ export class SqliteBackend implements Backend {
       const vec = vecs[i];
       const policy = nearPolicy(o, dedup, !!vec);
       if (!policy || !vec) return undefined;
-      const f = toRowFilter({ namespace: o.namespace ?? DEFAULT_NAMESPACE });
+      const f = toRowFilter('add', { namespace: o.namespace });
       const candidates: NearCandidate[] = this.index.search(vec, 5, f).map((h) => ({ seq: h.seq, similarity: h.score }));
       return { finder, candidates, vec, policy };
     });
   }
 
   private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null, near?: NearContext): AddResult {
-    const namespace = o.namespace ?? DEFAULT_NAMESPACE;
+    const namespace = namespaceFor('add', o.namespace);
     const now = new Date().toISOString();
     const row = {
       namespace,

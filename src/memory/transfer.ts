@@ -9,7 +9,8 @@ import { MnemoliteError, invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
 import { Memory } from '../memory.js';
 import type { Filter } from '../types.js';
-import { ALL_NAMESPACES, DEFAULT_NAMESPACE, checkContent, checkId, parseAdd, parseList, toRowFilter, type ParsedAdd } from '../validate.js';
+import { namespaceFor } from '../namespaces.js';
+import { DEFAULT_NAMESPACE, checkContent, checkId, parseAdd, parseList, toRowFilter, type ParsedAdd } from '../validate.js';
 import { storedMetadata } from './records.js';
 
 /** One line of an export (JSON Lines): everything needed for a lossless round trip. */
@@ -92,7 +93,7 @@ export interface ImportTarget {
 /** The records of `backend` matching `options` ({@link Memory.export}). */
 export function exportMemories(backend: Backend, options: ExportOptions): MemoryExport {
   const { vectors, ...filter } = options ?? {};
-  const f = toRowFilter(parseList({ namespace: ALL_NAMESPACES, includeExpired: true, ...filter }));
+  const f = toRowFilter('export', parseList({ includeExpired: true, ...filter }));
   const withVectors = vectors === true;
   return {
     [Symbol.asyncIterator]: async function* () {
@@ -161,7 +162,7 @@ function checkRecord(rec: unknown, line: number): ExportRecord {
   if (o.expiresAt !== undefined) out.expiresAt = o.expiresAt;
   if (o.pinned) out.pinned = true;
   if (o.importance !== undefined) out.importance = o.importance;
-  out.namespace = o.namespace ?? DEFAULT_NAMESPACE;
+  out.namespace = namespaceFor('import', o.namespace);
   out.key = o.key ?? null;
   out.category = o.category ?? null;
   out.sessionId = o.sessionId ?? null;

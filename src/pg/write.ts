@@ -11,7 +11,7 @@ import { expiryOnAdd, expiryOnUpdate } from '../lifecycle/options.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
 import type { MemoryRow } from '../store/rows.js';
 import type { AddResult } from '../types.js';
-import { DEFAULT_NAMESPACE } from '../validate.js';
+import { namespaceFor } from '../namespaces.js';
 import { inScope, keyTaken, notFound } from '../backend/scope.js';
 import type { DedupDefaults, ImportItem, UpdateChange, WriteItem } from '../backend/types.js';
 import type { Query } from './client.js';
@@ -33,7 +33,7 @@ export async function addMany(pg: PgStore, items: WriteItem[], model: string | n
 
 async function addOne(pg: PgStore, q: Query, it: WriteItem, model: string | null, dedup: DedupDefaults): Promise<AddResult> {
   const o = it.opts;
-  const ns = o.namespace ?? DEFAULT_NAMESPACE;
+  const ns = namespaceFor('add', o.namespace);
   const now = new Date().toISOString();
   const dh = dedupHash(it.content);
   const vec = it.vector && pg.vectors ? vectorText(it.vector) : null;
