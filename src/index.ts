@@ -20,14 +20,11 @@ export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
 export { OpenAIEmbedder, ollamaEmbedder } from './embed/openai.js';
 export type { OpenAIEmbedderOptions } from './embed/openai.js';
 // Loads @huggingface/transformers (an optional dependency) only when a model is first used.
-export { TransformersEmbedder, transformersEmbedder, TRANSFORMERS_INSTALL } from './embed/transformers.js';
+export { TransformersEmbedder, transformersEmbedder } from './embed/transformers.js';
 export type { TransformersEmbedderOptions } from './embed/transformers.js';
 export { MnemoliteError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';
-export { rrf } from './search/fusion.js';
-export type { FusedHit } from './search/fusion.js';
-export { toMatchExpression } from './search/keyword.js';
 export { memoryTools, MEMORY_TOOL_NAMES } from './tools.js';
 export type {
   AISDKTool, JsonSchema, MemoryToolName, MemoryTools, MemoryToolsOptions, OpenAIChatTool, OpenAIResponsesTool, ToolDefinition, ToolHit, ToolMemory, ToolResult,
@@ -37,4 +34,3 @@ export type { McpServerOptions } from './mcp/server.js';
 export type { ConversationMemory, ConversationOptions, ConversationTurn } from './ingest/conversation.js';
 export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
 export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
-export { estimateTokens } from './ingest/text.js';
