@@ -37,3 +37,5 @@ export type { ConversationMemory, ConversationOptions, ConversationTurn } from '
 export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
 export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
 export { estimateTokens } from './ingest/text.js';
+export { importHistory } from './ingest/history.js';
+export type { HistoryImportOptions, HistoryImportResult, HistorySource } from './ingest/history.js';
