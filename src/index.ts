@@ -17,6 +17,8 @@ export type {
   NearDuplicate, NearDuplicateMode, PruneOptions, PruneResult, RecencyOptions,
 } from './lifecycle/types.js';
 export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
+export type { LocalEmbedderOptions } from './embed/local.js';
+export type { WorkerStats } from './embed/pool.js';
 export { OpenAIEmbedder, ollamaEmbedder } from './embed/openai.js';
 export type { OpenAIEmbedderOptions } from './embed/openai.js';
 // Loads @huggingface/transformers (an optional dependency) only when a model is first used.
@@ -34,3 +36,5 @@ export type { McpServerOptions } from './mcp/server.js';
 export type { ConversationMemory, ConversationOptions, ConversationTurn } from './ingest/conversation.js';
 export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
 export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
+export { importHistory } from './ingest/history.js';
+export type { HistoryImportOptions, HistoryImportResult, HistorySource } from './ingest/history.js';
