@@ -49,7 +49,7 @@ for (const [name, makeTools] of [
       assert.equal(rec?.category, 'preference');
 
       const results = result.steps.flatMap((s) => s.toolResults);
-      assert.deepEqual(results.map((r) => r?.toolName), ['memory_store', 'memory_recall', 'memory_get']);
+      assert.deepEqual(results.map((r) => r.toolName), ['memory_store', 'memory_recall', 'memory_get']);
       const recalled = results[1]!.output as { hits: { id: string }[] };
       assert.equal(recalled.hits[0]?.id, rec?.id);
       assert.deepEqual((results[2]!.output as { error: { code: string } }).error.code, 'NOT_FOUND', 'a mistake comes back to the model as data');

@@ -7,7 +7,7 @@
  */
 import { jsonSchema, tool, type Tool } from 'ai';
 import type { Memory } from '../../memory.js';
-import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from '../../tools.js';
+import { memoryTools, type MemoryToolsOptions } from '../../tools.js';
 
 /**
  * The memory tools for `generateText` / `streamText` / `Agent` (`tools: aiSDKMemoryTools(mem)`),
@@ -18,9 +18,10 @@ import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from '../..
  * import { generateText, stepCountIs } from 'ai';
  * await generateText({ model, prompt, tools: aiSDKMemoryTools(mem, { namespace: 'user-42' }), stopWhen: stepCountIs(5) });
  */
-export function aiSDKMemoryTools(memory: Memory, options: MemoryToolsOptions = {}): Partial<Record<MemoryToolName, Tool<unknown, Record<string, unknown>>>> {
+export function aiSDKMemoryTools(memory: Memory, options: MemoryToolsOptions = {}): Record<string, Tool<unknown, Record<string, unknown>>> {
   const tools = memoryTools(memory, options);
-  const out: Partial<Record<MemoryToolName, Tool<unknown, Record<string, unknown>>>> = {};
+  // Keyed by MemoryToolName; typed as the SDK's ToolSet (a read-only memory leaves the writers out).
+  const out: Record<string, Tool<unknown, Record<string, unknown>>> = {};
   for (const d of tools.definitions) {
     out[d.name] = tool<unknown, Record<string, unknown>>({
       description: d.description,
