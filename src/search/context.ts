@@ -51,6 +51,15 @@ export function blendedBytes(own: Uint8Array, context: Uint8Array): Float32Array
   return blendedVector(f(own), f(context));
 }
 
+/** Context vectors of some context lists: the mean of their texts' vectors (`embed` finds them by hash or embeds them). */
+export async function contextVectorsOf(lists: readonly string[][], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<(Float32Array | null)[]> {
+  if (!lists.length) return [];
+  const texts = [...new Set(lists.flat())];
+  const vecs = await embed(texts);
+  const byText = new Map(texts.map((t, i) => [t, vecs[i]!]));
+  return lists.map((l) => meanVector(l.map((t) => byText.get(t)!)));
+}
+
 /** One keyword candidate: `bm25` lower is better (FTS5's sign). */
 export interface KeywordCandidate { seq: number; bm25: number }
 
