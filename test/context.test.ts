@@ -158,3 +158,43 @@ test('a key upsert in a session does not take its own earlier version as context
     assert.deepEqual(rec.context, ['Mel: the garden needs water']);
   } finally { await mem.close(); }
 });
+
+test('the context rules: own + weighted context BM25, session evidence, mean and blended vectors, batch windows', async () => {
+  const { withContext, withSessionEvidence, meanVector, blendedVector, batchContexts, CONTEXT_KEYWORD_WEIGHT, SESSION_EVIDENCE_WEIGHT } = await import('../src/search/context.js');
+  const own = [{ seq: 1, bm25: -4 }, { seq: 2, bm25: -1 }];
+  const ctx = [{ seq: 3, bm25: -10 }, { seq: 2, bm25: -2 }];
+  const kw = withContext(own, ctx, 10);
+  assert.deepEqual(kw.map((h) => h.seq), [1, 3, 2]);
+  assert.ok(Math.abs(kw.find((h) => h.seq === 2)!.bm25 - (-1 - 2 * CONTEXT_KEYWORD_WEIGHT)) < 1e-12);
+  assert.deepEqual(withContext(own, ctx, 10, 0), own, 'weight 0 is the own field alone');
+  const sessions = new Map([[1, 'a'], [3, 'b'], [2, 'b']]);
+  const ev = withSessionEvidence(kw, sessions);
+  assert.ok(Math.abs(ev.find((h) => h.seq === 2)!.bm25 - (kw.find((h) => h.seq === 2)!.bm25 + SESSION_EVIDENCE_WEIGHT * -3.5)) < 1e-12, 'a session lifts its members by its best match');
+  assert.deepEqual(withSessionEvidence(kw, new Map()).map((h) => h.seq), kw.map((h) => h.seq), 'no sessions, no change');
+  const m = meanVector([Float32Array.from([1, 0]), Float32Array.from([0, 1])])!;
+  assert.ok(Math.abs(m[0]! - Math.SQRT1_2) < 1e-6 && Math.abs(m[1]! - Math.SQRT1_2) < 1e-6);
+  assert.equal(meanVector([]), null);
+  assert.equal(meanVector([Float32Array.from([1, 0]), Float32Array.from([-1, 0])]), null, 'opposite vectors have no direction');
+  const b = blendedVector(Float32Array.from([1, 0]), Float32Array.from([0, 1]));
+  assert.ok(Math.abs(Math.hypot(b[0]!, b[1]!) - 1) < 1e-6);
+  const tails: Record<string, { content: string; vector: Float32Array | null; key: string | null }[]> = { '["n","s"]': [{ content: 'old', vector: Float32Array.from([1, 0]), key: null }] };
+  const out = await batchContexts(
+    [{ namespace: 'n', sessionId: 's', window: 2 }, { namespace: 'n', sessionId: 's', window: 2 }, { namespace: 'n', sessionId: null, window: 2 }, { namespace: 'n', sessionId: 's', window: 0 }],
+    ['first', 'second', 'loose', 'off'], [Float32Array.from([0, 1]), Float32Array.from([1, 0]), null, Float32Array.from([1, 1])],
+    async (ns, sid) => tails[JSON.stringify([ns, sid])] ?? [],
+  );
+  assert.deepEqual(out.map((o) => o.texts), [['old'], ['old', 'first'], null, null]);
+  assert.ok(out[1]!.vector !== null && Math.abs(out[1]!.vector[0]! - Math.SQRT1_2) < 1e-6);
+});
+
+test('the default fusion is adaptive with the cross-validated keyword weight 0.7', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
+  try {
+    await mem.addMany(['apple banana cherry', 'banana split', 'cherry pie', 'banana bread recipe', 'unrelated text'].map((content) => ({ content })));
+    const def = await mem.recall('banana cherry');
+    const same = await mem.recall('banana cherry', { fusion: 'adaptive', weights: { keyword: 1, vector: 1 } });
+    assert.deepEqual(def.map((h) => [h.id, h.score]), same.map((h) => [h.id, h.score]));
+    const { ADAPTIVE_DEFAULTS } = await import('../src/search/fusion.js');
+    assert.equal(ADAPTIVE_DEFAULTS.keywordWeight, 0.7);
+  } finally { await mem.close(); }
+});
