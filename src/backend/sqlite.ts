@@ -1,26 +1,25 @@
 /**
  * The SQLite file as a {@link Backend}: SQL in src/store/, in-memory search indexes in
- * src/search/, write rules in src/lifecycle/. Every call is synchronous underneath; the async
- * signatures are the shared interface's.
+ * src/search/, the add decision in src/lifecycle/add.ts (the file's answers in src/store/write.ts).
+ * Every call is synchronous underneath; the async signatures are the shared interface's.
  */
-import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
-import { NearDuplicates, type NearCandidate } from '../lifecycle/dedup.js';
 import type { HistoryRow } from '../lifecycle/history.js';
-import { DEFAULT_DEDUP_THRESHOLD } from '../lifecycle/options.js';
-import { prune as pruneExpired } from '../lifecycle/prune.js';
+import { nearPolicy } from '../lifecycle/add.js';
 import type { RankMeta } from '../lifecycle/rank.js';
-import { stmt } from '../lifecycle/sql.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
-import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../lifecycle/write.js';
-import { CHANGES_KEPT, VectorLeg } from '../search/vector-leg.js';
+import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow, RowFilter } from '../store/rows.js';
+import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
+import { prune as pruneExpired } from '../store/prune.js';
 import { Store } from '../store/store.js';
+import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types.js';
-import { DEFAULT_NAMESPACE, toRowFilter, type ParsedAdd } from '../validate.js';
-import { inScope, notFound } from './scope.js';
+import { namespaceFor } from '../namespaces.js';
+import { toRowFilter, type ParsedAdd } from '../validate.js';
+import { inScope, keyTaken, notFound } from './scope.js';
 import type {
   Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
 } from './types.js';
@@ -39,7 +38,7 @@ export class SqliteBackend implements Backend {
   readonly location: string;
   /** @internal The store, for tests and tools that inspect the file. */
   readonly store: Store;
-  private readonly index: VectorLeg;
+  private readonly index: SearchIndex;
   private writes = 0;
   private cacheWrites = 0;
 
@@ -48,7 +47,7 @@ export class SqliteBackend implements Backend {
     this.store = new Store(path, conn);
     this.location = path;
     // One search index serves both legs; without an embedder it holds keywords only.
-    this.index = new VectorLeg(this.store, model, dims);
+    this.index = new SearchIndex(this.store, model, dims);
   }
 
   private read<T>(action: string, fn: () => T): Promise<T> {
@@ -101,22 +100,21 @@ export class SqliteBackend implements Backend {
     return results;
   }
 
-  /** Near-duplicate candidates per item (src/lifecycle/dedup.ts), searched before the write transaction. */
+  /** Near-duplicate candidates per item (src/store/dedup.ts), searched before the write transaction. */
   private nearContexts(opts: ParsedAdd[], vecs: (Float32Array | null)[], dedup: DedupDefaults): (NearContext | undefined)[] {
     const finder = new NearDuplicates(this.store);
     return opts.map((o, i) => {
-      const mode = o.nearDuplicates ?? dedup.nearDuplicates ?? 'off';
       const vec = vecs[i];
-      if (mode === 'off' || !vec || o.force || o.key !== undefined) return undefined;
-      const threshold = o.dedupThreshold ?? dedup.dedupThreshold ?? DEFAULT_DEDUP_THRESHOLD;
-      const f = toRowFilter({ namespace: o.namespace ?? DEFAULT_NAMESPACE });
+      const policy = nearPolicy(o, dedup, !!vec);
+      if (!policy || !vec) return undefined;
+      const f = toRowFilter('add', { namespace: o.namespace });
       const candidates: NearCandidate[] = this.index.search(vec, 5, f).map((h) => ({ seq: h.seq, similarity: h.score }));
-      return { finder, candidates, vec, mode, threshold };
+      return { finder, candidates, vec, policy };
     });
   }
 
   private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null, near?: NearContext): AddResult {
-    const namespace = o.namespace ?? DEFAULT_NAMESPACE;
+    const namespace = namespaceFor('add', o.namespace);
     const now = new Date().toISOString();
     const row = {
       namespace,
@@ -143,7 +141,7 @@ export class SqliteBackend implements Backend {
       const key = u.key === undefined ? cur.key : u.key;
       if (key !== null && key !== cur.key) {
         const other = this.store.getByKey(cur.namespace, key);
-        if (other && other.seq !== cur.seq) throw invalid(`The key "${key}" is already used by memory ${other.id} in namespace "${cur.namespace}". Choose another key or forget that memory first.`);
+        if (other && other.seq !== cur.seq) throw keyTaken(key, other.id, cur.namespace);
       }
       const hash = c.hash ?? cur.content_hash;
       const changed = c.content !== undefined && hash !== cur.content_hash;
@@ -288,8 +286,8 @@ export class SqliteBackend implements Backend {
     return this.read('rank by lifecycle', () => {
       // Most files have no superseded memory at all: one probe of the partial index answers that,
       // and saves a look-up per candidate on every recall.
-      if (!stmt(this.store, 'SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return new Map();
-      return new Map(stmt(this.store,
+      if (!this.store.stmt('SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return new Map();
+      return new Map(this.store.stmt(
         `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
          WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.superseded_by IS NOT NULL`,
       ).raw().all(JSON.stringify(seqs)) as [number, number][]);
@@ -297,7 +295,7 @@ export class SqliteBackend implements Backend {
   }
 
   async rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]> {
-    return this.read('rank by lifecycle', () => stmt(this.store,
+    return this.read('rank by lifecycle', () => this.store.stmt(
       `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
          (SELECT s.seq FROM memories s WHERE s.id = m.superseded_by) AS succ,
          ${withChangedAt ? '(SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id)' : 'NULL'} AS changed_at
@@ -308,27 +306,27 @@ export class SqliteBackend implements Backend {
   async vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> {
     return this.read('rank by lifecycle', () => {
       const out = new Map<number, Float32Array>();
-      for (const r of stmt(this.store, 'SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+      for (const r of this.store.stmt('SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
         .all(model, JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[]) out.set(r.seq, blobToVector(r.embedding));
       return out;
     });
   }
 
   async contentsOf(seqs: number[]): Promise<Map<number, string>> {
-    return this.read('rank by lifecycle', () => new Map(stmt(this.store, 'SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))')
+    return this.read('rank by lifecycle', () => new Map(this.store.stmt('SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))')
       .raw().all(JSON.stringify(seqs)) as [number, string][]));
   }
 
   async historyRow(id: string): Promise<HistoryRow | undefined> {
-    return this.read('read the history', () => stmt(this.store, 'SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
+    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
   }
 
   async predecessors(id: string): Promise<HistoryRow[]> {
-    return this.read('read the history', () => stmt(this.store, 'SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
+    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
   }
 
   async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
-    return this.read('read the history', () => stmt(this.store, 'SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as { content: string; category: string | null; metadata: string; replaced_at: string }[]);
+    return this.read('read the history', () => this.store.stmt('SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as { content: string; category: string | null; metadata: string; replaced_at: string }[]);
   }
 
   // ---- file ----------------------------------------------------------------------------

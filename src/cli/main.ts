@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { createReadStream, createWriteStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { ERROR_CODES } from '../errors.js';
 import { MnemoliteError, isPostgresUrl, openMemory, type Memory, type RecallMode } from '../index.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
@@ -403,9 +404,8 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 1;
     }
     if (err instanceof MnemoliteError) {
-      const internal = err.code === 'STORAGE';
       process.stderr.write(`error: ${err.message}\n`);
-      return internal ? 2 : 1;
+      return ERROR_CODES[err.code]?.exit ?? 1;
     }
     process.stderr.write(`internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.\n`);
     return 2;

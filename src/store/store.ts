@@ -34,8 +34,8 @@ export class Store {
     this.db = openDatabase(path, opts);
   }
 
-  /** Cached prepared statement. */
-  private st(sql: string): Database.Statement {
+  /** Cached prepared statement: the one statement cache of the file (the lifecycle and add SQL use it too). */
+  stmt(sql: string): Database.Statement {
     let s = this.stmts.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -65,12 +65,12 @@ export class Store {
   // ---- meta --------------------------------------------------------------
 
   getMeta(key: string): string | undefined {
-    const r = this.st('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const r = this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return r?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.st('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.stmt('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   getEmbeddingIdentity(): EmbeddingIdentity | null {
@@ -97,7 +97,7 @@ export class Store {
   // ---- memories: writes ----------------------------------------------------
 
   insert(r: NewRow): number {
-    const info = this.st(
+    const info = this.stmt(
       `INSERT INTO memories(id, namespace, key, content, category, session_id, metadata, created_at, updated_at, content_hash, embedding, embedding_model,
          expires_at, pinned, importance, superseded_by, dedup_hash)
        VALUES (@id, @namespace, @key, @content, @category, @session_id, @metadata, @created_at, @updated_at, @content_hash, @embedding, @embedding_model,
@@ -108,7 +108,7 @@ export class Store {
 
   /** Overwrite every mutable column of the row `seq` (id and created_at stay). */
   replace(seq: number, r: Omit<NewRow, 'id' | 'created_at'>): void {
-    this.st(
+    this.stmt(
       `UPDATE memories SET namespace = @namespace, key = @key, content = @content, category = @category,
          session_id = @session_id, metadata = @metadata, updated_at = @updated_at, content_hash = @content_hash,
          embedding = @embedding, embedding_model = @embedding_model
@@ -117,28 +117,28 @@ export class Store {
   }
 
   setEmbedding(seq: number, embedding: Buffer, model: string): void {
-    this.st('UPDATE memories SET embedding = ?, embedding_model = ? WHERE seq = ?').run(embedding, model, seq);
+    this.stmt('UPDATE memories SET embedding = ?, embedding_model = ? WHERE seq = ?').run(embedding, model, seq);
   }
 
   deleteBySeq(seq: number): boolean {
-    return this.st('DELETE FROM memories WHERE seq = ?').run(seq).changes > 0;
+    return this.stmt('DELETE FROM memories WHERE seq = ?').run(seq).changes > 0;
   }
 
   // ---- memories: reads -----------------------------------------------------
 
   getById(id: string): MemoryRow | undefined {
-    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
+    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
   }
 
   getByKey(namespace: string, key: string): MemoryRow | undefined {
-    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.namespace = ? AND m.key = ?`).get(namespace, key) as MemoryRow | undefined;
+    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.namespace = ? AND m.key = ?`).get(namespace, key) as MemoryRow | undefined;
   }
 
   getBySeqs(seqs: number[]): Map<number, MemoryRow> {
     const out = new Map<number, MemoryRow>();
     if (!seqs.length) return out;
     // Raw arrays, then plain objects built here: ~3x faster than better-sqlite3's row objects (recall's last step).
-    const stmt = this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?)) /* raw */`).raw();
+    const stmt = this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?)) /* raw */`).raw();
     for (const r of stmt.all(JSON.stringify(seqs)) as RawRow[]) {
       out.set(r[0], {
         seq: r[0], id: r[1], namespace: r[2], key: r[3], content: r[4], category: r[5], session_id: r[6], metadata: r[7], created_at: r[8],
@@ -151,7 +151,7 @@ export class Store {
   list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): MemoryRow[] {
     const w = whereClause(f);
     const dir = order === 'asc' ? 'ASC' : 'DESC';
-    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w.sql} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`)
+    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w.sql} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`)
       .all(...w.params, limit, offset) as MemoryRow[];
   }
 
@@ -159,7 +159,7 @@ export class Store {
   *iterate(f: RowFilter): IterableIterator<MemoryRow & { embedding: Buffer | null }> {
     const w = whereClause(f);
     try {
-      yield* this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
+      yield* this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
         .iterate(...w.params) as IterableIterator<MemoryRow & { embedding: Buffer | null }>;
     } catch (err) {
       throw storageError(err, this.path, 'export memories');
@@ -169,19 +169,19 @@ export class Store {
   /** Up to `limit` rows matching `f` with `seq > after`, in seq order, with vectors (paged export: no cursor stays open). */
   page(f: RowFilter, after: number, limit: number): (MemoryRow & { embedding: Buffer | null })[] {
     const w = whereClause(f);
-    return this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} AND m.seq > ? ORDER BY m.seq LIMIT ?`)
+    return this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} AND m.seq > ? ORDER BY m.seq LIMIT ?`)
       .all(...w.params, after, limit) as (MemoryRow & { embedding: Buffer | null })[];
   }
 
   count(f: RowFilter): number {
     const w = whereClause(f);
-    return (this.st(`SELECT count(*) AS n FROM memories m WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM memories m WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   }
 
   countByNamespace(f: RowFilter): Record<string, number> {
     const w = whereClause(f);
     const out: Record<string, number> = {};
-    for (const r of this.st(`SELECT m.namespace AS ns, count(*) AS n FROM memories m WHERE ${w.sql} GROUP BY m.namespace ORDER BY m.namespace`).all(...w.params) as { ns: string; n: number }[]) {
+    for (const r of this.stmt(`SELECT m.namespace AS ns, count(*) AS n FROM memories m WHERE ${w.sql} GROUP BY m.namespace ORDER BY m.namespace`).all(...w.params) as { ns: string; n: number }[]) {
       out[r.ns] = r.n;
     }
     return out;
@@ -189,18 +189,18 @@ export class Store {
 
   countEmbedded(f: RowFilter, model: string): number {
     const w = whereClause(f);
-    return (this.st(`SELECT count(*) AS n FROM memories m WHERE ${w.sql} AND m.embedding_model = ?`).get(...w.params, model) as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM memories m WHERE ${w.sql} AND m.embedding_model = ?`).get(...w.params, model) as { n: number }).n;
   }
 
   /** Seqs matching a filter (used to restrict the vector leg by metadata). */
   seqsMatching(f: RowFilter): number[] {
     const w = whereClause(f);
-    return this.st(`SELECT m.seq FROM memories m WHERE ${w.sql}`).pluck().all(...w.params) as number[];
+    return this.stmt(`SELECT m.seq FROM memories m WHERE ${w.sql}`).pluck().all(...w.params) as number[];
   }
 
   /** Rows whose vector is missing or from another model, oldest first (for reindex). */
   rowsNeedingEmbedding(model: string, afterSeq: number, limit: number): { seq: number; content: string; content_hash: string }[] {
-    return this.st(
+    return this.stmt(
       'SELECT seq, content, content_hash FROM memories WHERE seq > ? AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY seq LIMIT ?',
     ).all(afterSeq, model, limit) as { seq: number; content: string; content_hash: string }[];
   }
@@ -209,17 +209,17 @@ export class Store {
 
   vectorsBySeqs(seqs: number[]): Map<number, Buffer> {
     const out = new Map<number, Buffer>();
-    const rows = this.st('SELECT seq, embedding FROM memories WHERE embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+    const rows = this.stmt('SELECT seq, embedding FROM memories WHERE embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[];
     for (const r of rows) out.set(r.seq, r.embedding);
     return out;
   }
 
-  // ---- bulk reads for the in-memory search index (src/search/vector-leg.ts) ----------
+  // ---- bulk reads for the in-memory search index (src/search/search-index.ts) ----------
 
   /** Every memory's seq, grouped by namespace: `[namespace, "seq,seq,..."]` (index-only scan). */
   seqsByNamespace(): [string, string][] {
-    return this.st('SELECT namespace, group_concat(seq) FROM memories GROUP BY namespace').raw().all() as [string, string][];
+    return this.stmt('SELECT namespace, group_concat(seq) FROM memories GROUP BY namespace').raw().all() as [string, string][];
   }
 
   /**
@@ -227,7 +227,7 @@ export class Store {
    * plus their seqs: one row per chunk instead of one Buffer per memory (several times faster to load).
    */
   vectorChunk(model: string, bytes: number, after: number, limit: number): { seqs: string | null; blob: Buffer | null; n: number } {
-    const r = this.st(
+    const r = this.stmt(
       `SELECT group_concat(seq), CAST(group_concat(embedding, '') AS BLOB), count(*) FROM (
          SELECT seq, embedding FROM memories WHERE seq > ? AND embedding_model = ? AND length(embedding) = ? ORDER BY seq LIMIT ?)`,
     ).raw().get(after, model, bytes, limit) as [string | null, Buffer | null, number];
@@ -242,7 +242,7 @@ export class Store {
       this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_instances USING fts5vocab(main, memories_fts, instance)');
       this.vocabReady = true;
     }
-    return this.st('SELECT group_concat(doc) FROM temp.memories_fts_instances WHERE term = ?').pluck().get(term) as string | null;
+    return this.stmt('SELECT group_concat(doc) FROM temp.memories_fts_instances WHERE term = ?').pluck().get(term) as string | null;
   }
 
   /**
@@ -250,13 +250,13 @@ export class Store {
    * `sz` records (one varint per row for this one-column table) concatenated in the same order.
    */
   ftsDocLengths(): { ids: string | null; sz: Buffer | null } {
-    const r = this.st("SELECT group_concat(id), CAST(group_concat(sz, '') AS BLOB) FROM memories_fts_docsize").raw().get() as [string | null, Buffer | null];
+    const r = this.stmt("SELECT group_concat(id), CAST(group_concat(sz, '') AS BLOB) FROM memories_fts_docsize").raw().get() as [string | null, Buffer | null];
     return { ids: r[0], sz: r[1] };
   }
 
   /** Every memory's content (fallback to count tokens when `ftsDocLengths` cannot be read). */
   allContent(): [number, string][] {
-    return this.st('SELECT seq, content FROM memories').raw().all() as [number, string][];
+    return this.stmt('SELECT seq, content FROM memories').raw().all() as [number, string][];
   }
 
   /** Tokenize texts exactly as `memories_fts` does (same tokenizer, in a TEMP table; works read-only too). */
@@ -264,40 +264,40 @@ export class Store {
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.mnemolite_tokenizer USING fts5(content, tokenize = 'porter unicode61 remove_diacritics 2');
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.mnemolite_tokenizer_v USING fts5vocab(temp, mnemolite_tokenizer, instance);`);
     const out: string[][] = texts.map(() => []);
-    const ins = this.st('INSERT INTO temp.mnemolite_tokenizer(rowid, content) VALUES (?, ?)');
+    const ins = this.stmt('INSERT INTO temp.mnemolite_tokenizer(rowid, content) VALUES (?, ?)');
     texts.forEach((t, i) => ins.run(i + 1, t));
-    for (const [doc, term] of this.st('SELECT doc, term FROM temp.mnemolite_tokenizer_v ORDER BY doc, offset').raw().all() as [number, string][]) out[doc - 1]!.push(term);
-    this.st('DELETE FROM temp.mnemolite_tokenizer').run();
+    for (const [doc, term] of this.stmt('SELECT doc, term FROM temp.mnemolite_tokenizer_v ORDER BY doc, offset').raw().all() as [number, string][]) out[doc - 1]!.push(term);
+    this.stmt('DELETE FROM temp.mnemolite_tokenizer').run();
     return out;
   }
 
   /** `[seq, expires_at]` of memories that can expire (not pinned), for the in-memory expiry filter. */
   expiringSeqs(): [number, string][] {
-    return this.st('SELECT seq, expires_at FROM memories WHERE expires_at IS NOT NULL AND pinned = 0').raw().all() as [number, string][];
+    return this.stmt('SELECT seq, expires_at FROM memories WHERE expires_at IS NOT NULL AND pinned = 0').raw().all() as [number, string][];
   }
 
   /** What the search index needs of some memories (missing seqs were deleted); `expires_at` is null when pinned. */
   indexRowsBySeqs(seqs: number[]): { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[] {
     // Every open file is at the current schema (migrated on open; read-only opens of older files are refused).
-    return this.st(`SELECT seq, namespace, content, embedding_model, embedding, CASE WHEN pinned = 1 THEN NULL ELSE expires_at END AS expires_at FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
+    return this.stmt(`SELECT seq, namespace, content, embedding_model, embedding, CASE WHEN pinned = 1 THEN NULL ELSE expires_at END AS expires_at FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(seqs)) as { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[];
   }
 
   /** Highest change-log version (0 when empty). */
   changeVersion(): number {
-    return (this.st('SELECT coalesce(max(version), 0) AS v FROM changes').get() as { v: number }).v;
+    return (this.stmt('SELECT coalesce(max(version), 0) AS v FROM changes').get() as { v: number }).v;
   }
 
   /** Seqs changed after `version`, and the lowest version still kept (to detect a pruned gap). */
   changesSince(version: number): { seqs: number[]; latest: number; oldest: number } {
-    const rows = this.st('SELECT version, seq FROM changes WHERE version > ? ORDER BY version').all(version) as { version: number; seq: number }[];
-    const oldest = (this.st('SELECT coalesce(min(version), 0) AS v FROM changes').get() as { v: number }).v;
+    const rows = this.stmt('SELECT version, seq FROM changes WHERE version > ? ORDER BY version').all(version) as { version: number; seq: number }[];
+    const oldest = (this.stmt('SELECT coalesce(min(version), 0) AS v FROM changes').get() as { v: number }).v;
     return { seqs: [...new Set(rows.map((r) => r.seq))], latest: rows.length ? rows[rows.length - 1]!.version : version, oldest };
   }
 
   /** Keep the change log short; readers that fall behind rebuild fully. */
   pruneChanges(keep: number): void {
-    this.st('DELETE FROM changes WHERE version <= (SELECT max(version) FROM changes) - ?').run(keep);
+    this.stmt('DELETE FROM changes WHERE version <= (SELECT max(version) FROM changes) - ?').run(keep);
   }
 
   // ---- embedding cache -------------------------------------------------------
@@ -307,27 +307,27 @@ export class Store {
     const out = new Map<string, Buffer>();
     if (!hashes.length) return out;
     const want = JSON.stringify([...new Set(hashes)]);
-    for (const [h, e] of this.st('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
+    for (const [h, e] of this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
       .raw().all(want, model) as [string, Buffer][]) out.set(h, e);
     if (out.size < new Set(hashes).size) {
-      for (const [h, e] of this.st('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
+      for (const [h, e] of this.stmt('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
         .raw().all(model, want) as [string, Buffer][]) if (!out.has(h)) out.set(h, e);
     }
     return out;
   }
 
   putCache(model: string, hash: string, embedding: Buffer): void {
-    this.st('INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at')
+    this.stmt('INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at')
       .run(model, hash, embedding, new Date().toISOString());
   }
 
   /** Bound the cache to `max` entries, dropping the least recently used. */
   trimCache(max: number): void {
-    this.st('DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC LIMIT -1 OFFSET ?)').run(max);
+    this.stmt('DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC LIMIT -1 OFFSET ?)').run(max);
   }
 
   cacheEntries(): number {
-    return (this.st('SELECT count(*) AS n FROM embedding_cache').get() as { n: number }).n;
+    return (this.stmt('SELECT count(*) AS n FROM embedding_cache').get() as { n: number }).n;
   }
 
   // ---- file ----------------------------------------------------------------

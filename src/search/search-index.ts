@@ -73,7 +73,7 @@ class SeqMap {
  * one is tombstoned) and the whole index is rebuilt from the file when tombstones pile up, when
  * the change log was pruned past this reader, or when a burst of changes is cheaper to reload.
  */
-export class VectorLeg {
+export class SearchIndex {
   private readonly store: Store;
   private readonly model: string | null;
   private readonly dims: number;
