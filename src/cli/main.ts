@@ -148,9 +148,10 @@ export function buildProgram(): Command {
     .option('-k, --key <key>', 'key: an existing memory with this key is replaced')
     .option('--category <c>', 'category, e.g. core, preference')
     .option('--session <id>', 'session id')
+    .option('--context-window <n>', 'with --session: memories before this one indexed as its context (default 2, 0 = off)')
     .option('--metadata <json>', 'metadata as a JSON object')
     .option('--created-at <date>', 'creation time (ISO 8601), default now')
-    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
+    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; contextWindow?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
       const content = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
       await withMemory(cmd, async (m, g) => {
         const metadata = parseJsonObject(o.metadata, '--metadata');
@@ -159,6 +160,8 @@ export function buildProgram(): Command {
           ...(o.key !== undefined ? { key: o.key } : {}),
           ...(o.category !== undefined ? { category: o.category } : {}),
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
+          // A non-number reaches validation as NaN and is refused there with the option's name.
+          ...(o.contextWindow !== undefined ? { contextWindow: /^\d+$/.test(o.contextWindow) ? Number(o.contextWindow) : Number.NaN } : {}),
           ...(metadata !== undefined ? { metadata } : {}),
           ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
           ...addLifecycleOptions(o),
