@@ -4,7 +4,9 @@ import { createReadStream, createWriteStream, existsSync, openSync } from 'node:
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { ERROR_CODES } from '../errors.js';
-import { MnemoliteError, isPostgresUrl, openMemory, type Memory, type RecallMode } from '../index.js';
+import { MnemoliteError, openMemory, type Memory, type RecallMode } from '../index.js';
+import { isPostgresUrl } from '../pg/url.js';
+import { VERSION } from '../version.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
@@ -130,7 +132,7 @@ function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> 
 export function buildProgram(): Command {
   const program = new Command('mnemolite')
     .description('Long-term memory for AI agents in one SQLite file (or PostgreSQL).')
-    .version('0.1.0')
+    .version(VERSION)
     .option('--db <path|url>', 'memory file, or a postgres:// URL (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
     .option('--pg-schema <name>', 'with a postgres:// --db: the schema that holds the memories (env MNEMOLITE_PG_SCHEMA)', process.env.MNEMOLITE_PG_SCHEMA)
     .option('--json', 'print JSON for scripts')
