@@ -5,23 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { MnemoliteError, migrateMemories, openMemory, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
 import { MIGRATIONS } from '../src/store/schema.js';
 import { HashEmbedder, tempDb } from './helpers.js';
-import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+import { storeTargets, type Location } from './store-matrix.js';
 
-type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
-const pglite = await startPglite();
-let real: PgServer | null = null;
-try { real = await startPostgres(); } catch { real = null; }
-after(async () => { await pglite.stop(); await real?.stop(); });
-
-const targets: { name: string; vectors: boolean; fresh: () => Location }[] = [
-  { name: 'SQLite file', vectors: true, fresh: () => ({ path: tempDb() }) },
-  { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
-];
-if (real) { const r = real; targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) }); }
+const targets = await storeTargets();
 
 const CHAT = [
   { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },
