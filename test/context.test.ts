@@ -286,3 +286,35 @@ test('PostgreSQL keyword leg: with context and session evidence it ranks a conve
   assert.ok(results[0]!.indexOf('She went to the lake') < results[0]!.indexOf('We went to the lake'), 'session evidence lifts the busy session');
   assert.deepEqual(results[1], results[0], 'PostgreSQL ranks as the file does');
 });
+
+test('surfaces: the CLI and the HTTP API take the context window; a bad one is refused and writes nothing', async () => {
+  const { cli, CLI } = await import('./helpers.js');
+  const { spawn } = await import('node:child_process');
+  const db = tempDb();
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'Mel: what did you paint?', '--session', 's']).code, 0);
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'Caroline: a sunset', '--session', 's', '--context-window', '0']).code, 0);
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'Mel: lovely', '--session', 's', '--context-window', '1']).code, 0);
+  const bad = cli(['--db', db, '--embedder', 'none', 'add', 'x', '--session', 's', '--context-window', 'two']);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /contextWindow/);
+  const proc = spawn(process.execPath, [CLI, '--db', db, '--embedder', 'none', 'serve', '--port', '0'], {
+    env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout!.on('data', (d) => { out += d; const m = /listening(?: on |":")(http:\/\/[^\s"]+)/.exec(out); if (m) resolve(m[1]!.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1')); });
+      proc.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    const post = (body: unknown): Promise<Response> => fetch(`${url}/api/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await post({ content: 'Caroline: frame it', sessionId: 's', contextWindow: 2 })).status, 201);
+    assert.equal((await post({ content: 'y', sessionId: 's', contextWindow: 11 })).status, 400);
+  } finally {
+    proc.kill('SIGTERM');
+  }
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  try {
+    const recs = await exportAllPlain(mem);
+    assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 0, 1, 2]);
+  } finally { await mem.close(); }
+});
