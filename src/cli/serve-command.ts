@@ -54,7 +54,7 @@ Security:
         throw new MnemoliteError('INVALID_INPUT', `Refusing to listen on ${o.host} without a token: anyone who can reach it could read and change every memory. Set MNEMOLITE_TOKEN (e.g. export MNEMOLITE_TOKEN=$(openssl rand -hex 32)) or MNEMOLITE_TOKENS, or use --host 127.0.0.1.`);
       }
       const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
-      let app;
+      let app: ReturnType<typeof createServer> | undefined;
       try {
         app = createServer({ memory: mem, host: o.host, tokens, bodyLimit: o.bodyLimit, inspector: o.inspector });
         await app.listen({ port: o.port, host: o.host }).catch((err: unknown) => { throw listenError(err, o.host, o.port); });

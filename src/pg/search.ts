@@ -159,7 +159,10 @@ export class PgSearch {
     for (const r of await this.pg.db.query<{ leg: string; seq: number; s: number; ns: string | null; sid: string | null }>('recall', sql, p.values)) {
       if (r.leg === 'kw' || r.leg === 'ctx') {
         let hits = res.keyword.get(r.leg);
-        if (!hits) res.keyword.set(r.leg, hits = []);
+        if (!hits) {
+          hits = [];
+          res.keyword.set(r.leg, hits);
+        }
         hits.push({ seq: r.seq, bm25: -r.s });
       } else if (r.leg === 'vec') res.vector.push({ seq: r.seq, score: r.s });
       // The session key the file uses (SQLite's json_array(namespace, session_id)): ["ns","sid"].
