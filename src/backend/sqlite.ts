@@ -3,6 +3,7 @@
  * src/search/, write rules in src/lifecycle/. Every call is synchronous underneath; the async
  * signatures are the shared interface's.
  */
+import { closeSync, constants as fsc, openSync, rmSync } from 'node:fs';
 import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
 import { NearDuplicates, type NearCandidate } from '../lifecycle/dedup.js';
@@ -334,7 +335,23 @@ export class SqliteBackend implements Backend {
   // ---- file ----------------------------------------------------------------------------
 
   async backup(dest: string): Promise<void> {
-    await this.store.backup(dest);
+    // Create the destination ourselves, exclusively and without following a symlink: a dangling
+    // link at `dest` would otherwise make SQLite create the link's target somewhere else.
+    let fd: number;
+    try {
+      fd = openSync(dest, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY | fsc.O_NOFOLLOW, 0o666);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'ELOOP') throw invalid(`${dest} already exists (as a file or a link). Choose a new path; backups never overwrite or follow links.`);
+      throw invalid(`Cannot create the backup file ${dest} (${code ?? 'error'}). Check the path and permissions.`);
+    }
+    closeSync(fd);
+    try {
+      await this.store.backup(dest);
+    } catch (err) {
+      rmSync(dest, { force: true });
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
 import { registerMcp } from './mcp-command.js';
-import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
+import { hitsTable, memoriesTable, memoryDetail, statsText, visible } from './format.js';
 import { registerServe } from './serve-command.js';
 import { registerMigrate } from './migrate.js';
 import { storeOptions } from './store-options.js';
@@ -29,8 +29,10 @@ interface Globals {
   allowDownload?: boolean;
 }
 
-const out = (s: string): void => { process.stdout.write(`${s}\n`); };
-const json = (v: unknown): void => out(JSON.stringify(v, null, 2));
+/** Human output: control characters made visible (stored text may hold terminal escapes). */
+const out = (s: string): void => { process.stdout.write(`${visible(s)}\n`); };
+/** `--json` output: exact. */
+const json = (v: unknown): void => { process.stdout.write(`${JSON.stringify(v, null, 2)}\n`); };
 
 function globals(cmd: Command): Globals {
   return cmd.optsWithGlobals<Globals>();
@@ -372,7 +374,7 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerServe(program);
   registerMigrate(program);
-  registerLifecycle(program, withMemory, out);
+  registerLifecycle(program, withMemory, out, json);
 
   return program;
 }
@@ -390,7 +392,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof MnemoliteError) {
       const internal = err.code === 'STORAGE';
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`error: ${visible(err.message)}\n`);
       return internal ? 2 : 1;
     }
     process.stderr.write(`internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.\n`);
