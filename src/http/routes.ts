@@ -164,7 +164,9 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ query, principal }) {
         const s = await mem.stats({ namespace: scopeNamespace(principal, query.namespace, ALL) });
         if (principal.namespaces !== '*') {
-          const { path: _hidden, ...rest } = s;
+          // The file's path, size and query-vector cache are shared by every tenant: the cache
+          // count moves when others recall, so none of it is shown to a namespace-limited token.
+          const { path: _p, fileBytes: _b, cacheEntries: _c, ...rest } = s;
           return rest;
         }
         return s;

@@ -173,8 +173,8 @@ export const StatsSchema = z.looseObject({
   semantic: z.boolean(),
   semanticReason: z.string().optional(),
   embedding: z.object({ provider: z.string(), model: z.string(), dims: z.number().int() }).nullable(),
-  cacheEntries: z.number().int(),
-  fileBytes: z.number().int(),
+  cacheEntries: z.number().int().optional().describe('Cached query vectors of the whole file (omitted for namespace-restricted tokens)'),
+  fileBytes: z.number().int().optional().describe('Size of the whole file (omitted for namespace-restricted tokens)'),
   schemaVersion: z.number().int(),
   expired: z.number().int().optional().describe('Expired memories not pruned yet'),
 });
