@@ -27,7 +27,8 @@ import type {
 } from './types.js';
 
 const CACHE_MAX_ROWS = 20_000;
-const EXPORT_PAGE = 1000;
+/** Rows per export page: 256 memories of at most 100 kB keep one page near 25 MB. */
+const EXPORT_PAGE = 256;
 
 function exportRow(r: MemoryRow & { embedding: Buffer | null }, vectors: boolean): ExportRow {
   const { embedding, ...row } = r;

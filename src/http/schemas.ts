@@ -192,6 +192,7 @@ export const ListResult = z.object({
   total: z.number().int().describe('Memories matching the filters (for paging)'),
   limit: z.number().int(),
   offset: z.number().int(),
+  nextOffset: z.number().int().optional().describe('Set when the page was cut short by its size (about 16 MiB of JSON): fetch the rest from this offset'),
 });
 
 export const RecallResult = z.object({ hits: z.array(RecallHitSchema) });
