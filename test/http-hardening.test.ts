@@ -84,3 +84,28 @@ test('BUSY and READ_ONLY messages name no server path; stats for a namespace-lim
   assert.match(r.json.error.message, /read-only/);
   assert.ok(!r.text.includes(path), r.text);
 });
+
+test('a list page is cut at about 16 MiB of JSON and says where the next one starts; paging that way returns every memory once', { timeout: 300_000 }, async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  // 100 kB of control characters: each is 6 bytes of JSON (\u0001), 600 kB per memory.
+  const n = 120;
+  for (let i = 0; i < n; i += 20) {
+    await mem.addMany(Array.from({ length: 20 }, (_, j) => ({ content: `m${i + j} ${'\u0001'.repeat(99_000)}`, namespace: 'agent-1' })));
+  }
+  const u = await start(mem);
+  const seen = new Set<string>();
+  let offset = 0, pages = 0;
+  for (;;) {
+    const r = await req(u, 'GET', `/api/memories?limit=1000&offset=${offset}`, { token: AGENT });
+    assert.equal(r.status, 200, r.text.slice(0, 300));
+    assert.ok(r.body.length <= 16 * 1024 * 1024 + 700_000, `page of ${r.body.length} bytes`);
+    pages++;
+    for (const m of r.json.memories as { id: string }[]) { assert.ok(!seen.has(m.id)); seen.add(m.id); }
+    assert.equal(r.json.total, n);
+    if (r.json.nextOffset === undefined) break;
+    assert.equal(r.json.nextOffset, offset + r.json.memories.length);
+    offset = r.json.nextOffset;
+  }
+  assert.equal(seen.size, n);
+  assert.ok(pages >= 4, `${pages} pages`);
+});
