@@ -17,7 +17,7 @@
  * Options:
  *   --data facts,conversations   data sets (names under eval/data/ or paths to .json files)
  *   --json FILE                  also write every number (per variant, per kind, per query) as JSON
- *   --variants core|all          core: the three modes only; all (default): every variant
+ *   --variants core|fusion|all   core: the three modes only; fusion: modes and fusions; all (default): every variant
  *   --per-kind all               per-kind tables for every variant (default: the three modes)
  *   --keep                       keep the temporary database files
  *   --cache DIR                  vector cache folder (default bench/.cache/eval/ of this checkout)
@@ -78,6 +78,8 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   ...[0.5, 0.7].map((a) => lib('fusion', `hybrid convex kw=${a}`, { mode: 'hybrid', fusion: 'convex', weights: { keyword: a, vector: 1 - a } })),
   lib('fusion', 'hybrid adaptive kw×0.5', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 0.5, vector: 1 } }),
   lib('fusion', 'hybrid adaptive kw×2', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 2, vector: 1 } }),
+  ...[0.7, 1.4].map((w) => lib('fusion', `hybrid adaptive kw×${w}`, { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: w, vector: 1 } })),
+  lib('fusion', 'hybrid convex kw=0.6', { mode: 'hybrid', fusion: 'convex', weights: { keyword: 0.6, vector: 0.4 } }),
 ];
 
 /** Both legs' ranked lists for one query, deepest we look at. */
@@ -355,7 +357,8 @@ async function evaluate(store: string | undefined): Promise<void> {
   const names = (arg('--data') ?? 'facts,conversations').split(',').filter(Boolean);
   const paths = names.map((n) => (n.endsWith('.json') ? resolve(n) : join(here, 'data', `${n}.json`)));
   const which = arg('--variants') ?? 'all';
-  const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
+  const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode')
+    : which === 'fusion' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'fusion') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
   const embedder = new CachingEmbedder(new LocalEmbedder(), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
   const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
   const t0 = performance.now();

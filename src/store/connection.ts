@@ -150,7 +150,7 @@ export function openDatabase(path: string, opts: ConnectionOptions = {}): Databa
       }
     } else {
       // New (empty) files reclaim the space of pruned memories with incremental vacuum; the
-      // mode can only be chosen before the first table exists (see src/lifecycle/prune.ts).
+      // mode can only be chosen before the first table exists (see src/store/prune.ts).
       if (version === 0) db.pragma('auto_vacuum = INCREMENTAL');
       if (!memory) db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
