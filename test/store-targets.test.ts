@@ -80,6 +80,40 @@ for (const T of targets) {
   const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: emb(), ...o });
 
   describe(T.name, () => {
+    test('the embedding caches are scoped by namespace: a text held only by another namespace never takes the cache-hit path', { skip: !T.vectors }, async () => {
+      const loc = T.fresh();
+      const writer = await open(loc);
+      const mem = await open(loc);
+      try {
+        const secrets = Array.from({ length: 20 }, (_, i) => `agent two private secret number ${i} kept in vault ${i * 7}`);
+        const others = secrets.map((x) => `${x} (second copy)`);
+        await writer.addMany([...secrets, ...others].map((content) => ({ content, namespace: 'agent-2' })));
+        // agent-2 also recalls them, so the query-vector cache holds them too (under agent-2).
+        for (const s of secrets) await writer.recall(s, { namespace: 'agent-2', mode: 'vector', limit: 1 });
+        const delta = async (fn: () => Promise<unknown>): Promise<{ hits: number; misses: number }> => {
+          const a = mem.embeddingCacheCounters;
+          await fn();
+          const b = mem.embeddingCacheCounters;
+          return { hits: b.hits - a.hits, misses: b.misses - a.misses };
+        };
+        for (const s of secrets) {
+          // A caller scoped to agent-1 (recall, and add as a probe) gets a miss every time.
+          assert.deepEqual(await delta(() => mem.recall(s, { namespace: 'agent-1', mode: 'vector', limit: 1 })), { hits: 0, misses: 1 }, `recall: ${s}`);
+          assert.deepEqual(await delta(() => mem.recall(`${s} `.trim(), { namespace: 'agent-3', mode: 'hybrid', limit: 1 })), { hits: 0, misses: 1 });
+        }
+        assert.deepEqual(await delta(() => mem.addMany(others.slice(0, 5).map((content) => ({ content, namespace: 'agent-1' })))), { hits: 0, misses: 5 }, 'add');
+        // Within a namespace the cache still works: agent-2's own texts, and agent-1's repeated query.
+        assert.deepEqual(await delta(() => mem.recall(secrets[7]!, { namespace: 'agent-2', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
+        assert.deepEqual(await delta(() => mem.recall(secrets[7]!, { namespace: 'agent-1', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
+        assert.deepEqual(await delta(() => mem.addMany([{ content: secrets[9]!, namespace: 'agent-2', key: 'k9' }])), { hits: 1, misses: 0 });
+        // Every namespace (no scope): the whole file's cache, as before.
+        assert.deepEqual(await delta(() => mem.recall(secrets[12]!, { namespace: '*', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
+      } finally {
+        await mem.close();
+        await writer.close();
+      }
+    });
+
     test('add, get, list, count, update, forget; namespaces scope every call', async () => {
       const mem = await open(T.fresh());
       try {

@@ -4,6 +4,7 @@
  * Every call is synchronous underneath; the async signatures are the shared interface's.
  */
 import { closeSync, constants as fsc, openSync, rmSync } from 'node:fs';
+import { scopedKey } from '../embed/cache.js';
 import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
 import type { HistoryRow } from '../lifecycle/history.js';
@@ -81,15 +82,15 @@ export class SqliteBackend implements Backend {
     this.store.write('record the embedding model', () => this.store.setEmbeddingIdentity(e));
   }
 
-  async cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
-    const blobs = this.store.read('read the embedding cache', () => this.store.cachedEmbeddings(model, hashes));
+  async cachedVectors(model: string, hashes: readonly string[], namespace?: string): Promise<Map<string, Float32Array>> {
+    const blobs = this.store.read('read the embedding cache', () => this.store.cachedEmbeddings(model, hashes, namespace));
     const out = new Map<string, Float32Array>();
     for (const [h, b] of blobs) out.set(h, blobToVector(b));
     return out;
   }
 
-  async cacheVector(model: string, hash: string, vector: Float32Array): Promise<void> {
-    this.store.putCache(model, hash, vectorToBlob(vector));
+  async cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void> {
+    this.store.putCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector));
     if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
   }
 
