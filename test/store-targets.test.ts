@@ -80,6 +80,35 @@ for (const T of targets) {
   const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: emb(), ...o });
 
   describe(T.name, () => {
+    test('import checks vectors: huge ones are normalised; zero, non-finite, non-numeric and wrong-length ones refuse the file with nothing written', { skip: !T.vectors }, async () => {
+      const mem = await open(T.fresh());
+      try {
+        const model = mem.embedder!.id, dims = mem.embedder!.dims;
+        await mem.add('what is the weather today');
+        const huge = await mem.import([{ content: 'poisoned record', embedding: Array.from({ length: dims }, () => 1e30), embeddingModel: model }]);
+        assert.equal(huge.imported, 1);
+        const rec = (await all(mem)).find((r) => r.content === 'poisoned record')!;
+        assert.ok(Math.abs(Math.hypot(...rec.embedding!) - 1) < 1e-5, 'stored normalised');
+        assert.equal((await mem.recall('what is the weather today', { mode: 'hybrid', limit: 1 }))[0]!.content, 'what is the weather today');
+        const bad: [unknown[], RegExp][] = [
+          [Array.from({ length: dims }, () => 0), /all zeros/],
+          [Array.from({ length: dims }, (_, i) => (i === 3 ? Infinity : 0.1)), /\[3\] is Infinity/],
+          [Array.from({ length: dims }, (_, i) => (i === 5 ? null : 0.1)), /\[5\] is null/],
+          [Array.from({ length: dims }, (_, i) => (i === 1 ? '0.1' : 0.1)), /\[1\] is string/],
+          [Array.from({ length: dims + 1 }, () => 0.1), new RegExp(`${dims + 1} numbers but model`)],
+        ];
+        const before = await mem.count({ namespace: '*' });
+        for (const [embedding, msg] of bad) {
+          const e = await rejects('INVALID_INPUT', () => mem.import([{ content: 'fine record first' }, { content: 'bad vector', embedding, embeddingModel: model }]));
+          assert.match(e.message, msg);
+          assert.match(e.message, /record 2/);
+        }
+        assert.equal(await mem.count({ namespace: '*' }), before, 'nothing written');
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('the embedding caches are scoped by namespace: a text held only by another namespace never takes the cache-hit path', { skip: !T.vectors }, async () => {
       const loc = T.fresh();
       const writer = await open(loc);

@@ -185,10 +185,34 @@ function checkRecord(rec: unknown, line: number): ExportRecord {
     out.context = r.context.map((c: unknown, i) => checkContent(c, `${at} context ${i}`));
   }
   if (Array.isArray(r.embedding) && typeof r.embeddingModel === 'string') {
-    out.embedding = r.embedding as number[];
+    out.embedding = checkVector(r.embedding, `${at} embedding`);
     out.embeddingModel = r.embeddingModel;
-    if (Array.isArray(r.contextEmbedding) && out.context) out.contextEmbedding = r.contextEmbedding as number[];
+    if (Array.isArray(r.contextEmbedding) && out.context) out.contextEmbedding = checkVector(r.contextEmbedding, `${at} contextEmbedding`);
   }
+  return out;
+}
+
+/**
+ * A vector from a file, L2-normalised. A stored vector is trusted by recall (cosine is a dot
+ * product), so one of norm 1e31 would top every query: refuse anything that is not a list of
+ * finite numbers with a norm above zero, and normalise the rest (in float64, scaled, so huge
+ * finite values do not overflow).
+ */
+function checkVector(v: unknown[], what: string): number[] {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw invalid(`${what}[${i}] is ${x === null ? 'null' : typeof x === 'number' ? String(x) : typeof x}; vectors must hold finite numbers. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`);
+    const a = Math.abs(x);
+    if (a > max) max = a;
+  }
+  if (!v.length || max === 0) throw invalid(`${what} is ${v.length ? 'all zeros' : 'empty'}; a vector needs a norm above zero. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`);
+  let sum = 0;
+  for (const x of v as number[]) sum += (x / max) ** 2;
+  const norm = max * Math.sqrt(sum);
+  const out = (v as number[]).map((x) => x / norm);
+  // Values far below float32's range underflow to zero when stored: refuse what would be stored as zeros.
+  if (!Float32Array.from(out).some((x) => x !== 0)) throw invalid(`${what} has no component left in float32 after normalising. Nothing was imported.`);
   return out;
 }
 
@@ -205,7 +229,14 @@ async function importVectors(m: ImportTarget, batch: ExportRecord[]): Promise<Re
   const embeddings = m.embeddings;
   if (embeddings) {
     const dims = m.embedder!.dims;
-    const usable = (v: number[] | undefined, from: string | undefined): v is number[] => !!v && from === model && v.length === dims && v.every(Number.isFinite);
+    // Records were checked (finite, norm > 0, normalised) in checkRecord; a vector of the current
+    // model with another length cannot be this model's output.
+    batch.forEach((r, i) => {
+      if (r.embedding && r.embeddingModel === model && r.embedding.length !== dims) {
+        throw invalid(`import record ${i + 1} embedding has ${r.embedding.length} numbers but model "${model}" makes ${dims}. Fix the file, or drop "embedding". Nothing was imported.`);
+      }
+    });
+    const usable = (v: number[] | undefined, from: string | undefined): v is number[] => !!v && from === model && v.length === dims;
     const embed = (texts: string[]): Promise<Float32Array[]> => embeddings.embedMany(texts.map((t) => ({ text: t, hash: contentHash(t) })));
     const need: number[] = [];
     const needCtx: number[] = [];
