@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { MnemoliteError, migrateMemories, openMemory, type Embedder, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
 import { CLI, HashEmbedder, cliAsync, runTs, tempDb } from './helpers.js';
@@ -80,6 +81,43 @@ for (const T of targets) {
   const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: emb(), ...o });
 
   describe(T.name, () => {
+    test('import refuses supersededBy links to another namespace and replace of another namespace\'s id; history reads stay in the namespace', async () => {
+      const loc = T.fresh();
+      const mem = await open(loc);
+      try {
+        const secret = await mem.add('agent one private launch code 4471', { namespace: 'agent-1' });
+        const before = await all(mem);
+        const linked = await rejects('INVALID_INPUT', () => mem.import([{ content: 'agent two note', namespace: 'agent-2', supersededBy: secret.id }]));
+        assert.match(linked.message, /record 1: supersededBy .* another namespace/);
+        const inFile = '01900000-0000-7000-8000-0000000000aa';
+        await rejects('INVALID_INPUT', () => mem.import([{ id: inFile, content: 'x', namespace: 'agent-1' }, { content: 'y', namespace: 'agent-2', supersededBy: inFile }]));
+        const moved = await rejects('INVALID_INPUT', () => mem.import([{ id: secret.id, content: 'taken over', namespace: 'agent-2' }], { onConflict: 'replace' }));
+        assert.match(moved.message, /never moves a memory between namespaces/);
+        assert.deepEqual(await all(mem), before, 'nothing written');
+        // Same namespace: links and replace work.
+        const r = await mem.import([{ content: 'agent one older note', namespace: 'agent-1', supersededBy: secret.id }, { id: secret.id, content: 'agent one private launch code 4472', namespace: 'agent-1' }], { onConflict: 'replace' });
+        assert.deepEqual([r.imported, r.replaced], [1, 1]);
+        assert.deepEqual((await mem.history(secret.id, { namespace: 'agent-1' })).map((v) => v.content).sort(), ['agent one older note', 'agent one private launch code 4471', 'agent one private launch code 4472'].sort());
+        if (T.name === 'SQLite file') {
+          // A link made by an older version: history read from agent-1 does not show agent-2's text.
+          const other = await mem.add('agent two private diary', { namespace: 'agent-2' });
+          await mem.close();
+          const db = new Database((loc as { path: string }).path);
+          db.prepare('UPDATE memories SET superseded_by = ? WHERE id = ?').run(secret.id, other.id);
+          db.close();
+          const again = await open(loc);
+          try {
+            const h = await again.history(secret.id, { namespace: 'agent-1' });
+            assert.ok(h.length >= 2 && h.every((v) => !v.content.includes('diary')), JSON.stringify(h.map((v) => v.content)));
+          } finally {
+            await again.close();
+          }
+        }
+      } finally {
+        await mem.close().catch(() => {});
+      }
+    });
+
     test('import checks vectors: huge ones are normalised; zero, non-finite, non-numeric and wrong-length ones refuse the file with nothing written', { skip: !T.vectors }, async () => {
       const mem = await open(T.fresh());
       try {

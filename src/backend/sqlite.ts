@@ -336,11 +336,11 @@ export class SqliteBackend implements Backend {
   }
 
   async historyRow(id: string): Promise<HistoryRow | undefined> {
-    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
+    return this.read('read the history', () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
   }
 
   async predecessors(id: string): Promise<HistoryRow[]> {
-    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
+    return this.read('read the history', () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
   }
 
   async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {

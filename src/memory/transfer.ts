@@ -130,6 +130,7 @@ export async function importRecords(m: ImportTarget, records: Iterable<unknown> 
   const all: ExportRecord[] = [];
   let line = 0;
   for await (const rec of records as AsyncIterable<unknown>) all.push(checkRecord(rec, ++line));
+  await checkNamespaces(m.backend, all, onConflict);
   // Embed everything before writing anything, too: a model failure on record 10,000 must not leave a half import.
   const blobs = await importVectors(m, all);
   for (let i = 0; i < all.length; i += batchSize) {
@@ -214,6 +215,35 @@ function checkVector(v: unknown[], what: string): number[] {
   // Values far below float32's range underflow to zero when stored: refuse what would be stored as zeros.
   if (!Float32Array.from(out).some((x) => x !== 0)) throw invalid(`${what} has no component left in float32 after normalising. Nothing was imported.`);
   return out;
+}
+
+/**
+ * Links and replacements stay inside a namespace: a record may not supersede a memory of
+ * another namespace (its history would then show that memory's text to readers of this one), and
+ * `replace` may not move another namespace's memory into the record's. Checked before writing.
+ */
+async function checkNamespaces(backend: Backend, all: ExportRecord[], onConflict: 'skip' | 'replace'): Promise<void> {
+  const inFile = new Map(all.map((r) => [r.id, r.namespace]));
+  const stored = new Map<string, string | null>();
+  const nsOf = async (id: string): Promise<string | null> => {
+    if (!stored.has(id)) stored.set(id, (await backend.getById(id))?.namespace ?? null);
+    return stored.get(id)!;
+  };
+  for (let i = 0; i < all.length; i++) {
+    const r = all[i]!;
+    if (r.supersededBy !== undefined) {
+      const target = inFile.get(r.supersededBy) ?? await nsOf(r.supersededBy);
+      if (target !== null && target !== r.namespace) {
+        throw invalid(`import record ${i + 1}: supersededBy ${r.supersededBy} is a memory of another namespace; links stay inside one namespace. Nothing was imported.`);
+      }
+    }
+    if (onConflict === 'replace') {
+      const ns = await nsOf(r.id);
+      if (ns !== null && ns !== r.namespace) {
+        throw invalid(`import record ${i + 1}: id ${r.id} belongs to a memory of another namespace; replace never moves a memory between namespaces. Give the record a new id. Nothing was imported.`);
+      }
+    }
+  }
 }
 
 /** An import record's vectors: its own, and its context's (null when it has none). */
