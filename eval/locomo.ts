@@ -22,7 +22,7 @@ import { CachingEmbedder } from './embed-cache.js';
 interface RawTurn { speaker: string; dia_id: string; text: string; blip_caption?: string }
 interface Question { question: string; evidence: string[]; category: number }
 /** One conversation as the protocol stores it. */
-export interface LocomoConversation { id: string; sessions: { n: number; date: Date | undefined; turns: { dia: string; speaker: string; text: string }[] }[]; questions: Question[]; adversarial: Question[] }
+export interface LocomoConversation { id: string; speakers: string[]; sessions: { n: number; date: Date | undefined; turns: { dia: string; speaker: string; text: string }[] }[]; questions: Question[]; adversarial: Question[] }
 
 /** "1:56 pm on 8 May, 2023" → Date (UTC). */
 function sessionDate(s: string | undefined): Date | undefined {
@@ -50,7 +50,7 @@ export function loadLocomo(dir: string): LocomoConversation[] {
       question: q.question, category: q.category, evidence: [...new Set((q.evidence ?? []).map(norm))].filter((e) => dias.has(e)),
     }));
     return {
-      id: f.replace(/\.json$/, ''), sessions,
+      id: f.replace(/\.json$/, ''), speakers: [j.speaker_a as string, j.speaker_b as string], sessions,
       questions: qa.filter((q) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0),
       adversarial: qa.filter((q) => q.category === 5),
     };
@@ -92,14 +92,16 @@ export const LOCOMO_VARIANTS: LocomoVariant[] = [
 ];
 
 type Scores = { r5: number; r10: number; mrr: number };
+/** One variant on one storage path. `speaker`: over questions naming exactly one of the two people, the share of the top 5 hits that are that person's turns, and the same share among the evidence turns. */
+export interface LocomoResult { path: string; variant: string; overall: Scores; byConversation: Record<string, Scores>; perQuestion: Scores[]; speaker: { questions: number; top5: number; evidence: number } }
 const avg = (xs: Scores[]): Scores => ({ r5: xs.reduce((a, x) => a + x.r5, 0) / xs.length, r10: xs.reduce((a, x) => a + x.r10, 0) / xs.length, mrr: xs.reduce((a, x) => a + x.mrr, 0) / xs.length });
 
 /** Run every variant on every conversation and path; returns per-variant, per-path results (overall and per conversation). */
 export async function runLocomo(dir: string, variants: LocomoVariant[], paths: ('conversation' | 'turns')[], embedder: CachingEmbedder, log = (s: string): void => { process.stderr.write(s); }):
-Promise<{ path: string; variant: string; overall: Scores; byConversation: Record<string, Scores>; perQuestion: Scores[] }[]> {
+Promise<LocomoResult[]> {
   const convs = loadLocomo(dir);
   const tmp = mkdtempSync(join(tmpdir(), 'mnemolite-locomo-'));
-  const results: { path: string; variant: string; overall: Scores; byConversation: Record<string, Scores>; perQuestion: Scores[] }[] = [];
+  const results: LocomoResult[] = [];
   try {
     // Variants that write differently get a store of their own.
     const writes = [...new Set(variants.map((v) => JSON.stringify(v.write ?? {})))];
@@ -112,16 +114,25 @@ Promise<{ path: string; variant: string; overall: Scores; byConversation: Record
         for (const v of variants.filter((x) => JSON.stringify(x.write ?? {}) === w)) {
           const per: Scores[] = [];
           const byConversation: Record<string, Scores> = {};
+          const sp = { questions: 0, top5: 0, evidence: 0 };
           for (const c of convs) {
             const mine: Scores[] = [];
+            const speakerOf = new Map(c.sessions.flatMap((s) => s.turns.map((t) => [t.dia, t.speaker] as const)));
             for (const q of c.questions) {
               const hits = await mem.recall(q.question, { namespace: c.id, limit: 50, ...v.recall });
               mine.push(scoreQuestion(hits.map((h) => h.id), maps.get(c.id)!, q.evidence));
+              const named = c.speakers.filter((n) => new RegExp(`\\b${n}\\b`, 'i').test(q.question));
+              if (named.length === 1) {
+                const by = (dias: string[]): number => (dias.length ? dias.filter((d) => speakerOf.get(d) === named[0]).length / dias.length : 0);
+                sp.questions++;
+                sp.top5 += by(hits.slice(0, 5).map((h) => maps.get(c.id)!.get(h.id)?.[0] ?? ''));
+                sp.evidence += by(q.evidence);
+              }
             }
             byConversation[c.id] = avg(mine);
             per.push(...mine);
           }
-          results.push({ path, variant: v.name, overall: avg(per), byConversation, perQuestion: per });
+          results.push({ path, variant: v.name, overall: avg(per), byConversation, perQuestion: per, speaker: { questions: sp.questions, top5: sp.top5 / Math.max(1, sp.questions), evidence: sp.evidence / Math.max(1, sp.questions) } });
           log(`  locomo ${path}: ${v.name}\n`);
         }
         await mem.close();
@@ -138,12 +149,14 @@ export function defaultLocomoDir(): string {
   return resolve(new URL('.', import.meta.url).pathname, '..', '..', 'shared', 'locomo-dev');
 }
 
-export function locomoReport(rs: Awaited<ReturnType<typeof runLocomo>>, dir: string): string {
+export function locomoReport(rs: LocomoResult[], dir: string): string {
   const f = (x: number): string => x.toFixed(3);
   const out = [`### LoCoMo dev half (real conversations, ${dir}): categories 1–4, recall limit 50`, ''];
   for (const path of [...new Set(rs.map((r) => r.path))]) {
     out.push(`Storage path \`${path}\`:`, '', '| variant | R@5 | R@10 | MRR |', '|:--|--:|--:|--:|');
     for (const r of rs.filter((x) => x.path === path)) out.push(`| ${r.variant} | ${f(r.overall.r5)} | ${f(r.overall.r10)} | ${f(r.overall.mrr)} |`);
+    const d = rs.find((x) => x.path === path && x.variant === 'hybrid (default)');
+    if (d) out.push('', `Speakers: on the ${d.speaker.questions} questions that name one of the two people, ${(100 * d.speaker.top5).toFixed(0)}% of the default's top 5 hits are that person's turns (${(100 * d.speaker.evidence).toFixed(0)}% of the evidence turns are).`);
     out.push('');
   }
   return out.join('\n');

@@ -16,6 +16,8 @@ import { registerServe } from './serve-command.js';
 import { registerMigrate } from './migrate.js';
 import { storeOptions } from './store-options.js';
 import { progressBar } from './progress.js';
+import { resolveId } from './resolve-id.js';
+import { elsewhereHint } from './recall-hint.js';
 import {
   addLifecycleFlags, addLifecycleOptions, addResultText, recallLifecycleFlags, recallLifecycleOptions, registerLifecycle, updateLifecycleFlags, updateLifecycleInput,
   type AddLifecycleFlags, type RecallLifecycleFlags, type UpdateLifecycleFlags,
@@ -162,6 +164,7 @@ export function buildProgram(): Command {
           ...(metadata !== undefined ? { metadata } : {}),
           ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
           ...addLifecycleOptions(o),
+          ...(o.supersedes !== undefined ? { supersedes: await resolveId(m, o.supersedes, o.namespace) } : {}),
         });
         if (g.json) json(r);
         else out(addResultText(r));
@@ -180,7 +183,7 @@ export function buildProgram(): Command {
     .option('--exact', 'exact vector scan')
     .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean; fusion?: 'adaptive' | 'convex' | 'rrf'; keywordWeight?: number; vectorWeight?: number }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const hits = await m.recall(words.join(' '), {
+        const recallOptions = {
           ...filterFrom(o, 'default'),
           limit: o.limit,
           ...(o.mode ? { mode: o.mode } : {}),
@@ -191,11 +194,17 @@ export function buildProgram(): Command {
             : {}),
           ...(o.exact ? { exact: true } : {}),
           ...recallLifecycleOptions(o),
-        });
+        };
+        const query = words.join(' ');
+        const hits = await m.recall(query, recallOptions);
         if (g.json) json(hits);
         else {
           if (!m.semantic) process.stderr.write('note: semantic recall is off (embedder none); keyword results only\n');
           out(hitsTable(hits));
+        }
+        if (!hits.length) {
+          const hint = await elsewhereHint(m, query, recallOptions);
+          if (hint) process.stderr.write(`${hint}\n`);
         }
       }, { readonly: true });
     });
@@ -207,7 +216,7 @@ export function buildProgram(): Command {
     .option('--include-expired', 'show it even if it has expired (and is not pruned yet)')
     .action(async (id: string, o: { namespace?: string; includeExpired?: boolean }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const r = await m.get(id, { ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.includeExpired ? { includeExpired: true } : {}) });
+        const r = await m.get(await resolveId(m, id, o.namespace), { ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.includeExpired ? { includeExpired: true } : {}) });
         if (!r) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
         if (g.json) json(r);
         else out(memoryDetail(r));
@@ -239,7 +248,7 @@ export function buildProgram(): Command {
     .action(async (id: string, o: UpdateLifecycleFlags & { content?: string; category?: string; session?: string; metadata?: string; namespace?: string }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const metadata = parseJsonObject(o.metadata, '--metadata');
-        const r = await m.update(id, {
+        const r = await m.update(await resolveId(m, id, o.namespace), {
           ...(o.content !== undefined ? { content: o.content } : {}),
           ...(o.category !== undefined ? { category: o.category } : {}),
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
@@ -257,10 +266,11 @@ export function buildProgram(): Command {
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
     .action(async (id: string, o: { namespace?: string }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const gone = await m.forget(id, o.namespace ? { namespace: o.namespace } : {});
+        const full = await resolveId(m, id, o.namespace);
+        const gone = await m.forget(full, o.namespace ? { namespace: o.namespace } : {});
         if (!gone) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}; nothing was deleted. List ids with: mnemolite list`);
-        if (g.json) json({ id, forgotten: true });
-        else out(`forgot ${id}`);
+        if (g.json) json({ id: full, forgotten: true });
+        else out(`forgot ${full}`);
       });
     });
 
