@@ -16,6 +16,7 @@ import { MnemoliteError, migrateMemories, openMemory, type Embedder, type Export
 import { CLI, HashEmbedder, cliAsync, runTs, tempDb } from './helpers.js';
 import { memory } from './arbitraries.js';
 import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+import { PG_SCHEMA_VERSION } from '../src/pg/schema.js';
 
 type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
 
@@ -627,10 +628,12 @@ test('PostgreSQL schema: an older schema is migrated forward on open, a newer on
   const c = new pg.Client({ connectionString: target.url });
   await c.connect();
   try {
-    // Put the schema back to version 1, as a store made by the first PostgreSQL release was.
-    await c.query(`DROP TABLE "${schema}".term_stats; UPDATE "${schema}".meta SET value = '1' WHERE key = 'schema_version'`);
+    // Put the schema back to version 1, as a store made by the first PostgreSQL release was
+    // (without schema 2's term statistics and schema 3's conversational context).
+    await c.query(`DROP TABLE "${schema}".term_stats; DROP TABLE "${schema}".ctx_term_stats; ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE;
+      DROP INDEX "${schema}".memories_session; UPDATE "${schema}".meta SET value = '1' WHERE key = 'schema_version'`);
     const again = await openMemory({ ...loc, embedder: 'none' });
-    assert.equal((await again.stats()).schemaVersion, 2);
+    assert.equal((await again.stats()).schemaVersion, PG_SCHEMA_VERSION);
     assert.equal((await again.recall('migration'))[0]?.content, 'kept across the migration');
     await again.close();
     await c.query(`UPDATE "${schema}".meta SET value = '99' WHERE key = 'schema_version'`);

@@ -4,7 +4,9 @@ import { createReadStream, createWriteStream, existsSync, openSync } from 'node:
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { ERROR_CODES } from '../errors.js';
-import { MnemoliteError, isPostgresUrl, openMemory, type Memory, type RecallMode } from '../index.js';
+import { MnemoliteError, openMemory, type Memory, type RecallMode } from '../index.js';
+import { isPostgresUrl } from '../pg/url.js';
+import { VERSION } from '../version.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
@@ -132,7 +134,7 @@ function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> 
 export function buildProgram(): Command {
   const program = new Command('mnemolite')
     .description('Long-term memory for AI agents in one SQLite file (or PostgreSQL).')
-    .version('0.1.0')
+    .version(VERSION)
     .option('--db <path|url>', 'memory file, or a postgres:// URL (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
     .option('--pg-schema <name>', 'with a postgres:// --db: the schema that holds the memories (env MNEMOLITE_PG_SCHEMA)', process.env.MNEMOLITE_PG_SCHEMA)
     .option('--json', 'print JSON for scripts')
@@ -150,9 +152,10 @@ export function buildProgram(): Command {
     .option('-k, --key <key>', 'key: an existing memory with this key is replaced')
     .option('--category <c>', 'category, e.g. core, preference')
     .option('--session <id>', 'session id')
+    .option('--context-window <n>', 'with --session: memories before this one indexed as its context (default 2, 0 = off)')
     .option('--metadata <json>', 'metadata as a JSON object')
     .option('--created-at <date>', 'creation time (ISO 8601), default now')
-    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
+    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; contextWindow?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
       const content = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
       await withMemory(cmd, async (m, g) => {
         const metadata = parseJsonObject(o.metadata, '--metadata');
@@ -161,6 +164,8 @@ export function buildProgram(): Command {
           ...(o.key !== undefined ? { key: o.key } : {}),
           ...(o.category !== undefined ? { category: o.category } : {}),
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
+          // A non-number reaches validation as NaN and is refused there with the option's name.
+          ...(o.contextWindow !== undefined ? { contextWindow: /^\d+$/.test(o.contextWindow) ? Number(o.contextWindow) : Number.NaN } : {}),
           ...(metadata !== undefined ? { metadata } : {}),
           ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
           ...addLifecycleOptions(o),

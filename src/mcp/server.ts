@@ -3,6 +3,7 @@
  *
  * stdout belongs to the protocol: this module never writes to it; logs go to stderr.
  */
+import { VERSION } from '../version.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LineLimit } from './line-limit.js';
@@ -50,7 +51,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.readOnly ? { readOnly: true } : {}),
   });
   const server = new McpServer(
-    { name: 'mnemolite', version: options.version ?? '0.1.0' },
+    { name: 'mnemolite', version: options.version ?? VERSION },
     { instructions: `Long-term memory (namespace "${tools.namespace}"). Recall before answering questions about the user or past work; store durable facts, preferences and decisions as short self-contained memories.` },
   );
   const offered = new Set(tools.definitions.map((d) => d.name));

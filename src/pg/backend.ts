@@ -143,7 +143,7 @@ export class PostgresBackend implements Backend, PgStore {
     return write.importBatch(this, items, model, onConflict);
   }
 
-  setVectors(list: { seq: number; vector: Float32Array }[], model: string): Promise<void> {
+  setVectors(list: { seq: number; vector: Float32Array; contextVector: Float32Array | null }[], model: string): Promise<void> {
     return write.setVectors(this, list, model);
   }
 
