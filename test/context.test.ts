@@ -10,8 +10,10 @@ import { MnemoliteError, migrateMemories, openMemory, type ExportRecord, type Me
 import { MIGRATIONS } from '../src/store/schema.js';
 import { HashEmbedder, tempDb } from './helpers.js';
 import { storeTargets, type Location } from './store-matrix.js';
+import { freshSchema } from './pg-servers.js';
 
 const targets = await storeTargets();
+const { pglite } = targets;
 
 const CHAT = [
   { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },

@@ -70,10 +70,12 @@ for (const T of await storeTargets()) {
         { content: 'kubernetes cluster upgrade checklist step three' },
       ]);
       const other = await mem.add('kubernetes costs went up after the upgrade');
+      // A weaker match, so the different memory is not the least relevant candidate (relevance is min-max scaled).
+      await mem.add('kubernetes');
       const q = 'kubernetes cluster upgrade checklist';
       const plain = await mem.recall(q, { mode: 'keyword', limit: 2 });
       assert.ok(plain.every((h) => copies.some((c) => c.id === h.id)), 'plain top 2 are two near-copies');
-      const div = await mem.recall(q, { mode: 'keyword', limit: 2, mmr: { lambda: 0.5 } });
+      const div = await mem.recall(q, { mode: 'keyword', limit: 2, mmr: { lambda: 0.3 } });
       assert.deepEqual(div.map((h) => h.id), [plain[0]!.id, other.id], 'MMR brings in the different memory');
       const same = await mem.recall(q, { mode: 'keyword', limit: 4, mmr: { lambda: 1 } });
       assert.deepEqual(same.map((h) => h.id), (await mem.recall(q, { mode: 'keyword', limit: 4 })).map((h) => h.id), 'lambda 1 = relevance only');

@@ -18,8 +18,8 @@ export interface StoreTarget {
   fresh(): Location;
 }
 
-/** Start the servers (stopped after the file's tests) and list the targets. */
-export async function storeTargets(): Promise<StoreTarget[]> {
+/** Start the servers (stopped after the file's tests) and list the targets; `pglite` is the PGlite server itself, for tests that need its URL. */
+export async function storeTargets(): Promise<StoreTarget[] & { pglite: PgServer }> {
   const pglite = await startPglite();
   let real: PgServer | null = null;
   try { real = await startPostgres(); } catch { real = null; }
@@ -29,5 +29,5 @@ export async function storeTargets(): Promise<StoreTarget[]> {
     { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
   ];
   if (real) { const r = real; targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) }); }
-  return targets;
+  return Object.assign(targets, { pglite });
 }
