@@ -81,6 +81,14 @@ export class Memory {
   }
 
   /** Whether recall can use vectors. */
+  /**
+   * @internal Texts the embedding caches answered (`hits`) and texts sent to the model
+   * (`misses`) by this Memory; zeros without an embedder. For tests of cache scoping.
+   */
+  get embeddingCacheCounters(): { hits: number; misses: number } {
+    return { ...(this.embeddings?.counters ?? { hits: 0, misses: 0 }) };
+  }
+
   get semantic(): boolean {
     return this.embedder !== null;
   }
@@ -106,7 +114,8 @@ export class Memory {
       return { content: checkContent(content, items.length > 1 ? `item ${i} content` : 'content'), opts: parseAdd(opts) };
     });
     const hashes = parsed.map((p) => contentHash(p.content));
-    const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]! }))) : null;
+    // Each text's cache lookup stays inside its own namespace (no timing signal about others).
+    const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]!, scope: namespaceFor('add', p.opts.namespace) }))) : null;
     this.live();
     const model = this.embedder?.id ?? null;
     const contexts = await batchContexts(
@@ -143,7 +152,7 @@ export class Memory {
     const hash = content !== undefined ? contentHash(content) : current.content_hash;
     let vector: Float32Array | undefined;
     if (content !== undefined && this.embeddings && hash !== current.content_hash) {
-      [vector] = await this.embeddings.embedMany([{ text: content, hash }]);
+      [vector] = await this.embeddings.embedMany([{ text: content, hash, scope: current.namespace }]);
     }
     this.live();
     const row = await this.backend.update(id, ns, {
@@ -213,7 +222,8 @@ export class Memory {
     }
     const limit = o.limit ?? 10;
     const depth = Math.min(MAX_CANDIDATES, Math.max(o.candidates ?? Math.max(50, limit * 3), limit));
-    const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q);
+    // A query of one namespace looks its vector up in that namespace's caches only.
+    const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q, f.namespace);
     this.live();
     const legs = await this.backend.legs({
       text: mode === 'vector' ? null : q, vector: qvec, model: this.embedder?.id ?? null, depth, filter: f, exact: o.exact === true,

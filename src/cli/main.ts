@@ -13,7 +13,7 @@ import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdo
 import { importHistoryCommand, type HistoryImportFlags } from './import-history.js';
 import { HISTORY_SOURCES, type HistorySource } from '../ingest/history.js';
 import { registerMcp } from './mcp-command.js';
-import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
+import { hitsTable, memoriesTable, memoryDetail, statsText, visible } from './format.js';
 import { registerServe } from './serve-command.js';
 import { registerMigrate } from './migrate.js';
 import { storeOptions } from './store-options.js';
@@ -36,8 +36,10 @@ interface Globals {
   allowDownload?: boolean;
 }
 
-const out = (s: string): void => { process.stdout.write(`${s}\n`); };
-const json = (v: unknown): void => out(JSON.stringify(v, null, 2));
+/** Human output: control characters made visible (stored text may hold terminal escapes). */
+const out = (s: string): void => { process.stdout.write(`${visible(s)}\n`); };
+/** `--json` output: exact. */
+const json = (v: unknown): void => { process.stdout.write(`${JSON.stringify(v, null, 2)}\n`); };
 
 function globals(cmd: Command): Globals {
   return cmd.optsWithGlobals<Globals>();
@@ -392,7 +394,7 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerServe(program);
   registerMigrate(program);
-  registerLifecycle(program, withMemory, out);
+  registerLifecycle(program, withMemory, out, json);
 
   return program;
 }
@@ -409,7 +411,7 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 1;
     }
     if (err instanceof MnemoliteError) {
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`error: ${visible(err.message)}\n`);
       return ERROR_CODES[err.code]?.exit ?? 1;
     }
     process.stderr.write(`internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.\n`);

@@ -166,7 +166,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const { status, body, internal } = toErrorResponse(err);
+    const { status, body, internal } = toErrorResponse(err, [mem.path]);
     if (internal) logError(`mnemolite serve: ${req.method} ${req.url.split('?')[0]} failed: ${(err as Error)?.stack ?? String(err)}`);
     if (status === 503) void reply.header('retry-after', '1');
     void reply.code(status).type('application/json; charset=utf-8').send(body);

@@ -6,6 +6,10 @@
 import { VERSION } from '../version.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineLimit } from './line-limit.js';
+
+/** Largest MCP message accepted on stdio (the SDK's own reader limit). */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
@@ -91,7 +95,12 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
 export async function serveMcpStdio(mem: Memory, options: McpServerOptions = {}): Promise<void> {
   const log = options.log ?? stderrLog;
   const server = createMcpServer(mem, options);
-  const transport = new StdioServerTransport();
+  // Oversized messages are answered with a JSON-RPC error and skipped; the server keeps serving.
+  const input = process.stdin.pipe(new LineLimit(MAX_MESSAGE_BYTES, (bytes) => {
+    log(`refused a message of ${bytes} bytes (limit ${MAX_MESSAGE_BYTES})`);
+    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Message of ${bytes} bytes refused: the limit is ${MAX_MESSAGE_BYTES} bytes (10 MiB). Send smaller requests (content is at most 100,000 bytes).` } })}\n`);
+  }));
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES + 2 });
   let finish!: () => void;
   const done = new Promise<void>((res) => { finish = res; });
   let closing = false;

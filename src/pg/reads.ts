@@ -132,11 +132,11 @@ export async function contentsOf(pg: PgStore, seqs: number[]): Promise<Map<numbe
 }
 
 export async function historyRow(pg: PgStore, id: string): Promise<HistoryRow | undefined> {
-  return (await pg.db.query<HistoryRow>('read the history', `SELECT id, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`, [id]))[0];
+  return (await pg.db.query<HistoryRow>('read the history', `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`, [id]))[0];
 }
 
 export async function predecessors(pg: PgStore, id: string): Promise<HistoryRow[]> {
-  return pg.db.query<HistoryRow>('read the history', `SELECT id, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`, [id]);
+  return pg.db.query<HistoryRow>('read the history', `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`, [id]);
 }
 
 export async function versions(pg: PgStore, id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
