@@ -10,7 +10,7 @@ import type { Embedder } from './embed/provider.js';
 import { MnemoliteError, invalid } from './errors.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
-import { DEFAULT_CONTEXT_WINDOW, batchContexts, contextVectorsOf, withContext, withSessionEvidence } from './search/context.js';
+import { DEFAULT_CONTEXT_WINDOW, batchContexts, contextGate, contextVectorsOf, withContext, withSessionEvidence } from './search/context.js';
 import type { MemoryRow } from './store/rows.js';
 import { inScope, notFound } from './backend/scope.js';
 import type { Backend, DedupDefaults } from './backend/types.js';
@@ -123,7 +123,7 @@ export class Memory {
         namespace: namespaceFor('add', p.opts.namespace), sessionId: p.opts.sessionId ?? null, window: p.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
         ...(p.opts.key !== undefined ? { key: p.opts.key } : {}),
       })),
-      parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model),
+      parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model), contextGate(model),
     );
     this.live();
     return this.backend.addMany(parsed.map((p, i) => ({

@@ -310,3 +310,23 @@ test('surfaces: the CLI and the HTTP API take the context window; a bad one is r
     assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 0, 1, 2]);
   } finally { await mem.close(); }
 });
+
+test('with the bundled model, a memory takes its context only when related to it: chat turns do, unrelated facts of one session do not', async () => {
+  const { CONTEXT_MIN_SIMILARITY, contextGate } = await import('../src/search/context.js');
+  const { LOCAL_MODEL_ID } = await import('../src/embed/local.js');
+  assert.equal(contextGate(LOCAL_MODEL_ID), CONTEXT_MIN_SIMILARITY, 'the gate is measured for the bundled model');
+  assert.equal(contextGate('hash-64'), -1, 'other embedders: no gate');
+  const mem = await openMemory({ path: tempDb() });
+  try {
+    await mem.addConversation([
+      { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },
+      { speaker: 'Caroline', content: 'I painted the sunset over the lake, all orange and violet.' },
+    ], { sessionId: 'chat' });
+    await mem.addMany([
+      { content: 'The staging database runs PostgreSQL 15 on port 5433.', sessionId: 'notes' },
+      { content: 'Alice is allergic to peanuts.', sessionId: 'notes' },
+    ]);
+    const recs = await exportAllPlain(mem);
+    assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 1, 0, 0]);
+  } finally { await mem.close(); }
+});
