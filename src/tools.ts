@@ -331,6 +331,8 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         const r = await mem.add(a.content as string, defined({
           namespace, key: a.key as string | undefined, category: a.category as string | undefined,
           metadata: a.metadata as Record<string, unknown> | undefined, sessionId,
+          // What an agent chooses to store is a standalone fact, not a chat turn: no conversational context.
+          contextWindow: 0,
           ttl: a.ttl as string | undefined, expiresAt: a.expiresAt as string | undefined, pinned: a.pinned as boolean | undefined,
           importance: a.importance as number | undefined, supersedes: a.supersedes as string | undefined,
         }));

@@ -330,3 +330,13 @@ test('with the bundled model, a memory takes its context only when related to it
     assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 1, 0, 0]);
   } finally { await mem.close(); }
 });
+
+test('a context never crosses namespaces, even with the same sessionId', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
+  try {
+    await mem.add('secret plan of agent one', { namespace: 'a1', sessionId: 's' });
+    const b = await mem.add('hello from agent two', { namespace: 'a2', sessionId: 's' });
+    assert.equal((await exportAllPlain(mem)).find((r) => r.id === b.id)!.context, undefined);
+    assert.equal((await mem.recall('secret plan', { namespace: 'a2', mode: 'keyword' })).length, 0);
+  } finally { await mem.close(); }
+});

@@ -49,7 +49,8 @@ test('isolation: operations scoped to one namespace never read, change or reveal
         const ns = namespaces[s.ns % namespaces.length]!;
         const content = s.words.join(' ');
         if (rows.some((r) => r.ns === ns && r.content === content)) continue; // exact duplicates within a namespace merge (tested elsewhere)
-        const res = await mem.add(content, { namespace: ns, category: s.category, sessionId: s.session, ...(s.key ? { key: s.key } : {}) });
+        // contextWindow 0: the oracle below matches a memory's own words (context is tested in context.test.ts, sessions never cross namespaces).
+        const res = await mem.add(content, { namespace: ns, category: s.category, sessionId: s.session, contextWindow: 0, ...(s.key ? { key: s.key } : {}) });
         const prior = s.key ? rows.find((r) => r.ns === ns && r.key === s.key) : undefined;
         if (prior) {
           assert.equal(res.id, prior.id, 'a key upsert replaces the memory of the same namespace');
