@@ -313,7 +313,7 @@ for (const target of TARGETS) describe(target.name, () => {
       assert.equal(out.found[0], 'my favourite editor is Helix');
       assert.ok(!out.found.includes('my favourite editor is Emacs'), 'another user\'s namespace is not searched');
       assert.deepEqual(await store.listNamespaces(), [['memories', 'u1'], ['memories', 'u2']]);
-    }, { index: { fields: ['text'] } });
+    }, { index: { fields: ['text'] } }, 'local'); // ranking by meaning: the bundled model, not hashed words
   });
 });
 

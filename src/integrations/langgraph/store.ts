@@ -139,6 +139,8 @@ export class MnemoliteStore extends BaseStore {
       namespace: target.enc,
       key: target.keyEnc,
       sessionId: target.keyEnc,
+      // The session id is the key (for get): an item is a standalone value, never another's context.
+      contextWindow: 0,
       category: text === null ? UNINDEXED_CATEGORY : INDEXED_CATEGORY,
       metadata: value,
     };
