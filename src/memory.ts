@@ -6,6 +6,8 @@ import type { Embedder } from './embed/provider.js';
 import { MnemoliteError, invalid } from './errors.js';
 import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
+import { evidenceFor, relevanceOf } from './search/relevance.js';
+import { applyPreferences } from './recall/prefer.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
 import type { MemoryRow } from './store/rows.js';
 import { SqliteBackend } from './backend/sqlite.js';
@@ -317,16 +319,23 @@ export class Memory {
         signals: { keywordIdfMass: legs.idfMass },
       });
     }
+    // Time windows named in the query, and current over stale (issue 15, src/recall/prefer.ts).
+    fused = await applyPreferences(this.backend, fused, q, o, this.embedder?.id ?? null, mode === 'vector' ? null : kw);
     // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
     fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit, legs.successors);
-    const top = fused.slice(0, limit);
+    // Calibrated relevance from the raw leg evidence (src/search/relevance.ts), then the threshold.
+    const evidence = await evidenceFor(this.backend, fused.slice(0, limit), {
+      keyword: mode === 'vector' ? null : kw, idfMass: legs.idfMass, vector: qvec ? vec : null, qvec, model: this.embedder?.id ?? null,
+    });
+    const relevance = new Map([...evidence].map(([seq, e]) => [seq, relevanceOf(e)]));
+    const top = fused.slice(0, limit).filter((h) => relevance.get(h.seq)! >= (o.minRelevance ?? 0));
     const rows = await this.backend.rowsBySeqs(top.map((h) => h.seq));
     this.live();
     const hits: RecallHit[] = [];
     for (const h of top) {
       const r = rows.get(h.seq);
       if (!r) continue; // deleted between legs and fetch
-      const hit: RecallHit = { ...toRecord(r), score: h.score };
+      const hit: RecallHit = { ...toRecord(r), score: h.score, relevance: relevance.get(h.seq)!, evidence: evidence.get(h.seq)! };
       if (h.keywordRank !== undefined) hit.keywordRank = h.keywordRank;
       if (h.vectorRank !== undefined) hit.vectorRank = h.vectorRank;
       hits.push(hit);

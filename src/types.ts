@@ -2,6 +2,8 @@ import type { Embedder } from './embed/provider.js';
 import type {
   DedupInfo, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, NearDuplicateMode,
 } from './lifecycle/types.js';
+import type { RelevanceRecallOptions } from './recall/options.js';
+import type { RelevanceEvidence } from './search/relevance.js';
 
 /** JSON-serialisable metadata attached to a memory. */
 export type Metadata = Record<string, unknown>;
@@ -36,6 +38,13 @@ export interface RecallHit extends MemoryRecord {
   keywordRank?: number;
   /** 1-based rank in the vector (cosine) leg, if the memory appeared there. */
   vectorRank?: number;
+  /**
+   * Calibrated relevance in [0, 1], comparable across queries and fusion methods (unlike `score`):
+   * filter with `minRelevance`. See src/search/relevance.ts.
+   */
+  relevance: number;
+  /** The raw leg evidence `relevance` was computed from. */
+  evidence: RelevanceEvidence;
 }
 
 /** Options for {@link Memory.add}. */
@@ -88,7 +97,7 @@ export interface Filter {
 export type RecallMode = 'hybrid' | 'keyword' | 'vector';
 
 /** Options for {@link Memory.recall}. */
-export interface RecallOptions extends Filter, LifecycleRecallOptions {
+export interface RecallOptions extends Filter, LifecycleRecallOptions, RelevanceRecallOptions {
   /** Maximum hits (1..1000, default 10). */
   limit?: number;
   /** `hybrid` (default when an embedder is configured), `keyword` or `vector`. */
