@@ -14,6 +14,8 @@ export type {
   NearDuplicate, NearDuplicateMode, PruneOptions, PruneResult, RecencyOptions,
 } from './lifecycle/types.js';
 export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
+export type { LocalEmbedderOptions } from './embed/local.js';
+export type { WorkerStats } from './embed/pool.js';
 export { OpenAIEmbedder, ollamaEmbedder } from './embed/openai.js';
 export type { OpenAIEmbedderOptions } from './embed/openai.js';
 // Loads @huggingface/transformers (an optional dependency) only when a model is first used.
@@ -35,3 +37,5 @@ export type { ConversationMemory, ConversationOptions, ConversationTurn } from '
 export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
 export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
 export { estimateTokens } from './ingest/text.js';
+export { importHistory } from './ingest/history.js';
+export type { HistoryImportOptions, HistoryImportResult, HistorySource } from './ingest/history.js';

@@ -561,6 +561,8 @@ export class Memory {
     const batchSize = Math.max(1, Math.min(1000, options.batchSize ?? 64));
     const model = this.embedder.id;
     const total = await this.backend.countToEmbed(model);
+    // Batches of 64 are small: announce the whole job so a worker-thread embedder starts its workers.
+    this.embedder.prepareBulk?.(total);
     let done = 0;
     let after = 0;
     options.onProgress?.(0, total);

@@ -7,6 +7,8 @@ import { MnemoliteError, isPostgresUrl, openMemory, type Memory, type RecallMode
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
+import { importHistoryCommand, type HistoryImportFlags } from './import-history.js';
+import { HISTORY_SOURCES, type HistorySource } from '../ingest/history.js';
 import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
 import { registerServe } from './serve-command.js';
@@ -305,15 +307,17 @@ export function buildProgram(): Command {
     });
 
   program.command('import')
-    .description('import memories from a JSON Lines file made by export ("-" for stdin), or Markdown memory files (--from markdown)')
+    .description('import memories from a JSON Lines file made by export ("-" for stdin), Markdown memory files (--from markdown), or chat history (--from chatgpt|claude|mem0|chat-jsonl)')
     .argument('<file>', 'input file (a file or directory with --from markdown)')
-    .addOption(new Option('--from <format>', 'input format').choices(['jsonl', 'markdown']).default('jsonl'))
+    .addOption(new Option('--from <format>', 'input format: jsonl (export), markdown, or chat history: chatgpt, claude, mem0, chat-jsonl').choices(['jsonl', 'markdown', ...HISTORY_SOURCES]).default('jsonl'))
     .addOption(new Option('--on-conflict <what>', 'existing id or key: skip or replace').choices(['skip', 'replace']).default('skip'))
-    .option('-n, --namespace <ns>', '--from markdown: namespace of the chunks', 'default')
-    .option('--category <c>', '--from markdown: category of the chunks')
+    .option('-n, --namespace <ns>', '--from markdown or chat history: namespace of the memories', 'default')
+    .option('--category <c>', '--from markdown or chat history: category of the memories')
     .option('--chunk-tokens <n>', '--from markdown: target chunk size in tokens', int('--chunk-tokens'))
-    .action(async (file: string, o: MarkdownImportFlags & { from: string; onConflict: 'skip' | 'replace' }, cmd: Command) => {
+    .option('--dry-run', '--from chatgpt|claude|mem0|chat-jsonl: report what would change, write nothing')
+    .action(async (file: string, o: MarkdownImportFlags & HistoryImportFlags & { from: string; onConflict: 'skip' | 'replace' }, cmd: Command) => {
       if (o.from === 'markdown') return importMarkdownCommand(file, o, cmd);
+      if ((HISTORY_SOURCES as readonly string[]).includes(o.from)) return importHistoryCommand(o.from as HistorySource, file, o, cmd);
       if (file !== '-' && !existsSync(file)) throw new MnemoliteError('NOT_FOUND', `${file} does not exist.`);
       const records: unknown[] = [];
       const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });

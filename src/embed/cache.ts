@@ -55,15 +55,22 @@ export class EmbeddingService {
     this.writable = writable;
   }
 
-  /** Call the model for texts, batched, longest-similar texts together (less padding work). */
+  /**
+   * Call the model for texts, batched, longest-similar texts together (less padding work). An
+   * embedder with `embedBatches` gets all batches at once (it may run them on worker threads);
+   * the batches are the same either way.
+   */
   private async callModel(texts: string[]): Promise<Float32Array[]> {
     const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
     const out: Float32Array[] = new Array(texts.length);
-    for (let i = 0; i < order.length; i += EMBED_BATCH) {
-      const idx = order.slice(i, i + EMBED_BATCH);
+    const batches: number[][] = [];
+    for (let i = 0; i < order.length; i += EMBED_BATCH) batches.push(order.slice(i, i + EMBED_BATCH));
+    const bulk = this.embedder.embedBatches ? this.callBulk(batches.map((idx) => idx.map((j) => texts[j]!))) : null;
+    for (let b = 0; b < batches.length; b++) {
+      const idx = batches[b]!;
       let vecs: ArrayLike<number>[];
       try {
-        vecs = await this.embedder.embed(idx.map((j) => texts[j]!));
+        vecs = bulk ? (await bulk)[b]! : await this.embedder.embed(idx.map((j) => texts[j]!));
       } catch (err) {
         if (err instanceof MnemoliteError) throw err;
         throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${this.embedder.id}" failed: ${(err as Error)?.message ?? String(err)}. Nothing was written.`, undefined, { cause: err });
@@ -74,6 +81,14 @@ export class EmbeddingService {
       idx.forEach((j, k) => { out[j] = normalise(vecs[k]!, this.embedder.dims, this.embedder.id); });
     }
     return out;
+  }
+
+  private async callBulk(batches: string[][]): Promise<ArrayLike<number>[][]> {
+    const res = await this.embedder.embedBatches!(batches);
+    if (!Array.isArray(res) || res.length !== batches.length) {
+      throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${this.embedder.id}" returned ${Array.isArray(res) ? res.length : 'no'} batches for ${batches.length}. It must return one array of vectors per batch.`);
+    }
+    return res;
   }
 
   /** Vectors for texts with known hashes; only cache misses reach the model (each distinct text once). */

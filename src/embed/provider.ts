@@ -14,6 +14,17 @@ export interface Embedder {
   readonly dims: number;
   /** Embed a batch of non-empty texts; must return one vector per input, in order. */
   embed(texts: string[]): Promise<Float32Array[] | number[][]>;
+  /**
+   * Optional: embed several batches in one call (e.g. on worker threads, several at a time).
+   * Must return exactly what calling {@link Embedder.embed} on each batch in turn would return.
+   * Bulk writes (`addMany`, `addConversation`, `import`, `reindex`) use it when present.
+   */
+  embedBatches?(batches: string[][]): Promise<(Float32Array | number[])[][]>;
+  /**
+   * Optional hint that about `texts` texts are about to be embedded in bulk, in calls that may
+   * each be small (an importer writing many short conversations): a provider may start worker threads.
+   */
+  prepareBulk?(texts: number): void;
   /** Optional: release resources. */
   close?(): Promise<void> | void;
 }
