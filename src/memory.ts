@@ -8,6 +8,7 @@ import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { evidenceFor, relevanceOf } from './search/relevance.js';
 import { applyPreferences } from './recall/prefer.js';
+import { buildContext, type ContextOptions, type ContextResult } from './context-block.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
 import type { MemoryRow } from './store/rows.js';
 import { SqliteBackend } from './backend/sqlite.js';
@@ -341,6 +342,15 @@ export class Memory {
       hits.push(hit);
     }
     return hits;
+  }
+
+  /**
+   * A compact, prompt-ready block of the memories relevant to `query` (issue 15): above the
+   * relevance threshold (default `DEFAULT_MIN_RELEVANCE`), with dates, current facts first,
+   * superseded ones left out, within `maxTokens` (src/context-block.ts).
+   */
+  async context(query: string, options: ContextOptions = {}): Promise<ContextResult> {
+    return buildContext((q, o) => this.recall(q, o), query, options);
   }
 
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */

@@ -12,6 +12,9 @@
  * - **cosine**: the memory's cosine to the query vector (read from the stored vector when the memory
  *   was not among the vector leg's candidates).
  *
+ * - **query coverage**: the best coverage of any keyword candidate, the same for every hit of a
+ *   query: whether the store knows the query's vocabulary at all.
+ *
  * A logistic model maps these to a probability-like number. Its constants were fitted on labelled
  * hits of the eval sets (`npx tsx eval/relevance.ts`, EVAL.md "Relevance"), with the bundled model.
  * A different embedder has a different cosine scale: check the threshold on your own data.
@@ -26,10 +29,10 @@ export interface RelevanceEvidence {
   /** Cosine between the memory's vector and the query's. */
   cosine?: number;
   /**
-   * Cosine minus the median cosine of the vector leg's candidates: how far the memory stands out
-   * from the store's background for this query (an off-topic query is about as close to everything).
+   * The best coverage any keyword candidate reaches for this query: how much of the query's
+   * vocabulary the store knows at all (low for a question about something no memory mentions).
    */
-  lift?: number;
+  queryCoverage?: number;
 }
 
 /** Logistic model: relevance = σ(bias + Σ w·feature). */
@@ -39,8 +42,8 @@ export interface RelevanceModel {
   cosine: number;
   /** Weight of coverage × cosine (both legs agree). */
   both: number;
-  /** Weight of the cosine lift over the candidates' median. */
-  lift: number;
+  /** Weight of the query's best coverage. */
+  queryCoverage: number;
 }
 
 /**
@@ -48,9 +51,12 @@ export interface RelevanceModel {
  * for keyword-only recall (no query vector).
  */
 export const RELEVANCE_MODELS: { hybrid: RelevanceModel; keyword: RelevanceModel; vector: RelevanceModel } = {
-  hybrid: { bias: -9.5, coverage: 4.0, cosine: 14.0, both: 0, lift: 0 },
-  keyword: { bias: -4.0, coverage: 7.0, cosine: 0, both: 0, lift: 0 },
-  vector: { bias: -9.5, coverage: 0, cosine: 16.0, both: 0, lift: 0 },
+  // σ(10·(cosine + 0.5·queryCoverage + 2·coverage·cosine − 0.585))
+  hybrid: { bias: -5.85, coverage: 0, cosine: 10, both: 20, queryCoverage: 5 },
+  // σ(10·(0.125·coverage + queryCoverage − 0.31))
+  keyword: { bias: -3.1, coverage: 1.25, cosine: 0, both: 0, queryCoverage: 10 },
+  // σ(8·(cosine − 0.453)): cosine alone separates far less well (EVAL.md)
+  vector: { bias: -3.625, coverage: 0, cosine: 8, both: 0, queryCoverage: 0 },
 };
 
 /**
@@ -69,7 +75,7 @@ function sigmoid(x: number): number {
 export function relevanceOf(e: RelevanceEvidence): number {
   const m = e.cosine === undefined ? RELEVANCE_MODELS.keyword : e.coverage === undefined ? RELEVANCE_MODELS.vector : RELEVANCE_MODELS.hybrid;
   const c = e.coverage ?? 0, s = e.cosine ?? 0;
-  const r = sigmoid(m.bias + m.coverage * c + m.cosine * s + m.both * c * s + m.lift * (e.lift ?? 0));
+  const r = sigmoid(m.bias + m.coverage * c + m.cosine * s + m.both * c * s + m.queryCoverage * (e.queryCoverage ?? 0));
   return Math.round(r * 10_000) / 10_000;
 }
 
@@ -101,17 +107,18 @@ export async function evidenceFor(src: Pick<Backend, 'vectorsOf'>, hits: readonl
   const bm25 = e.keyword ? new Map(e.keyword.map((h) => [h.seq, h.bm25])) : null;
   const cos = e.vector ? new Map(e.vector.map((h) => [h.seq, h.score])) : null;
   const missing: number[] = [];
-  const sorted = e.vector?.map((h) => h.score).sort((a, b) => a - b) ?? [];
-  const median = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+  let best = 0;
+  if (e.keyword && e.idfMass > 0) for (const h of e.keyword) best = Math.max(best, Math.min(1, -h.bm25 / e.idfMass));
   for (const h of hits) {
     const ev: RelevanceEvidence = {};
     if (bm25) {
       const b = bm25.get(h.seq);
       ev.coverage = b === undefined || !(e.idfMass > 0) ? 0 : Math.max(0, Math.min(1, -b / e.idfMass));
+      ev.queryCoverage = best;
     }
     if (cos && e.qvec) {
       const c = cos.get(h.seq);
-      if (c === undefined) missing.push(h.seq); else { ev.cosine = c; ev.lift = c - median; }
+      if (c === undefined) missing.push(h.seq); else ev.cosine = c;
     }
     out.set(h.seq, ev);
   }
@@ -121,7 +128,6 @@ export async function evidenceFor(src: Pick<Backend, 'vectorsOf'>, hits: readonl
     for (const seq of missing) {
       const ev = out.get(seq)!;
       ev.cosine = vecs.has(seq) ? dot(vecs.get(seq)!, e.qvec) : 0;
-      ev.lift = ev.cosine - median;
     }
   }
   return out;
