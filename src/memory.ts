@@ -8,6 +8,7 @@ import { uuidv7 } from './ids.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { evidenceFor, relevanceOf } from './search/relevance.js';
 import { applyPreferences } from './recall/prefer.js';
+import { resolveAutoSupersede } from './lifecycle/auto-supersede.js';
 import { buildContext, type ContextOptions, type ContextResult } from './context-block.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
 import type { MemoryRow } from './store/rows.js';
@@ -204,10 +205,14 @@ export class Memory {
       const { content, ...opts } = it;
       return { content: checkContent(content, items.length > 1 ? `item ${i} content` : 'content'), opts: parseAdd(opts) };
     });
+    // supersede: 'auto' (issue 15): find the memory each such item updates before writing.
+    const links = parsed.some((p) => p.opts.supersede === 'auto') ? await resolveAutoSupersede((q, o) => this.recall(q, o), parsed) : null;
     const hashes = parsed.map((p) => contentHash(p.content));
     const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]! }))) : null;
     this.live();
-    return this.backend.addMany(parsed.map((p, i) => ({ content: p.content, opts: p.opts, hash: hashes[i]!, vector: vecs ? vecs[i]! : null })), this.embedder?.id ?? null, this.dedupDefaults);
+    const results = await this.backend.addMany(parsed.map((p, i) => ({ content: p.content, opts: p.opts, hash: hashes[i]!, vector: vecs ? vecs[i]! : null })), this.embedder?.id ?? null, this.dedupDefaults);
+    if (links) for (const [i, id] of links) results[i]!.autoSuperseded = id;
+    return results;
   }
 
   /**

@@ -49,6 +49,12 @@ export interface RecallHit extends MemoryRecord {
 
 /** Options for {@link Memory.add}. */
 export interface AddOptions extends LifecycleAddOptions {
+  /**
+   * `'auto'`: find the older memory this one updates (same subject and attribute, an update cue
+   * such as "now" or "moved", close in meaning) and link it as with `supersedes`; the link is
+   * reported in `autoSuperseded`. Nothing is deleted. Opt-in; see src/lifecycle/auto-supersede.ts.
+   */
+  supersede?: 'auto';
   /** Namespace (default `"default"`). */
   namespace?: string;
   /** Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt). */
@@ -75,6 +81,8 @@ export interface AddResult extends DedupInfo {
   id: string;
   /** `true` when an existing memory with the same key was replaced. */
   replaced: boolean;
+  /** With `supersede: 'auto'`: the id of the older memory this one was linked to as its update. */
+  autoSuperseded?: string;
 }
 
 /** Filters shared by recall, list and export. */

@@ -4,6 +4,7 @@ import type { RowFilter } from './store/rows.js';
 import { isoDate as dateLike } from './zod-dates.js';
 import { lifecycleAddShape, lifecycleRecallShape, lifecycleUpdateShape } from './lifecycle/options.js';
 import { relevanceRecallShape } from './recall/options.js';
+import { autoSupersedeShape } from './lifecycle/auto-supersede.js';
 
 /** Largest content accepted, in UTF-8 bytes. Split longer documents into several memories. */
 export const MAX_CONTENT_BYTES = 100_000;
@@ -108,6 +109,7 @@ const addSchema = z.object({
   metadata: metadata.optional(),
   createdAt: dateLike.optional(),
   ...lifecycleAddShape,
+  ...autoSupersedeShape,
 }).strict();
 
 const recallSchema = z.object({
