@@ -1,7 +1,8 @@
 /**
  * The two query-time preferences of issue 15, applied to the fused candidates before the lifecycle
  * re-ranking: time windows named in the query (src/recall/time-preference.ts), then current over
- * stale (src/lifecycle/current.ts). Reads the candidates' rows and vectors once for both.
+ * stale (src/lifecycle/current.ts), which is skipped when the query names a time window. Reads the
+ * candidates' rows and vectors once.
  */
 import type { Backend } from '../backend/types.js';
 import { CURRENT_POOL, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
@@ -26,7 +27,8 @@ export async function applyPreferences(
 ): Promise<FusedHit[]> {
   if (fused.length < 2) return fused;
   const windows = o.timePreference === false ? [] : queryWindows(query, o.now ? new Date(o.now) : new Date());
-  const current = o.preferCurrent !== false;
+  // A question about a time ("in March") asks for what held then, not for the current value.
+  const current = o.preferCurrent !== false && !windows.length;
   if (!windows.length && !current) return fused;
   const need = windows.length ? fused : fused.slice(0, CURRENT_POOL);
   const rows = await src.rowsBySeqs(need.map((h) => h.seq));
