@@ -26,8 +26,8 @@ export function registerContextTool(server: McpServer, mem: Memory, namespace: s
   server.registerTool('memory_context', {
     title: 'Relevant memories as prompt text',
     description: 'Get the memories relevant to a question as one compact, dated text block (current facts first, outdated ones left out), within a token budget. Empty when nothing relevant is remembered.',
-    inputSchema: input.shape,
-    outputSchema: output.shape,
+    inputSchema: input,
+    outputSchema: output,
     annotations: { title: 'Relevant memories as prompt text', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, async (args: unknown): Promise<CallToolResult> => {
     try {
