@@ -10,7 +10,7 @@ import { openMemory } from '../src/index.js';
 import { syntheticCorpus, DIMS, row } from './data.js';
 import { PrecomputedEmbedder } from './precomputed.js';
 import { Store } from '../src/store/store.js';
-import { VectorLeg } from '../src/search/vector-leg.js';
+import { SearchIndex } from '../src/search/search-index.js';
 
 const size = Number(process.argv[2] ?? 50000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -39,7 +39,7 @@ for (let r = 0; r < (Number(process.env.OPENS ?? 3)); r++) {
 console.log(`open ms: ${opens.map((x) => x.toFixed(0)).join(' ')}`);
 const mem = await openMemory({ path, embedder: emb });
 const store = new Store(path, { readonly: true });
-const leg = new VectorLeg(store, emb.id, DIMS);
+const leg = new SearchIndex(store, emb.id, DIMS);
 const f = { namespace: 'default', activeAt: new Date().toISOString() };
 const n = c.queries.length;
 const run: Record<string, (i: number) => Promise<unknown> | unknown> = {

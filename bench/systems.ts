@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
 import { LOCAL_MODEL_ID } from '../src/embed/local.js';
 import { rrf } from '../src/search/fusion.js';
-import { VectorLeg } from '../src/search/vector-leg.js';
+import { SearchIndex } from '../src/search/search-index.js';
 import { Store } from '../src/store/store.js';
 import { toMatchExpression } from '../src/search/keyword.js';
 import { DIMS, pct, row, type Corpus } from './data.js';
@@ -175,7 +175,7 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
   await mem.close();
   // The legs alone (no API validation, fusion, lifecycle ranking or row fetch), on the same file.
   const store = new Store(path, { readonly: true });
-  const leg = new VectorLeg(store, emb.id, DIMS);
+  const leg = new SearchIndex(store, emb.id, DIMS);
   const f = { namespace: 'default', activeAt: new Date().toISOString() };
   const legs = await measure(c, o, {
     keyword: async (i) => leg.keyword(c.queries[i]!, 50, f).map((h) => h.seq),

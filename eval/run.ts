@@ -17,11 +17,13 @@
  * Options:
  *   --data facts,conversations   data sets (names under eval/data/ or paths to .json files)
  *   --json FILE                  also write every number (per variant, per kind, per query) as JSON
- *   --variants core|all          core: the three modes only; all (default): every variant
+ *   --variants core|fusion|all   core: the three modes only; fusion: modes and fusions; all (default): every variant
  *   --per-kind all               per-kind tables for every variant (default: the three modes)
  *   --keep                       keep the temporary database files
  *   --cache DIR                  vector cache folder (default bench/.cache/eval/ of this checkout)
  *   --rev TEXT                   label printed in the report (eval/run-at.sh passes the commit)
+ *   --locomo DIR                 the LoCoMo dev half (default ../shared/locomo-dev beside the repository; skipped with a note
+ *                                when absent; --no-locomo skips it)
  *   --store pglite|postgres://…  run on PostgreSQL instead of a file: `pglite` starts PGlite (with
  *                                pgvector) in a child process; a URL needs pgvector on the server
  *
@@ -29,7 +31,7 @@
  *   bash eval/run-at.sh [REV] [options]
  */
 import { execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
@@ -37,6 +39,8 @@ import { freshSchema, startPgliteProcess } from '../test/pg-servers.js';
 import { LocalEmbedder } from '../src/embed/local.js';
 import type { RecallOptions } from '../src/types.js';
 import { CachingEmbedder } from './embed-cache.js';
+import { LOCOMO_VARIANTS, defaultLocomoDir, locomoReport, runLocomo } from './locomo.js';
+import { EXTRA_VARIANTS } from './locomo-variants.js';
 import { ALT_LEGS, AltKeyword } from './keyword-alt.js';
 import type { Dataset, EvalQuery } from './gen-util.js';
 import { METRICS, METRIC_LABEL, firstRank, mean, score, selfCheck, type Scores } from './metrics.js';
@@ -83,6 +87,8 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   lib('issue 15', 'hybrid preferCurrent off', { mode: 'hybrid', preferCurrent: false }),
   lib('issue 15', 'hybrid no since/until', (ds) => ({ mode: 'hybrid', now: asOf(ds), dropTimeFilters: true })),
   lib('issue 15', 'hybrid no since/until, timePreference off', (ds) => ({ mode: 'hybrid', now: asOf(ds), timePreference: false, dropTimeFilters: true })),
+  ...[0.7, 1.4].map((w) => lib('fusion', `hybrid adaptive kw×${w}`, { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: w, vector: 1 } })),
+  lib('fusion', 'hybrid convex kw=0.6', { mode: 'hybrid', fusion: 'convex', weights: { keyword: 0.6, vector: 0.4 } }),
 ];
 
 /** Both legs' ranked lists for one query, deepest we look at. */
@@ -362,7 +368,9 @@ async function evaluate(store: string | undefined): Promise<void> {
   const names = (arg('--data') ?? 'facts,conversations').split(',').filter(Boolean);
   const paths = names.map((n) => (n.endsWith('.json') ? resolve(n) : join(here, 'data', `${n}.json`)));
   const which = arg('--variants') ?? 'all';
-  const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode') : which === 'issue15' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'issue 15') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
+  const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode')
+    : which === 'fusion' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'fusion')
+    : which === 'issue15' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'issue 15') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
   const embedder = new CachingEmbedder(new LocalEmbedder(), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
   const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
   const t0 = performance.now();
@@ -391,6 +399,17 @@ async function evaluate(store: string | undefined): Promise<void> {
   } finally {
     if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
     else process.stderr.write(`kept ${dir}\n`);
+  }
+  // Real conversations (LoCoMo dev half) when they sit beside the repository; never copied into it.
+  if (!process.argv.includes('--no-locomo') && !store) {
+    const dir = arg('--locomo') ?? defaultLocomoDir();
+    if (!existsSync(dir)) sections.push(`### LoCoMo dev half\n\nNot found at ${dir}: skipped (give --locomo DIR).`);
+    else {
+      const lv = which === 'core' ? LOCOMO_VARIANTS : [...LOCOMO_VARIANTS, ...EXTRA_VARIANTS];
+      const rs = await runLocomo(dir, lv, ['conversation', 'turns'], embedder);
+      sections.push(locomoReport(rs, dir));
+      (json.datasets as Record<string, unknown>).locomo = rs.map(({ perQuestion: _p, ...r }) => r);
+    }
   }
   const secs = ((performance.now() - t0) / 1000).toFixed(0);
   let rev = arg('--rev');

@@ -1,21 +1,42 @@
+/** What one error code means, and how each surface answers it. */
+export interface ErrorCodeInfo {
+  /** HTTP status the server answers with. */
+  readonly http: number;
+  /** Whether the HTTP server shows the library's message (else a generic one; the log has the details). */
+  readonly httpShowsMessage: boolean;
+  /** CLI exit code: 1 for what the user can fix, 2 for a failure of the store itself. */
+  readonly exit: 1 | 2;
+  /** Whether the same call may succeed later unchanged (after a wait, or once the server is back). */
+  readonly retryable: boolean;
+  /** One sentence: when it happens. */
+  readonly meaning: string;
+}
+
+/**
+ * Every error code with its HTTP status, CLI exit code, retryability and meaning: the one table
+ * the HTTP server, the CLI and docs/errors.md (checked by test/errors.test.ts) derive from.
+ */
+export const ERROR_CODES = {
+  INVALID_INPUT: { http: 400, httpShowsMessage: true, exit: 1, retryable: false, meaning: 'An argument or option is wrong (type, range, size, unknown field); nothing was changed.' },
+  NOT_FOUND: { http: 404, httpShowsMessage: true, exit: 1, retryable: false, meaning: 'No memory with that id (in that namespace), or a supersedes target that does not exist.' },
+  NOT_A_DATABASE: { http: 500, httpShowsMessage: false, exit: 1, retryable: false, meaning: 'The file is not a mnemolite store, or it is damaged.' },
+  SCHEMA_TOO_NEW: { http: 500, httpShowsMessage: false, exit: 1, retryable: false, meaning: 'The store was written by a newer mnemolite; upgrade to open it.' },
+  EMBEDDING_MISMATCH: { http: 500, httpShowsMessage: false, exit: 1, retryable: false, meaning: 'The store holds vectors of another embedding model than the one it was opened with.' },
+  EMBEDDER_FAILED: { http: 502, httpShowsMessage: true, exit: 1, retryable: true, meaning: 'The embedder could not embed (provider unreachable or failing, model missing); nothing was written.' },
+  SEMANTIC_DISABLED: { http: 400, httpShowsMessage: true, exit: 1, retryable: false, meaning: 'A vector or hybrid call on a store opened without an embedder.' },
+  READ_ONLY: { http: 409, httpShowsMessage: true, exit: 1, retryable: false, meaning: 'A write on a store opened read-only, or a change that needs a writable store.' },
+  BUSY: { http: 503, httpShowsMessage: true, exit: 1, retryable: true, meaning: 'Another writer held the lock for longer than busyTimeoutMs; nothing was written.' },
+  CLOSED: { http: 503, httpShowsMessage: true, exit: 1, retryable: false, meaning: 'A call on a Memory after close(); open it again.' },
+  STORAGE: { http: 500, httpShowsMessage: false, exit: 2, retryable: false, meaning: 'The storage failed (disk full, I/O error, permission, a PostgreSQL error).' },
+  UNAVAILABLE: { http: 503, httpShowsMessage: false, exit: 1, retryable: true, meaning: 'The PostgreSQL server cannot be reached, refused the login, or has no such database.' },
+  UNSUPPORTED: { http: 501, httpShowsMessage: false, exit: 1, retryable: false, meaning: 'The store cannot do this (e.g. backup on PostgreSQL, pgvector missing).' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
 /**
  * Machine-readable error codes. Every error mnemolite throws on purpose is a
- * {@link MnemoliteError} carrying one of these.
+ * {@link MnemoliteError} carrying one of these (see {@link ERROR_CODES}).
  */
-export type ErrorCode =
-  | 'INVALID_INPUT'
-  | 'NOT_FOUND'
-  | 'NOT_A_DATABASE'
-  | 'SCHEMA_TOO_NEW'
-  | 'EMBEDDING_MISMATCH'
-  | 'EMBEDDER_FAILED'
-  | 'SEMANTIC_DISABLED'
-  | 'READ_ONLY'
-  | 'BUSY'
-  | 'CLOSED'
-  | 'STORAGE'
-  | 'UNAVAILABLE'
-  | 'UNSUPPORTED';
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** The one error type of the library: a stable `code` plus a message that says what to do. */
 export class MnemoliteError extends Error {

@@ -2,8 +2,11 @@
  * mnemolite: long-term memory for AI agents in one SQLite file (or, for many app servers, PostgreSQL).
  * @packageDocumentation
  */
-export { Memory, openMemory, migrateMemories } from './memory.js';
-export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult, ReindexOptions } from './memory.js';
+export { Memory } from './memory.js';
+export type { ReindexOptions } from './memory.js';
+export { openMemory } from './memory/open.js';
+export { migrateMemories } from './memory/transfer.js';
+export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult } from './memory/transfer.js';
 export { isPostgresUrl } from './pg/url.js';
 export type {
   AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, PostgresOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
@@ -19,7 +22,7 @@ export type { WorkerStats } from './embed/pool.js';
 export { OpenAIEmbedder, ollamaEmbedder } from './embed/openai.js';
 export type { OpenAIEmbedderOptions } from './embed/openai.js';
 // Loads @huggingface/transformers (an optional dependency) only when a model is first used.
-export { TransformersEmbedder, transformersEmbedder, TRANSFORMERS_INSTALL } from './embed/transformers.js';
+export { TransformersEmbedder, transformersEmbedder } from './embed/transformers.js';
 export type { TransformersEmbedderOptions } from './embed/transformers.js';
 export { MnemoliteError } from './errors.js';
 export type { ErrorCode } from './errors.js';
@@ -39,6 +42,5 @@ export type { McpServerOptions } from './mcp/server.js';
 export type { ConversationMemory, ConversationOptions, ConversationTurn } from './ingest/conversation.js';
 export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
 export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
-export { estimateTokens } from './ingest/text.js';
 export { importHistory } from './ingest/history.js';
 export type { HistoryImportOptions, HistoryImportResult, HistorySource } from './ingest/history.js';

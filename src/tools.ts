@@ -200,14 +200,25 @@ export const outputSchemas = {
   memory_forget: z.object({ id: z.string(), forgotten: z.boolean() }),
 } as const;
 
-/** One-line descriptions an LLM understands. @internal */
+/**
+ * One-line descriptions an LLM understands: what the tool does, then when to call it. The
+ * when-to-use guidance lives here (not only in the MCP server instructions) because many clients
+ * show the model tool descriptions and drop server instructions. @internal
+ */
 export const descriptions: Record<MemoryToolName, string> = {
-  memory_store: 'Save a fact, preference or event to long-term memory so it can be recalled in later conversations.',
-  memory_recall: 'Search long-term memory for what is relevant to a query; returns the best matching memories with their ids.',
-  memory_get: 'Fetch one memory in full (content, category, metadata, dates) by its id.',
-  memory_list: 'List stored memories, newest first, optionally only one category or time range.',
-  memory_history: 'Show what a memory said before: its earlier versions, oldest first, with when each was current.',
-  memory_forget: 'Permanently delete one memory by its id, e.g. when it is wrong or outdated.',
+  memory_store: 'Save a fact, preference or event to long-term memory so it can be recalled in later conversations. ' +
+    'Use when: the user states something durable (a preference, a decision, a fact about them or their work) or asks you to remember it; ' +
+    'store one short self-contained fact per call, with a key for facts that change. Not for small talk or what is only needed in this conversation.',
+  memory_recall: 'Search long-term memory for what is relevant to a query; returns the best matching memories with their ids. ' +
+    'Use when: before answering a question about the user, their preferences or past work, and before storing, to check whether the fact is already known.',
+  memory_get: 'Fetch one memory in full (content, category, metadata, dates) by its id. ' +
+    'Use when: you have an id from memory_recall or memory_list and need that memory\'s details.',
+  memory_list: 'List stored memories, newest first, optionally only one category or time range. ' +
+    'Use when: the user asks what you remember, or you need recent memories without a search query; to find something specific, use memory_recall.',
+  memory_history: 'Show what a memory said before: its earlier versions, oldest first, with when each was current. ' +
+    'Use when: the user asks what something used to be or when it changed.',
+  memory_forget: 'Permanently delete one memory by its id, e.g. when it is wrong or outdated. ' +
+    'Use when: the user asks you to forget something, or a memory is wrong; for a changed fact, prefer memory_store with the same key (keeps its history).',
 };
 
 /** Tools that change the memory file. @internal */

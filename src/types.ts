@@ -63,6 +63,11 @@ export interface AddOptions extends LifecycleAddOptions {
   category?: string;
   /** Session / conversation id. */
   sessionId?: string;
+  /**
+   * With a `sessionId`: how many memories before this one in its session are indexed with it as its
+   * conversational context (default 2; 0 turns it off; at most 10). Recall still returns the memory itself.
+   */
+  contextWindow?: number;
   /** JSON-serialisable metadata. */
   metadata?: Metadata;
   /** Creation time (default: now). Useful when importing history. */

@@ -1,6 +1,8 @@
+import { MAX_CONTEXT_WINDOW } from './search/context.js';
 import { z } from 'zod';
 import { MnemoliteError, invalid } from './errors.js';
 import type { RowFilter } from './store/rows.js';
+import { ALL_NAMESPACES, namespaceFor, type NamespacedVerb } from './namespaces.js';
 import { isoDate as dateLike } from './zod-dates.js';
 import { lifecycleAddShape, lifecycleRecallShape, lifecycleUpdateShape } from './lifecycle/options.js';
 import { relevanceRecallShape } from './recall/options.js';
@@ -14,10 +16,7 @@ export const MAX_METADATA_BYTES = 64_000;
 export const MAX_QUERY_CHARS = 100_000;
 /** Deepest nesting of objects and arrays accepted in metadata (SQLite's JSON functions stop at 1000). */
 export const MAX_METADATA_DEPTH = 64;
-/** Namespace used when none is given. */
-export const DEFAULT_NAMESPACE = 'default';
-/** Namespace wildcard accepted by list, export, stats and recall: every namespace. */
-export const ALL_NAMESPACES = '*';
+export { ALL_NAMESPACES, DEFAULT_NAMESPACE } from './namespaces.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -106,6 +105,7 @@ const addSchema = z.object({
   key: label(512).optional(),
   category: label(128).optional(),
   sessionId: label(256).optional(),
+  contextWindow: intIn(0, MAX_CONTEXT_WINDOW).optional(),
   metadata: metadata.optional(),
   createdAt: dateLike.optional(),
   ...lifecycleAddShape,
@@ -204,12 +204,21 @@ export const parseAdd = (v: unknown): ParsedAdd => parse(addSchema, v, 'add opti
 export const parseRecall = (v: unknown): ParsedRecall => parse(recallSchema, v, 'recall options');
 export const parseList = (v: unknown): ParsedList => parse(listSchema, v, 'list options');
 export const parseUpdate = (v: unknown): ParsedUpdate => parse(updateSchema, v, 'update');
-export const parseScope = (v: unknown): { namespace?: string } => parse(scopeSchema, v, 'options');
+/** Parse `{ namespace? }`; with a verb, a missing namespace becomes the verb's default (src/namespaces.ts). */
+export function parseScope(v: unknown): { namespace?: string };
+export function parseScope(v: unknown, verb: NamespacedVerb): { namespace: string };
+export function parseScope(v: unknown, verb?: NamespacedVerb): { namespace?: string } {
+  const o = parse(scopeSchema, v, 'options');
+  return verb ? { namespace: namespaceFor(verb, o.namespace) } : o;
+}
 
-/** Storage filter from parsed options; `*` means every namespace. */
-export function toRowFilter(o: { namespace?: string; category?: string; sessionId?: string; since?: string; until?: string; metadata?: Array<[string, string | number | boolean | null]>; includeExpired?: boolean }): RowFilter {
+/** Storage filter from parsed options for `verb` (its namespace default applies); `*` means every namespace. */
+export function toRowFilter(
+  verb: NamespacedVerb,
+  o: { namespace?: string; category?: string; sessionId?: string; since?: string; until?: string; metadata?: Array<[string, string | number | boolean | null]>; includeExpired?: boolean },
+): RowFilter {
   const f: RowFilter = {};
-  const ns = o.namespace ?? DEFAULT_NAMESPACE;
+  const ns = namespaceFor(verb, o.namespace);
   if (ns !== ALL_NAMESPACES) f.namespace = ns;
   if (o.category !== undefined) f.category = o.category;
   if (o.sessionId !== undefined) f.sessionId = o.sessionId;

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { cli, cliAsync, tempDb, tempDir } from './helpers.js';
+import { DEFAULT_RECENCY_WEIGHT } from '../src/lifecycle/recency.js';
+import { MEMORY_TOOL_NAMES, WRITE_TOOLS } from '../src/tools.js';
+import { ROOT, cli, cliAsync, tempDb, tempDir } from './helpers.js';
 
 // Every command runs the built CLI (dist/cli/main.js) as a real child process.
 
@@ -179,4 +182,107 @@ test('a model mismatch on the CLI names the fix', () => {
   const r = cli(['--db', db, '--embedder', 'openai', '--model', 'text-embedding-3-small', 'recall', 'x']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /mnemolite reindex/);
+});
+
+// ---- foot-guns a first-time user hits ------------------------------------------------------
+
+test('get, update, history and forget accept the 13-character ids that recall prints; an ambiguous prefix lists the candidates', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  const a = (JSON.parse(cli([...base, '--json', 'add', 'the kettle is in the attic']).stdout) as { id: string }).id;
+  const b = (JSON.parse(cli([...base, '--json', 'add', 'the ladder is in the garage']).stdout) as { id: string }).id;
+  const table = cli([...base, 'recall', 'kettle']);
+  assert.equal(table.code, 0, table.stderr);
+  const shown = table.stdout.split(/\s+/).find((w) => a.startsWith(w) && w.length >= 8);
+  assert.ok(shown && shown.length < a.length, `recall shows a shortened id:\n${table.stdout}`);
+
+  const got = cli([...base, '--json', 'get', shown]);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal((JSON.parse(got.stdout) as { id: string }).id, a);
+  assert.equal(cli([...base, 'update', shown, '--content', 'the kettle is in the kitchen']).stdout.trim(), `updated ${a}`);
+  assert.match(cli([...base, 'history', shown]).stdout, /attic/);
+
+  // UUID v7 ids made a moment apart share their leading (time) characters.
+  let common = 0;
+  while (a[common] === b[common]) common++;
+  assert.ok(common >= 4, `ids ${a} and ${b} share a prefix`);
+  const prefix = a.slice(0, common);
+  const amb = cli([...base, 'forget', prefix]);
+  assert.equal(amb.code, 1);
+  assert.match(amb.stderr, new RegExp(`${prefix} matches 2 memories`));
+  assert.ok(amb.stderr.includes(a) && amb.stderr.includes(b), amb.stderr);
+  assert.equal((JSON.parse(cli([...base, '--json', 'list']).stdout) as unknown[]).length, 2, 'nothing deleted');
+
+  assert.equal(cli([...base, 'forget', shown]).stdout.trim(), `forgot ${a}`);
+  assert.equal(cli([...base, 'get', shown]).code, 1);
+  assert.equal(cli([...base, 'get', b.slice(0, 13)]).code, 0);
+});
+
+test('--ttl needs a unit: "7d" and "7 days" work, a bare number (as from an unquoted --ttl 7 days) is refused and stores nothing', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  const created = '2026-03-01T00:00:00.000Z';
+  const unquoted = cli([...base, 'add', 'foo', '--ttl', '7', 'days']);
+  assert.equal(unquoted.code, 1);
+  assert.match(unquoted.stderr, /--ttl 7 has no unit/);
+  assert.equal(cli([...base, 'add', 'foo', '--ttl', '2 months']).code, 1);
+  assert.match(cli([...base, 'add', 'foo', '--ttl', '2mo']).stderr, /Months vary in length/);
+  assert.match(cli([...base, 'add', 'foo', '--ttl', '7 fortnights']).stderr, /does not know the unit "fortnights"/);
+  assert.equal(cli([...base, 'add', 'foo', '--ttl', '0d']).code, 1);
+  assert.equal(existsSync(db), false, 'no refused add created the file');
+
+  const week = 7 * 86_400_000;
+  for (const ttl of ['7d', '7 days', '7 Days', '1 week', '168h', `${week}ms`]) {
+    const r = cli([...base, '--json', 'add', `ttl ${ttl}`, '--created-at', created, '--ttl', ttl]);
+    assert.equal(r.code, 0, r.stderr);
+    const rec = JSON.parse(cli([...base, '--json', 'get', (JSON.parse(r.stdout) as { id: string }).id, '--include-expired']).stdout) as { content: string; expiresAt: string };
+    assert.equal(rec.content, `ttl ${ttl}`);
+    assert.equal(Date.parse(rec.expiresAt) - Date.parse(created), week, ttl);
+  }
+  assert.equal(cli([...base, 'recall', 'x', '--recency', '30']).code, 1, '--recency needs a unit too');
+});
+
+test('recall that finds nothing in its namespace says which namespaces match', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  assert.equal(cli([...base, 'add', 'green tea with lemon', '-n', 'agent-1']).code, 0);
+  assert.equal(cli([...base, 'add', 'lemon cake recipe', '-n', 'agent-2']).code, 0);
+  const r = cli([...base, 'recall', 'lemon']);
+  assert.equal(r.code, 0);
+  assert.match(r.stderr, /nothing in namespace "default"; matches exist in: agent-1 \(1\), agent-2 \(1\)|nothing in namespace "default"; matches exist in: agent-2 \(1\), agent-1 \(1\)/);
+  const in1 = cli([...base, 'recall', 'cake', '-n', 'agent-1']);
+  assert.match(in1.stderr, /nothing in namespace "agent-1"; matches exist in: agent-2 \(1\)/);
+  const found = cli([...base, 'recall', 'tea', '-n', 'agent-1']);
+  assert.match(found.stdout, /green tea/);
+  assert.doesNotMatch(found.stderr, /matches exist/);
+  assert.doesNotMatch(cli([...base, 'recall', 'nowhere']).stderr, /matches exist/);
+});
+
+test('an unbuilt better-sqlite3 says to run npm rebuild better-sqlite3', () => {
+  // A copy of the package whose better-sqlite3 has no compiled module (as after installing with scripts off).
+  const dir = tempDir();
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  const nm = join(dir, 'node_modules');
+  mkdirSync(nm);
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (name !== 'better-sqlite3' && name !== '.bin') symlinkSync(join(ROOT, 'node_modules', name), join(nm, name));
+  }
+  const bs = join(ROOT, 'node_modules', 'better-sqlite3');
+  mkdirSync(join(nm, 'better-sqlite3'));
+  copyFileSync(join(bs, 'package.json'), join(nm, 'better-sqlite3', 'package.json'));
+  cpSync(join(bs, 'lib'), join(nm, 'better-sqlite3', 'lib'), { recursive: true });
+  const r = spawnSync(process.execPath, [join(dir, 'dist', 'cli', 'main.js'), '--db', join(dir, 'm.db'), '--embedder', 'none', 'add', 'x'], { encoding: 'utf8' });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /npm rebuild better-sqlite3/);
+  assert.doesNotMatch(r.stderr, /Database error/);
+});
+
+test('help texts match the code: recency weight default, prune, mcp --read-only tools', () => {
+  const help = (...args: string[]): string => cli([...args, '--help']).stdout.replace(/\s+/g, ' ');
+  assert.match(help('recall'), new RegExp(`share of the score that decays \\(default ${DEFAULT_RECENCY_WEIGHT}\\)`));
+  assert.doesNotMatch(help('prune'), /mnemolite \d/);
+  const reads = MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n));
+  assert.ok(reads.length >= 4);
+  assert.match(help('mcp'), new RegExp(`--read-only offer only the read tools: ${reads.join(', ')}`));
 });

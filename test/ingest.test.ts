@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { MnemoliteError, chunkMarkdown, estimateTokens, importMarkdown, openMemory, type ConversationTurn, type Memory } from '../src/index.js';
+import { MnemoliteError, chunkMarkdown, importMarkdown, openMemory, type ConversationTurn, type Memory } from '../src/index.js';
+import { estimateTokens } from '../src/ingest/text.js';
 import { HashEmbedder, cli, tempDb, tempDir } from './helpers.js';
 
 // ---- conversations ----------------------------------------------------------------

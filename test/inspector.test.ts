@@ -8,8 +8,20 @@ import { CLI, ROOT, tempDb } from './helpers.js';
 
 // The web inspector, end to end: the built CLI serves it (`mnemolite serve`, the real bundled
 // embedding model), headless Chromium (Debian's /usr/bin/chromium) drives it through playwright-core.
+// Without a browser these tests skip with a loud notice, so `npm test` passes on a fresh clone;
+// CI installs Chromium and sets MNEMOLITE_REQUIRE_BROWSER=1, which turns a missing browser into a failure.
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.MNEMOLITE_CHROMIUM || '/usr/bin/chromium';
+const REQUIRE_BROWSER = process.env.MNEMOLITE_REQUIRE_BROWSER === '1';
+const MISSING = existsSync(CHROMIUM)
+  ? undefined
+  : `${CHROMIUM} is missing: install it with apt-get install -y chromium (see .ci/run), or point MNEMOLITE_CHROMIUM at a Chromium binary`;
+// Skip (not fail) only when nobody asked for the browser tests to be mandatory.
+const SKIP = MISSING !== undefined && !REQUIRE_BROWSER ? `SKIPPED inspector browser tests: ${MISSING}` : undefined;
+if (SKIP) {
+  const bar = '!'.repeat(100);
+  process.stderr.write(`\n${bar}\n!! ${SKIP}\n!! Set MNEMOLITE_REQUIRE_BROWSER=1 to make this a failure (CI does).\n${bar}\n\n`);
+}
 // Every run saves the main view to test-results/ (git-ignored); UPDATE_SCREENSHOT=1 refreshes the README's copy in docs/.
 const SCREENSHOT = join(ROOT, process.env.UPDATE_SCREENSHOT ? 'docs' : 'test-results', 'inspector.png');
 const WAIT = 90_000; // generous: the machine may be loaded
@@ -52,7 +64,8 @@ async function api(base: string, method: string, path: string, body?: unknown, t
 }
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with apt-get install -y chromium (see .ci/run)`);
+  if (SKIP) return;
+  assert.ok(MISSING === undefined, MISSING);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--no-first-run'],
@@ -75,7 +88,7 @@ async function newPage(): Promise<Page> {
 /** The row of the results table holding a memory whose text contains `text`. */
 const row = (page: Page, text: string) => page.locator('#results-body tr', { has: page.locator('.text', { hasText: text }) });
 
-test('inspector: stats, browse and filter, hybrid search with a semantic-only hit, edit, delete', { timeout: 600_000 }, async () => {
+test('inspector: stats, browse and filter, hybrid search with a semantic-only hit, edit, delete', { timeout: 600_000, skip: SKIP }, async () => {
   const s = await serve([]); // default embedder: the bundled local model
   const u = s.url;
   const memories = [
@@ -227,7 +240,7 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   await page.context().close();
 });
 
-test('inspector with a token: asks for it, then works; memory text is never run as HTML', { timeout: 300_000 }, async () => {
+test('inspector with a token: asks for it, then works; memory text is never run as HTML', { timeout: 300_000, skip: SKIP }, async () => {
   const s = await serve(['--embedder', 'none'], { MNEMOLITE_TOKEN: TOKEN });
   const xss = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script> tea';
   assert.equal((await api(s.url, 'POST', '/api/memories', { content: xss }, TOKEN)).status, 201);

@@ -58,6 +58,7 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     assert.deepEqual(tools.map((t) => t.name), ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget', 'memory_context']);
     for (const t of tools) {
       assert.ok(t.description && !t.description.includes('\n'), `${t.name} has a one-line description`);
+      assert.match(t.description, /\. Use when: \S/, `${t.name}'s description says when to use it (clients may drop server instructions)`);
       assert.equal(t.inputSchema.type, 'object');
       assert.ok(!('namespace' in (t.inputSchema.properties ?? {})), `${t.name} takes no namespace`);
       assert.equal((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, false);

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
-import { openMemory, rrf, toMatchExpression } from '../src/index.js';
+import { openMemory } from '../src/index.js';
+import { rrf } from '../src/search/fusion.js';
+import { toMatchExpression } from '../src/search/keyword.js';
 import { ADAPTIVE_DEFAULTS, adaptiveAlpha, convex, fuse, weighAlpha } from '../src/search/fusion.js';
 import { HashEmbedder, tempDb } from './helpers.js';
 

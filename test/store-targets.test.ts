@@ -246,6 +246,28 @@ for (const T of targets) {
       }
     });
 
+    test('add and update refuse alike on every store (one add decision, one wording); an exact duplicate still supersedes', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const k = await mem.add('Frank lives in Madrid', { key: 'frank' });
+        const self = await rejects('INVALID_INPUT', () => mem.add('Frank lives in Madrid now', { key: 'frank', supersedes: k.id }));
+        assert.equal(self.message, `A memory cannot supersede itself (${k.id}).`);
+        const unknown = '01900000-0000-7000-8000-000000000000';
+        const gone = await rejects('NOT_FOUND', () => mem.add('Gina lives in Porto', { supersedes: unknown }));
+        assert.equal(gone.message, `supersedes: no memory with id ${unknown} in namespace "default". Nothing was written.`);
+        const hugo = await mem.add('Hugo lives in Lyon', { key: 'hugo' });
+        const taken = await rejects('INVALID_INPUT', () => mem.update(hugo.id, { key: 'frank' }));
+        assert.equal(taken.message, `The key "frank" is already used by memory ${k.id} in namespace "default". Choose another key or forget that memory first.`);
+        assert.equal((await mem.get(k.id))?.content, 'Frank lives in Madrid', 'the refused upsert changed nothing');
+        const old = await mem.add('Ivy lives in Bern');
+        const dup = await mem.add('frank lives in madrid.', { supersedes: old.id });
+        assert.deepEqual([dup.id, dup.deduplicated], [k.id, 'exact']);
+        assert.equal((await mem.get(old.id))?.supersededBy, k.id);
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('bad input: typed errors, nothing changed', async () => {
       const mem = await open(T.fresh());
       try {

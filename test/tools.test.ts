@@ -33,7 +33,9 @@ test('definitions: six tools, one-line descriptions, strict JSON Schemas without
     assert.deepEqual(t.definitions.map((d) => d.name), [...MEMORY_TOOL_NAMES]);
     assert.equal(t.namespace, 'a');
     for (const d of t.definitions) {
-      assert.ok(d.description.length > 20 && d.description.length < 160 && !d.description.includes('\n'), d.description);
+      assert.ok(d.description.length > 20 && d.description.length < 400 && !d.description.includes('\n'), d.description);
+      // Many clients drop the MCP server's instructions: the when-to-use guidance must be in each description.
+      assert.match(d.description, /\. Use when: \S/, `${d.name} says when to use it`);
       assert.equal(d.parameters.type, 'object');
       assert.equal(d.parameters.additionalProperties, false);
       assert.equal(d.parameters.$schema, undefined, 'no $schema key (some providers reject it)');
@@ -42,6 +44,10 @@ test('definitions: six tools, one-line descriptions, strict JSON Schemas without
       for (const [k, p] of Object.entries(props)) assert.ok(p.description, `${d.name}.${k} has a description`);
       assert.doesNotThrow(() => JSON.parse(JSON.stringify(d)));
     }
+    const about = Object.fromEntries(t.definitions.map((d) => [d.name, d.description]));
+    assert.match(about.memory_recall!, /before answering a question about the user/);
+    assert.match(about.memory_store!, /preference/);
+    assert.match(about.memory_list!, /use memory_recall/);
     const byName = Object.fromEntries(t.definitions.map((d) => [d.name, d.parameters]));
     assert.deepEqual(byName.memory_store!.required, ['content']);
     assert.deepEqual(byName.memory_recall!.required, ['query']);

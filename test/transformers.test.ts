@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { MnemoliteError, openMemory, transformersEmbedder, TransformersEmbedder, TRANSFORMERS_INSTALL, type Embedder } from '../src/index.js';
+import { MnemoliteError, openMemory, transformersEmbedder, TransformersEmbedder, type Embedder } from '../src/index.js';
+import { TRANSFORMERS_INSTALL } from '../src/embed/transformers.js';
 import { writeTinyBert } from './fixtures/tiny-bert.js';
 import { cli, ROOT, spawnSync, tempDb, tempDir } from './helpers.js';
 

@@ -1,26 +1,25 @@
 /**
  * The SQLite file as a {@link Backend}: SQL in src/store/, in-memory search indexes in
- * src/search/, write rules in src/lifecycle/. Every call is synchronous underneath; the async
- * signatures are the shared interface's.
+ * src/search/, the add decision in src/lifecycle/add.ts (the file's answers in src/store/write.ts).
+ * Every call is synchronous underneath; the async signatures are the shared interface's.
  */
-import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
-import { NearDuplicates, type NearCandidate } from '../lifecycle/dedup.js';
 import type { HistoryRow } from '../lifecycle/history.js';
-import { DEFAULT_DEDUP_THRESHOLD } from '../lifecycle/options.js';
-import { prune as pruneExpired } from '../lifecycle/prune.js';
+import { nearPolicy } from '../lifecycle/add.js';
 import type { RankMeta } from '../lifecycle/rank.js';
-import { stmt } from '../lifecycle/sql.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
-import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../lifecycle/write.js';
-import { CHANGES_KEPT, VectorLeg } from '../search/vector-leg.js';
+import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow, RowFilter } from '../store/rows.js';
+import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
+import { prune as pruneExpired } from '../store/prune.js';
 import { Store } from '../store/store.js';
+import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types.js';
-import { DEFAULT_NAMESPACE, toRowFilter, type ParsedAdd } from '../validate.js';
-import { inScope, notFound } from './scope.js';
+import { namespaceFor } from '../namespaces.js';
+import { toRowFilter, type ParsedAdd } from '../validate.js';
+import { inScope, keyTaken, notFound } from './scope.js';
 import type {
   Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
 } from './types.js';
@@ -28,9 +27,10 @@ import type {
 const CACHE_MAX_ROWS = 20_000;
 const EXPORT_PAGE = 1000;
 
-function exportRow(r: MemoryRow & { embedding: Buffer | null }, vectors: boolean): ExportRow {
-  const { embedding, ...row } = r;
-  return { ...row, vector: vectors && embedding && r.embedding_model ? blobToVector(embedding) : null };
+function exportRow(r: MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }, vectors: boolean): ExportRow {
+  const { embedding, context_embedding, ...row } = r;
+  const withVector = vectors && embedding && r.embedding_model;
+  return { ...row, vector: withVector ? blobToVector(embedding) : null, contextVector: withVector && context_embedding ? blobToVector(context_embedding) : null };
 }
 
 /** A memory file. */
@@ -39,7 +39,7 @@ export class SqliteBackend implements Backend {
   readonly location: string;
   /** @internal The store, for tests and tools that inspect the file. */
   readonly store: Store;
-  private readonly index: VectorLeg;
+  private readonly index: SearchIndex;
   private writes = 0;
   private cacheWrites = 0;
 
@@ -48,7 +48,7 @@ export class SqliteBackend implements Backend {
     this.store = new Store(path, conn);
     this.location = path;
     // One search index serves both legs; without an embedder it holds keywords only.
-    this.index = new VectorLeg(this.store, model, dims);
+    this.index = new SearchIndex(this.store, model, dims);
   }
 
   private read<T>(action: string, fn: () => T): Promise<T> {
@@ -95,28 +95,34 @@ export class SqliteBackend implements Backend {
   async addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]> {
     const near = this.nearContexts(items.map((p) => p.opts), items.map((p) => p.vector), dedup);
     const results = this.store.write('add memories', () =>
-      items.map((p, i) => this.writeOne(p.content, p.opts, p.hash, p.vector ? vectorToBlob(p.vector) : null, model, near[i])),
+      items.map((p, i) => this.writeOne(p, model, near[i])),
     );
     this.afterWrite(results.length);
     return results;
   }
 
-  /** Near-duplicate candidates per item (src/lifecycle/dedup.ts), searched before the write transaction. */
+  /** Near-duplicate candidates per item (src/store/dedup.ts), searched before the write transaction. */
   private nearContexts(opts: ParsedAdd[], vecs: (Float32Array | null)[], dedup: DedupDefaults): (NearContext | undefined)[] {
     const finder = new NearDuplicates(this.store);
     return opts.map((o, i) => {
-      const mode = o.nearDuplicates ?? dedup.nearDuplicates ?? 'off';
       const vec = vecs[i];
-      if (mode === 'off' || !vec || o.force || o.key !== undefined) return undefined;
-      const threshold = o.dedupThreshold ?? dedup.dedupThreshold ?? DEFAULT_DEDUP_THRESHOLD;
-      const f = toRowFilter({ namespace: o.namespace ?? DEFAULT_NAMESPACE });
+      const policy = nearPolicy(o, dedup, !!vec);
+      if (!policy || !vec) return undefined;
+      const f = toRowFilter('add', { namespace: o.namespace });
       const candidates: NearCandidate[] = this.index.search(vec, 5, f).map((h) => ({ seq: h.seq, similarity: h.score }));
-      return { finder, candidates, vec, mode, threshold };
+      return { finder, candidates, vec, policy };
     });
   }
 
-  private writeOne(content: string, o: ParsedAdd, hash: string, embedding: Buffer | null, model: string | null, near?: NearContext): AddResult {
-    const namespace = o.namespace ?? DEFAULT_NAMESPACE;
+  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
+    const rows = this.store.read('read the session', () => this.store.sessionTail(namespace, sessionId, n, model));
+    return rows.map((r) => ({ content: r.content, vector: r.embedding ? blobToVector(r.embedding) : null, key: r.key }));
+  }
+
+  private writeOne(p: WriteItem, model: string | null, near?: NearContext): AddResult {
+    const { content, opts: o, hash } = p;
+    const embedding = p.vector ? vectorToBlob(p.vector) : null;
+    const namespace = namespaceFor('add', o.namespace);
     const now = new Date().toISOString();
     const row = {
       namespace,
@@ -129,6 +135,8 @@ export class SqliteBackend implements Backend {
       content_hash: hash,
       embedding,
       embedding_model: embedding ? model : null,
+      context: p.context ? JSON.stringify(p.context) : null,
+      context_embedding: embedding && p.contextVector ? vectorToBlob(p.contextVector) : null,
     };
     const existing = o.key !== undefined ? this.store.getByKey(namespace, o.key) : undefined;
     // Upsert, dedup (exact / near), merge or insert, with expiry, pinning, importance, supersession.
@@ -143,7 +151,7 @@ export class SqliteBackend implements Backend {
       const key = u.key === undefined ? cur.key : u.key;
       if (key !== null && key !== cur.key) {
         const other = this.store.getByKey(cur.namespace, key);
-        if (other && other.seq !== cur.seq) throw invalid(`The key "${key}" is already used by memory ${other.id} in namespace "${cur.namespace}". Choose another key or forget that memory first.`);
+        if (other && other.seq !== cur.seq) throw keyTaken(key, other.id, cur.namespace);
       }
       const hash = c.hash ?? cur.content_hash;
       const changed = c.content !== undefined && hash !== cur.content_hash;
@@ -186,6 +194,7 @@ export class SqliteBackend implements Backend {
         const row = {
           namespace: r.namespace, key: r.key, content: r.content, category: r.category, session_id: r.sessionId,
           metadata: r.metadata, updated_at: r.updatedAt, content_hash: r.hash, embedding: blob, embedding_model: blob ? model : null,
+          context: r.context ? JSON.stringify(r.context) : null, context_embedding: blob && r.contextVector ? vectorToBlob(r.contextVector) : null,
         };
         const life = { expires_at: r.expiresAt, pinned: r.pinned ? 1 : 0, importance: r.importance, superseded_by: r.supersededBy };
         const byId = this.store.getById(r.id);
@@ -207,9 +216,9 @@ export class SqliteBackend implements Backend {
     return res;
   }
 
-  async setVectors(rows: { seq: number; vector: Float32Array }[], model: string): Promise<void> {
+  async setVectors(rows: { seq: number; vector: Float32Array; contextVector: Float32Array | null }[], model: string): Promise<void> {
     this.store.write('store new vectors', () => {
-      for (const r of rows) this.store.setEmbedding(r.seq, vectorToBlob(r.vector), model);
+      for (const r of rows) this.store.setEmbedding(r.seq, vectorToBlob(r.vector), model, r.contextVector ? vectorToBlob(r.contextVector) : null);
     });
     this.afterWrite(rows.length);
   }
@@ -252,8 +261,11 @@ export class SqliteBackend implements Backend {
   async legs(q: LegQuery): Promise<LegResults> {
     const stats = { idfMass: 0 };
     const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
+    const context = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, undefined, 'context');
     const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });
-    return { keyword, vector, idfMass: stats.idfMass };
+    // Sessions of the keyword candidates (only memories with context have one that matters here).
+    const sessions = context.length ? this.store.read('read sessions', () => this.store.sessionsOf([...keyword, ...context].map((h) => h.seq))) : undefined;
+    return { keyword, context, vector, idfMass: stats.idfMass, ...(sessions ? { sessions } : {}) };
   }
 
   async rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {
@@ -264,7 +276,7 @@ export class SqliteBackend implements Backend {
     return this.read('count memories', () => this.store.count({}) - this.store.countEmbedded({}, model));
   }
 
-  async toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string }[]> {
+  async toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
     return this.read('read memories to embed', () => this.store.rowsNeedingEmbedding(model, after, limit));
   }
 
@@ -288,8 +300,8 @@ export class SqliteBackend implements Backend {
     return this.read('rank by lifecycle', () => {
       // Most files have no superseded memory at all: one probe of the partial index answers that,
       // and saves a look-up per candidate on every recall.
-      if (!stmt(this.store, 'SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return new Map();
-      return new Map(stmt(this.store,
+      if (!this.store.stmt('SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return new Map();
+      return new Map(this.store.stmt(
         `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
          WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.superseded_by IS NOT NULL`,
       ).raw().all(JSON.stringify(seqs)) as [number, number][]);
@@ -297,7 +309,7 @@ export class SqliteBackend implements Backend {
   }
 
   async rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]> {
-    return this.read('rank by lifecycle', () => stmt(this.store,
+    return this.read('rank by lifecycle', () => this.store.stmt(
       `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
          (SELECT s.seq FROM memories s WHERE s.id = m.superseded_by) AS succ,
          ${withChangedAt ? '(SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id)' : 'NULL'} AS changed_at
@@ -308,27 +320,27 @@ export class SqliteBackend implements Backend {
   async vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> {
     return this.read('rank by lifecycle', () => {
       const out = new Map<number, Float32Array>();
-      for (const r of stmt(this.store, 'SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+      for (const r of this.store.stmt('SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
         .all(model, JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[]) out.set(r.seq, blobToVector(r.embedding));
       return out;
     });
   }
 
   async contentsOf(seqs: number[]): Promise<Map<number, string>> {
-    return this.read('rank by lifecycle', () => new Map(stmt(this.store, 'SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))')
+    return this.read('rank by lifecycle', () => new Map(this.store.stmt('SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))')
       .raw().all(JSON.stringify(seqs)) as [number, string][]));
   }
 
   async historyRow(id: string): Promise<HistoryRow | undefined> {
-    return this.read('read the history', () => stmt(this.store, 'SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
+    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
   }
 
   async predecessors(id: string): Promise<HistoryRow[]> {
-    return this.read('read the history', () => stmt(this.store, 'SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
+    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
   }
 
   async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
-    return this.read('read the history', () => stmt(this.store, 'SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as { content: string; category: string | null; metadata: string; replaced_at: string }[]);
+    return this.read('read the history', () => this.store.stmt('SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as { content: string; category: string | null; metadata: string; replaced_at: string }[]);
   }
 
   // ---- file ----------------------------------------------------------------------------

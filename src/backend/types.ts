@@ -26,6 +26,9 @@ export interface WriteItem {
   opts: ParsedAdd;
   hash: string;
   vector: Float32Array | null;
+  /** Conversational context (src/search/context.ts): the preceding memories' contents, and the mean of their vectors. */
+  context: string[] | null;
+  contextVector: Float32Array | null;
 }
 
 /** Store-wide defaults for near-duplicate handling. */
@@ -60,10 +63,12 @@ export interface ImportItem {
   supersededBy: string | null;
   hash: string;
   vector: Float32Array | null;
+  context: string[] | null;
+  contextVector: Float32Array | null;
 }
 
 /** A row with its vector, for export. */
-export type ExportRow = MemoryRow & { vector: Float32Array | null };
+export type ExportRow = MemoryRow & { vector: Float32Array | null; contextVector: Float32Array | null };
 
 /** Counts for `stats`. */
 export interface StoreStats {
@@ -81,6 +86,10 @@ export interface LegResults {
   /** `bm25`: lower is better (FTS5 convention). */
   keyword: { seq: number; bm25: number }[];
   vector: { seq: number; score: number }[];
+  /** Session (namespace + session id, as one key) of the candidates that have one, for session evidence. */
+  sessions?: Map<number, string>;
+  /** Keyword candidates by their conversational context alone (src/search/context.ts); empty when no memory has one. */
+  context: { seq: number; bm25: number }[];
   /** Sum of the query terms' idf (0 when the store cannot tell): the adaptive fusion's coverage signal. */
   idfMass: number;
   /** Successor seq of each superseded candidate, when the store read them with the legs (saves a round trip). */
@@ -118,6 +127,8 @@ export interface Backend extends RankSource, HistorySource {
   cacheVector(model: string, hash: string, vector: Float32Array): Promise<void>;
 
   addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]>;
+  /** The last `n` memories of a session (newest last), with their vectors of `model` (null when they have none). */
+  sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
   /** Apply an update to memory `id` (visible in namespace `ns`, or any when undefined); throws NOT_FOUND. */
   update(id: string, ns: string | undefined, change: UpdateChange, model: string | null): Promise<MemoryRow>;
   forget(id: string, ns: string | undefined): Promise<boolean>;
@@ -141,8 +152,9 @@ export interface Backend extends RankSource, HistorySource {
   /** How many memories lack a vector of `model`. */
   countToEmbed(model: string): Promise<number>;
   /** Memories lacking a vector of `model`, with `seq > after`, oldest first. */
-  toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string }[]>;
-  setVectors(rows: { seq: number; vector: Float32Array }[], model: string): Promise<void>;
+  toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]>;
+  /** New vectors (and context vectors, null when a memory has no context) of `model`. */
+  setVectors(rows: { seq: number; vector: Float32Array; contextVector: Float32Array | null }[], model: string): Promise<void>;
 
   /** Consistent copy to a new file (SQLite); other stores throw UNSUPPORTED with what to use instead. */
   backup(dest: string): Promise<void>;

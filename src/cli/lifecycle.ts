@@ -5,7 +5,10 @@
 import { Option, type Command } from 'commander';
 import { MnemoliteError, type AddOptions, type AddResult, type RecallOptions, type UpdateInput } from '../index.js';
 import type { MemoryVersion, PruneResult } from '../lifecycle/types.js';
+import { DEFAULT_RECENCY_WEIGHT } from '../lifecycle/recency.js';
+import { durationFlag } from './duration.js';
 import { clip, table } from './format.js';
+import { resolveId } from './resolve-id.js';
 
 const num = (flag: string) => (v: string): number => {
   const n = Number(v);
@@ -13,18 +16,15 @@ const num = (flag: string) => (v: string): number => {
   return n;
 };
 
-/** `--ttl 30` (ms) or `--ttl 7d`: keep numbers numeric. */
-const duration = (v: string): string | number => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v);
-
 export interface AddLifecycleFlags {
-  ttl?: string | number; expiresAt?: string; pin?: boolean; importance?: number; supersedes?: string;
+  ttl?: number; expiresAt?: string; pin?: boolean; importance?: number; supersedes?: string;
   force?: boolean; near?: 'off' | 'report' | 'merge'; dedupThreshold?: number;
 }
 
 /** Lifecycle flags of `add`. */
 export function addLifecycleFlags(c: Command): Command {
   return c
-    .option('--ttl <duration>', 'expire after this long from creation: 90s, 15m, 12h, 7d, 2w, 1y (or ms)', duration)
+    .option('--ttl <duration>', 'expire after this long from creation: 90s, 15m, 12h, 7d, "7 days", 2w, 1y, 5000ms (a unit is required)', durationFlag('--ttl'))
     .option('--expires-at <date>', 'expire at this time (ISO 8601)')
     .option('--pin', 'pin: never expires, never pruned, exempt from recency decay')
     .option('--importance <0..1>', 'importance, weighs recall with --importance-weight', num('--importance'))
@@ -58,14 +58,14 @@ export function addResultText(r: AddResult): string {
 }
 
 export interface RecallLifecycleFlags {
-  recency?: string | number; recencyWeight?: number; asOf?: string; importanceWeight?: number; mmr?: boolean | string;
+  recency?: number; recencyWeight?: number; asOf?: string; importanceWeight?: number; mmr?: boolean | string;
 }
 
 /** Lifecycle flags of `recall`. */
 export function recallLifecycleFlags(c: Command): Command {
   return c
-    .option('--recency <half-life>', 'decay scores by age with this half-life, e.g. 30d (pinned and core memories exempt)', duration)
-    .option('--recency-weight <0..1>', 'share of the score that decays (default 1)', num('--recency-weight'))
+    .option('--recency <half-life>', 'decay scores by age with this half-life, e.g. 30d (pinned and core memories exempt)', durationFlag('--recency'))
+    .option('--recency-weight <0..1>', `share of the score that decays (default ${DEFAULT_RECENCY_WEIGHT})`, num('--recency-weight'))
     .option('--as-of <date>', 'reference time for --recency (default now)')
     .option('--importance-weight <w>', 'weigh by importance: score x (0.5 + importance)^w', num('--importance-weight'))
     .option('--mmr [lambda]', 'diversify results with MMR (lambda 0..1, default 0.7)');
@@ -84,12 +84,12 @@ export function recallLifecycleOptions(o: RecallLifecycleFlags): Partial<RecallO
   return r;
 }
 
-export interface UpdateLifecycleFlags { ttl?: string | number; expiresAt?: string; expiry?: boolean; pin?: boolean; unpin?: boolean; importance?: number }
+export interface UpdateLifecycleFlags { ttl?: number; expiresAt?: string; expiry?: boolean; pin?: boolean; unpin?: boolean; importance?: number }
 
 /** Lifecycle flags of `update`. */
 export function updateLifecycleFlags(c: Command): Command {
   return c
-    .option('--ttl <duration>', 'expire this long from now: 12h, 7d, ...', duration)
+    .option('--ttl <duration>', 'expire this long from now: 12h, 7d, "7 days", ... (a unit is required)', durationFlag('--ttl'))
     .option('--expires-at <date>', 'expire at this time (ISO 8601)')
     .option('--no-expiry', 'remove the expiry')
     .option('--pin', 'pin (never expires, never pruned)')
@@ -143,7 +143,7 @@ export function registerLifecycle(
     .description('delete expired memories (never pinned ones) and reclaim disk space')
     .option('-n, --namespace <ns>', 'only this namespace (default: all)')
     .option('--dry-run', 'report what would be deleted without deleting')
-    .addOption(new Option('--vacuum <mode>', 'auto: incremental vacuum when the file supports it; full: rebuild the file (shrinks files made before mnemolite 0.2); none').choices(['auto', 'full', 'none']).default('auto'))
+    .addOption(new Option('--vacuum <mode>', 'auto: incremental vacuum when the file supports it; full: rebuild the file (needed to shrink older files with auto_vacuum = NONE); none').choices(['auto', 'full', 'none']).default('auto'))
     .action(async (o: { namespace?: string; dryRun?: boolean; vacuum: 'auto' | 'full' | 'none' }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const r = await m.prune({ ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.dryRun ? { dryRun: true } : {}), vacuum: o.vacuum });
@@ -158,7 +158,7 @@ export function registerLifecycle(
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
     .action(async (id: string, o: { namespace?: string }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const v = await m.history(id, o.namespace ? { namespace: o.namespace } : {});
+        const v = await m.history(await resolveId(m, id, o.namespace), o.namespace ? { namespace: o.namespace } : {});
         if (!v.length) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
         if (g.json) out(JSON.stringify(v, null, 2));
         else out(historyText(v));

@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { createReadStream, createWriteStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { ERROR_CODES } from '../errors.js';
 import { MnemoliteError, isPostgresUrl, openMemory, type Memory, type RecallMode } from '../index.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
@@ -15,6 +16,8 @@ import { registerServe } from './serve-command.js';
 import { registerMigrate } from './migrate.js';
 import { storeOptions } from './store-options.js';
 import { progressBar } from './progress.js';
+import { resolveId } from './resolve-id.js';
+import { elsewhereHint } from './recall-hint.js';
 import {
   addLifecycleFlags, addLifecycleOptions, addResultText, recallLifecycleFlags, recallLifecycleOptions, registerLifecycle, updateLifecycleFlags, updateLifecycleInput,
   type AddLifecycleFlags, type RecallLifecycleFlags, type UpdateLifecycleFlags,
@@ -146,9 +149,10 @@ export function buildProgram(): Command {
     .option('-k, --key <key>', 'key: an existing memory with this key is replaced')
     .option('--category <c>', 'category, e.g. core, preference')
     .option('--session <id>', 'session id')
+    .option('--context-window <n>', 'with --session: memories before this one indexed as its context (default 2, 0 = off)')
     .option('--metadata <json>', 'metadata as a JSON object')
     .option('--created-at <date>', 'creation time (ISO 8601), default now')
-    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
+    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; contextWindow?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
       const content = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
       await withMemory(cmd, async (m, g) => {
         const metadata = parseJsonObject(o.metadata, '--metadata');
@@ -157,9 +161,12 @@ export function buildProgram(): Command {
           ...(o.key !== undefined ? { key: o.key } : {}),
           ...(o.category !== undefined ? { category: o.category } : {}),
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
+          // A non-number reaches validation as NaN and is refused there with the option's name.
+          ...(o.contextWindow !== undefined ? { contextWindow: /^\d+$/.test(o.contextWindow) ? Number(o.contextWindow) : Number.NaN } : {}),
           ...(metadata !== undefined ? { metadata } : {}),
           ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
           ...addLifecycleOptions(o),
+          ...(o.supersedes !== undefined ? { supersedes: await resolveId(m, o.supersedes, o.namespace) } : {}),
         });
         if (g.json) json(r);
         else out(addResultText(r));
@@ -178,7 +185,7 @@ export function buildProgram(): Command {
     .option('--exact', 'exact vector scan')
     .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & RelevanceFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean; fusion?: 'adaptive' | 'convex' | 'rrf'; keywordWeight?: number; vectorWeight?: number }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const hits = await m.recall(words.join(' '), {
+        const recallOptions = {
           ...filterFrom(o, 'default'),
           limit: o.limit,
           ...(o.mode ? { mode: o.mode } : {}),
@@ -190,11 +197,17 @@ export function buildProgram(): Command {
           ...(o.exact ? { exact: true } : {}),
           ...recallLifecycleOptions(o),
           ...relevanceOptions(o),
-        });
+        };
+        const query = words.join(' ');
+        const hits = await m.recall(query, recallOptions);
         if (g.json) json(hits);
         else {
           if (!m.semantic) process.stderr.write('note: semantic recall is off (embedder none); keyword results only\n');
           out(hitsTable(hits));
+        }
+        if (!hits.length) {
+          const hint = await elsewhereHint(m, query, recallOptions);
+          if (hint) process.stderr.write(`${hint}\n`);
         }
       }, { readonly: true });
     });
@@ -206,7 +219,7 @@ export function buildProgram(): Command {
     .option('--include-expired', 'show it even if it has expired (and is not pruned yet)')
     .action(async (id: string, o: { namespace?: string; includeExpired?: boolean }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const r = await m.get(id, { ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.includeExpired ? { includeExpired: true } : {}) });
+        const r = await m.get(await resolveId(m, id, o.namespace), { ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.includeExpired ? { includeExpired: true } : {}) });
         if (!r) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
         if (g.json) json(r);
         else out(memoryDetail(r));
@@ -238,7 +251,7 @@ export function buildProgram(): Command {
     .action(async (id: string, o: UpdateLifecycleFlags & { content?: string; category?: string; session?: string; metadata?: string; namespace?: string }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const metadata = parseJsonObject(o.metadata, '--metadata');
-        const r = await m.update(id, {
+        const r = await m.update(await resolveId(m, id, o.namespace), {
           ...(o.content !== undefined ? { content: o.content } : {}),
           ...(o.category !== undefined ? { category: o.category } : {}),
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
@@ -256,10 +269,11 @@ export function buildProgram(): Command {
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
     .action(async (id: string, o: { namespace?: string }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
-        const gone = await m.forget(id, o.namespace ? { namespace: o.namespace } : {});
+        const full = await resolveId(m, id, o.namespace);
+        const gone = await m.forget(full, o.namespace ? { namespace: o.namespace } : {});
         if (!gone) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}; nothing was deleted. List ids with: mnemolite list`);
-        if (g.json) json({ id, forgotten: true });
-        else out(`forgot ${id}`);
+        if (g.json) json({ id: full, forgotten: true });
+        else out(`forgot ${full}`);
       });
     });
 
@@ -395,9 +409,8 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 1;
     }
     if (err instanceof MnemoliteError) {
-      const internal = err.code === 'STORAGE';
       process.stderr.write(`error: ${err.message}\n`);
-      return internal ? 2 : 1;
+      return ERROR_CODES[err.code]?.exit ?? 1;
     }
     process.stderr.write(`internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.\n`);
     return 2;

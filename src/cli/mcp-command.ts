@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { MnemoliteError, openMemory } from '../index.js';
+import { MEMORY_TOOL_NAMES, WRITE_TOOLS } from '../tools.js';
 import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 
@@ -19,7 +20,7 @@ export function registerMcp(program: Command): void {
     .description('serve the memory to AI agents over the Model Context Protocol (stdio)')
     .option('-n, --namespace <ns>', 'the only namespace clients can read and write', 'default')
     .option('--session <id>', 'session id recorded on stored memories')
-    .option('--read-only', 'offer only memory_recall, memory_get and memory_list')
+    .option('--read-only', `offer only the read tools: ${MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n)).join(', ')}`)
     .option('--min-relevance <r>', 'relevance threshold of memory_recall and memory_context (0 to 1, default 0.5)', Number)
     .action(async (o: McpFlags & { minRelevance?: number }, cmd: Command) => {
       guardStdout();

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
 import { MnemoliteError } from '../index.js';
 
 /** An error answered with a 4xx status and a JSON body `{ error: { code, message, details? } }`. */
@@ -18,23 +19,6 @@ export class HttpError extends Error {
 export interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
 }
-
-/** HTTP status for each library error code. */
-const STATUS: Record<string, number> = {
-  INVALID_INPUT: 400,
-  SEMANTIC_DISABLED: 400,
-  NOT_FOUND: 404,
-  READ_ONLY: 409,
-  BUSY: 503,
-  CLOSED: 503,
-  EMBEDDER_FAILED: 502,
-  EMBEDDING_MISMATCH: 500,
-  NOT_A_DATABASE: 500,
-  SCHEMA_TOO_NEW: 500,
-  STORAGE: 500,
-  UNAVAILABLE: 503,
-  UNSUPPORTED: 501,
-};
 
 /** Describe a zod failure in one sentence naming the field. */
 export function describeIssues(where: string, error: z.ZodError): string {
@@ -64,8 +48,10 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
     return { status: err.status, body: { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, internal: false };
   }
   if (err instanceof MnemoliteError) {
-    const status = STATUS[err.code] ?? 500;
-    if (status >= 500 && err.code !== 'BUSY' && err.code !== 'CLOSED' && err.code !== 'EMBEDDER_FAILED') {
+    // The status, and whether the message is shown, come from the one table (src/errors.ts).
+    const info = ERROR_CODES[err.code] as { http: number; httpShowsMessage: boolean } | undefined;
+    const status = info?.http ?? 500;
+    if (status >= 500 && !info?.httpShowsMessage) {
       return { status, body: { error: { code: err.code, message: 'The server could not complete the request because of a storage problem. The server log has details.' } }, internal: true };
     }
     const details = status < 500 && err.details ? { details: err.details } : {};

@@ -41,6 +41,7 @@ export const AddBody = z.object({
   key: z.string().optional().describe('Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt)'),
   category: z.string().optional(),
   sessionId: z.string().optional(),
+  contextWindow: z.number().int().min(0).max(10).optional().describe('With sessionId: memories before this one in its session indexed as its conversational context (default 2, 0 = off)'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object (at most 64,000 bytes as JSON)'),
   createdAt: isoDate.optional().describe('Creation time (default now)'),
   expiresAt: isoDate.optional().describe('Absolute expiry time: the memory then disappears from recall, get and list (prune deletes it)'),

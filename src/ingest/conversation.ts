@@ -30,6 +30,12 @@ export interface ConversationOptions {
   minWords?: number;
   /** Number of the first turn (default 0), for adding a session in several calls. */
   firstTurn?: number;
+  /**
+   * How many memories before each one in the session are indexed with it as its conversational
+   * context (default 2; 0 turns it off). Needs `sessionId`; a session added in several calls keeps
+   * its context across calls.
+   */
+  contextWindow?: number;
 }
 
 /** One stored memory of a conversation. */
@@ -116,6 +122,7 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
       metadata,
       ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
       ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
       ...(options.category !== undefined ? { category: options.category } : {}),
       ...(at !== undefined ? { createdAt: at } : {}),
       // Every turn is its own event: a turn repeating earlier words is still stored (no dedup).

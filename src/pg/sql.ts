@@ -53,8 +53,3 @@ export function parseVector(text: string): Float32Array {
   if (!body) return new Float32Array(0);
   return Float32Array.from(body.split(',').map(Number));
 }
-
-/** A row as the driver returns it, typed. */
-export function toRow(r: Record<string, unknown>): MemoryRow {
-  return r as unknown as MemoryRow;
-}

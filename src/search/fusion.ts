@@ -36,6 +36,11 @@ export interface AdaptiveParams {
   typicalMargin: number;
   min: number;
   max: number;
+  /**
+   * Keyword weight applied to the formula's share, as a `weights.keyword` of this value would
+   * (chosen by cross-validation across the generated sets and real chats: EVAL.md).
+   */
+  keywordWeight: number;
 }
 
 /**
@@ -43,7 +48,7 @@ export interface AdaptiveParams {
  * is the bundled model's; a stronger vector leg (larger margins) simply earns more weight, which
  * is what the benchmark's synthetic-vector check shows (BENCHMARKS.md).
  */
-export const ADAPTIVE_DEFAULTS: AdaptiveParams = { base: 0.6, keywordGain: 0.5, vectorGain: 2, typicalMargin: 0.13, min: 0.1, max: 0.95 };
+export const ADAPTIVE_DEFAULTS: AdaptiveParams = { base: 0.6, keywordGain: 0.5, vectorGain: 2, typicalMargin: 0.13, min: 0.1, max: 0.95, keywordWeight: 0.7 };
 
 /** Per-query evidence the adaptive fusion reads (computed by the legs). */
 export interface LegSignals {
@@ -144,6 +149,6 @@ export function fuse(keyword: readonly LegHit[], vector: readonly LegHit[], o: F
     case 'convex':
       return convex(keyword, vector, weighAlpha(0.5, o.weights));
     case 'adaptive':
-      return convex(keyword, vector, weighAlpha(adaptiveAlpha(keyword, vector, o.signals, o.adaptive), o.weights));
+      return convex(keyword, vector, weighAlpha(adaptiveAlpha(keyword, vector, o.signals, o.adaptive), { keyword: o.weights.keyword * o.adaptive.keywordWeight, vector: o.weights.vector }));
   }
 }

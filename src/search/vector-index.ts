@@ -36,7 +36,7 @@ const MAX_CANDIDATES = 1 << 16;
  * Search is two-stage: a SIMD Hamming scan of the sign codes of every eligible slot (3.2 MB at
  * 50,000 x 512 d instead of 102 MB of floats) picks the closest candidates via a distance
  * histogram, then exact float dot products re-rank them. `exact` scans every float instead.
- * Slots are owned by the caller ({@link VectorLeg}); this class only stores and scores.
+ * Slots are owned by the caller ({@link SearchIndex}); this class only stores and scores.
  */
 export class VectorIndex {
   readonly dims: number;

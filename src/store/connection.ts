@@ -59,6 +59,10 @@ export function storageError(err: unknown, path: string, action: string): Mnemol
   if (err instanceof TypeError && /busy executing a query/.test(msg)) {
     return new MnemoliteError('INVALID_INPUT', `Cannot ${action} while an export() of the same Memory is still being iterated. Finish or break that loop first, iterate [...memory.export()] instead, or use a second Memory.`, undefined, { cause: err });
   }
+  // better-sqlite3 loads its native module on first open: not built (install scripts skipped) or built for another Node.
+  if (/Could not locate the bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test(msg)) {
+    return new MnemoliteError('STORAGE', `SQLite's native module (better-sqlite3) is not built for this Node.js ${process.version}, so ${path} cannot be opened. Run: npm rebuild better-sqlite3 (npm must be allowed to run its install script). Detail: ${msg.split('\n')[0]}`, undefined, { cause: err });
+  }
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     return new MnemoliteError('NOT_A_DATABASE', `${path} is damaged or not a database (${msg}) while trying to ${action}. Restore it from a backup.`, undefined, { cause: err });
   }
@@ -145,7 +149,7 @@ export function openDatabase(path: string, opts: ConnectionOptions = {}): Databa
       }
     } else {
       // New (empty) files reclaim the space of pruned memories with incremental vacuum; the
-      // mode can only be chosen before the first table exists (see src/lifecycle/prune.ts).
+      // mode can only be chosen before the first table exists (see src/store/prune.ts).
       if (version === 0) db.pragma('auto_vacuum = INCREMENTAL');
       if (!memory) db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

@@ -25,8 +25,3 @@ export function whereClause(f: RowFilter): { sql: string; params: unknown[] } {
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', params };
 }
-
-/** True when the filter restricts by metadata (the only part the vector index cannot check in memory). */
-export function hasMetadataFilter(f: RowFilter): boolean {
-  return (f.metadata?.length ?? 0) > 0;
-}

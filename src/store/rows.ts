@@ -17,6 +17,8 @@ export interface MemoryRow {
   pinned: number;
   importance: number | null;
   superseded_by: string | null;
+  /** Conversational context (schema 3): JSON array of the preceding memories' contents in the session, or null. */
+  context: string | null;
 }
 
 /** Validated filter in storage terms (dates as ISO strings). */
@@ -52,4 +54,7 @@ export interface NewRow {
   importance?: number | null;
   superseded_by?: string | null;
   dedup_hash?: string | null;
+  /** Conversational context: JSON array of strings, and the normalised mean of their vectors. */
+  context?: string | null;
+  context_embedding?: Buffer | null;
 }

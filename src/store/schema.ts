@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -132,6 +132,30 @@ export const MIGRATIONS: string[] = [
     DELETE FROM memory_history WHERE memory_id = old.id;
     UPDATE memories SET superseded_by = NULL WHERE superseded_by = old.id;
   END;
+  `,
+  // 2 -> 3: conversational context (src/search/context.ts): the turns before a memory in its session.
+  `
+  ALTER TABLE memories ADD COLUMN context TEXT CHECK (context IS NULL OR json_valid(context)); -- JSON array of the preceding memories' contents in the session, oldest first
+  ALTER TABLE memories ADD COLUMN context_embedding BLOB;          -- float32, L2-normalised mean of those memories' vectors (model = embedding_model)
+
+  -- The context's words, searched as their own field (contentless: the text lives in memories.context).
+  CREATE VIRTUAL TABLE memories_ctx_fts USING fts5(
+    context,
+    content = '',
+    contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER memories_ctx_insert AFTER INSERT ON memories WHEN new.context IS NOT NULL BEGIN
+    INSERT INTO memories_ctx_fts(rowid, context) VALUES (new.seq, (SELECT group_concat(value, ' ') FROM json_each(new.context)));
+  END;
+  CREATE TRIGGER memories_ctx_delete AFTER DELETE ON memories WHEN old.context IS NOT NULL BEGIN
+    DELETE FROM memories_ctx_fts WHERE rowid = old.seq;
+  END;
+  CREATE TRIGGER memories_ctx_update AFTER UPDATE OF context ON memories WHEN old.context IS NOT new.context BEGIN
+    DELETE FROM memories_ctx_fts WHERE rowid = old.seq;
+    INSERT INTO memories_ctx_fts(rowid, context) SELECT new.seq, (SELECT group_concat(value, ' ') FROM json_each(new.context)) WHERE new.context IS NOT NULL;
+  END;
+  CREATE INDEX memories_session ON memories(namespace, session_id, seq) WHERE session_id IS NOT NULL;
   `,
 ];
 

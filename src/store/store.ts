@@ -4,14 +4,26 @@ import { whereClause } from './filter.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
 import type { MemoryRow, NewRow, RowFilter } from './rows.js';
 
-const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by';
+const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by, m.context';
 
 /** A row of ROW_COLUMNS as an array, in that order. */
 type RawRow = [
   MemoryRow['seq'], MemoryRow['id'], MemoryRow['namespace'], MemoryRow['key'], MemoryRow['content'], MemoryRow['category'], MemoryRow['session_id'],
   MemoryRow['metadata'], MemoryRow['created_at'], MemoryRow['updated_at'], MemoryRow['content_hash'], MemoryRow['embedding_model'],
-  MemoryRow['expires_at'], MemoryRow['pinned'], MemoryRow['importance'], MemoryRow['superseded_by'],
+  MemoryRow['expires_at'], MemoryRow['pinned'], MemoryRow['importance'], MemoryRow['superseded_by'], MemoryRow['context'],
 ];
+
+/** The two keyword fields: a memory's own text, and its conversational context. */
+export type FtsField = 'content' | 'context';
+const FTS_TABLE: Record<FtsField, string> = { content: 'memories_fts', context: 'memories_ctx_fts' };
+
+/** What the search index needs of one memory. */
+export interface IndexRow {
+  seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null;
+  /** Context text (the preceding memories joined by spaces), or null. */
+  context: string | null;
+  context_embedding: Buffer | null;
+}
 
 /** Embedding identity recorded in the meta table. */
 export interface EmbeddingIdentity {
@@ -34,8 +46,8 @@ export class Store {
     this.db = openDatabase(path, opts);
   }
 
-  /** Cached prepared statement. */
-  private st(sql: string): Database.Statement {
+  /** Cached prepared statement: the one statement cache of the file (the lifecycle and add SQL use it too). */
+  stmt(sql: string): Database.Statement {
     let s = this.stmts.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -65,12 +77,12 @@ export class Store {
   // ---- meta --------------------------------------------------------------
 
   getMeta(key: string): string | undefined {
-    const r = this.st('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const r = this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return r?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.st('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.stmt('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   getEmbeddingIdentity(): EmbeddingIdentity | null {
@@ -97,52 +109,61 @@ export class Store {
   // ---- memories: writes ----------------------------------------------------
 
   insert(r: NewRow): number {
-    const info = this.st(
+    const info = this.stmt(
       `INSERT INTO memories(id, namespace, key, content, category, session_id, metadata, created_at, updated_at, content_hash, embedding, embedding_model,
-         expires_at, pinned, importance, superseded_by, dedup_hash)
+         expires_at, pinned, importance, superseded_by, dedup_hash, context, context_embedding)
        VALUES (@id, @namespace, @key, @content, @category, @session_id, @metadata, @created_at, @updated_at, @content_hash, @embedding, @embedding_model,
-         @expires_at, @pinned, @importance, @superseded_by, @dedup_hash)`,
-    ).run({ expires_at: null, pinned: 0, importance: null, superseded_by: null, dedup_hash: null, ...r });
+         @expires_at, @pinned, @importance, @superseded_by, @dedup_hash, @context, @context_embedding)`,
+    ).run({ expires_at: null, pinned: 0, importance: null, superseded_by: null, dedup_hash: null, context: null, context_embedding: null, ...r });
     return Number(info.lastInsertRowid);
   }
 
   /** Overwrite every mutable column of the row `seq` (id and created_at stay). */
   replace(seq: number, r: Omit<NewRow, 'id' | 'created_at'>): void {
-    this.st(
+    this.stmt(
       `UPDATE memories SET namespace = @namespace, key = @key, content = @content, category = @category,
          session_id = @session_id, metadata = @metadata, updated_at = @updated_at, content_hash = @content_hash,
-         embedding = @embedding, embedding_model = @embedding_model
+         embedding = @embedding, embedding_model = @embedding_model,
+         context = CASE WHEN @keep_context THEN context ELSE @context END,
+         context_embedding = CASE WHEN @keep_context THEN context_embedding ELSE @context_embedding END
        WHERE seq = @seq`,
-    ).run({ ...r, seq });
+    ).run({ context: null, context_embedding: null, ...r, keep_context: r.context === undefined ? 1 : 0, seq });
   }
 
-  setEmbedding(seq: number, embedding: Buffer, model: string): void {
-    this.st('UPDATE memories SET embedding = ?, embedding_model = ? WHERE seq = ?').run(embedding, model, seq);
+  setEmbedding(seq: number, embedding: Buffer, model: string, contextEmbedding: Buffer | null = null): void {
+    this.stmt('UPDATE memories SET embedding = ?, embedding_model = ?, context_embedding = ? WHERE seq = ?').run(embedding, model, contextEmbedding, seq);
+  }
+
+  /** The last `n` memories of a session (newest last), with their vectors of `model`: the context of the next one. */
+  sessionTail(namespace: string, sessionId: string, n: number, model: string | null): { content: string; embedding: Buffer | null; key: string | null }[] {
+    const rows = this.stmt(`SELECT content, key, CASE WHEN embedding_model IS ? THEN embedding END AS embedding FROM memories
+      WHERE namespace = ? AND session_id = ? ORDER BY seq DESC LIMIT ?`).all(model, namespace, sessionId, n) as { content: string; embedding: Buffer | null; key: string | null }[];
+    return rows.reverse();
   }
 
   deleteBySeq(seq: number): boolean {
-    return this.st('DELETE FROM memories WHERE seq = ?').run(seq).changes > 0;
+    return this.stmt('DELETE FROM memories WHERE seq = ?').run(seq).changes > 0;
   }
 
   // ---- memories: reads -----------------------------------------------------
 
   getById(id: string): MemoryRow | undefined {
-    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
+    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
   }
 
   getByKey(namespace: string, key: string): MemoryRow | undefined {
-    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.namespace = ? AND m.key = ?`).get(namespace, key) as MemoryRow | undefined;
+    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.namespace = ? AND m.key = ?`).get(namespace, key) as MemoryRow | undefined;
   }
 
   getBySeqs(seqs: number[]): Map<number, MemoryRow> {
     const out = new Map<number, MemoryRow>();
     if (!seqs.length) return out;
     // Raw arrays, then plain objects built here: ~3x faster than better-sqlite3's row objects (recall's last step).
-    const stmt = this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?)) /* raw */`).raw();
+    const stmt = this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?)) /* raw */`).raw();
     for (const r of stmt.all(JSON.stringify(seqs)) as RawRow[]) {
       out.set(r[0], {
         seq: r[0], id: r[1], namespace: r[2], key: r[3], content: r[4], category: r[5], session_id: r[6], metadata: r[7], created_at: r[8],
-        updated_at: r[9], content_hash: r[10], embedding_model: r[11], expires_at: r[12], pinned: r[13], importance: r[14], superseded_by: r[15],
+        updated_at: r[9], content_hash: r[10], embedding_model: r[11], expires_at: r[12], pinned: r[13], importance: r[14], superseded_by: r[15], context: r[16],
       });
     }
     return out;
@@ -151,37 +172,37 @@ export class Store {
   list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): MemoryRow[] {
     const w = whereClause(f);
     const dir = order === 'asc' ? 'ASC' : 'DESC';
-    return this.st(`SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w.sql} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`)
+    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w.sql} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`)
       .all(...w.params, limit, offset) as MemoryRow[];
   }
 
   /** Iterate every row matching `f` with its vector (for export). */
-  *iterate(f: RowFilter): IterableIterator<MemoryRow & { embedding: Buffer | null }> {
+  *iterate(f: RowFilter): IterableIterator<MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }> {
     const w = whereClause(f);
     try {
-      yield* this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
-        .iterate(...w.params) as IterableIterator<MemoryRow & { embedding: Buffer | null }>;
+      yield* this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding, m.context_embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
+        .iterate(...w.params) as IterableIterator<MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }>;
     } catch (err) {
       throw storageError(err, this.path, 'export memories');
     }
   }
 
   /** Up to `limit` rows matching `f` with `seq > after`, in seq order, with vectors (paged export: no cursor stays open). */
-  page(f: RowFilter, after: number, limit: number): (MemoryRow & { embedding: Buffer | null })[] {
+  page(f: RowFilter, after: number, limit: number): (MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null })[] {
     const w = whereClause(f);
-    return this.st(`SELECT ${ROW_COLUMNS}, m.embedding FROM memories m WHERE ${w.sql} AND m.seq > ? ORDER BY m.seq LIMIT ?`)
-      .all(...w.params, after, limit) as (MemoryRow & { embedding: Buffer | null })[];
+    return this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding, m.context_embedding FROM memories m WHERE ${w.sql} AND m.seq > ? ORDER BY m.seq LIMIT ?`)
+      .all(...w.params, after, limit) as (MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null })[];
   }
 
   count(f: RowFilter): number {
     const w = whereClause(f);
-    return (this.st(`SELECT count(*) AS n FROM memories m WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM memories m WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   }
 
   countByNamespace(f: RowFilter): Record<string, number> {
     const w = whereClause(f);
     const out: Record<string, number> = {};
-    for (const r of this.st(`SELECT m.namespace AS ns, count(*) AS n FROM memories m WHERE ${w.sql} GROUP BY m.namespace ORDER BY m.namespace`).all(...w.params) as { ns: string; n: number }[]) {
+    for (const r of this.stmt(`SELECT m.namespace AS ns, count(*) AS n FROM memories m WHERE ${w.sql} GROUP BY m.namespace ORDER BY m.namespace`).all(...w.params) as { ns: string; n: number }[]) {
       out[r.ns] = r.n;
     }
     return out;
@@ -189,74 +210,92 @@ export class Store {
 
   countEmbedded(f: RowFilter, model: string): number {
     const w = whereClause(f);
-    return (this.st(`SELECT count(*) AS n FROM memories m WHERE ${w.sql} AND m.embedding_model = ?`).get(...w.params, model) as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM memories m WHERE ${w.sql} AND m.embedding_model = ?`).get(...w.params, model) as { n: number }).n;
   }
 
   /** Seqs matching a filter (used to restrict the vector leg by metadata). */
   seqsMatching(f: RowFilter): number[] {
     const w = whereClause(f);
-    return this.st(`SELECT m.seq FROM memories m WHERE ${w.sql}`).pluck().all(...w.params) as number[];
+    return this.stmt(`SELECT m.seq FROM memories m WHERE ${w.sql}`).pluck().all(...w.params) as number[];
   }
 
   /** Rows whose vector is missing or from another model, oldest first (for reindex). */
-  rowsNeedingEmbedding(model: string, afterSeq: number, limit: number): { seq: number; content: string; content_hash: string }[] {
-    return this.st(
-      'SELECT seq, content, content_hash FROM memories WHERE seq > ? AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY seq LIMIT ?',
-    ).all(afterSeq, model, limit) as { seq: number; content: string; content_hash: string }[];
+  rowsNeedingEmbedding(model: string, afterSeq: number, limit: number): { seq: number; content: string; content_hash: string; context: string | null }[] {
+    return this.stmt(
+      'SELECT seq, content, content_hash, context FROM memories WHERE seq > ? AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY seq LIMIT ?',
+    ).all(afterSeq, model, limit) as { seq: number; content: string; content_hash: string; context: string | null }[];
   }
 
   // ---- vectors ---------------------------------------------------------------
 
   vectorsBySeqs(seqs: number[]): Map<number, Buffer> {
     const out = new Map<number, Buffer>();
-    const rows = this.st('SELECT seq, embedding FROM memories WHERE embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+    const rows = this.stmt('SELECT seq, embedding FROM memories WHERE embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[];
     for (const r of rows) out.set(r.seq, r.embedding);
     return out;
   }
 
-  // ---- bulk reads for the in-memory search index (src/search/vector-leg.ts) ----------
+  // ---- bulk reads for the in-memory search index (src/search/search-index.ts) ----------
 
   /** Every memory's seq, grouped by namespace: `[namespace, "seq,seq,..."]` (index-only scan). */
   seqsByNamespace(): [string, string][] {
-    return this.st('SELECT namespace, group_concat(seq) FROM memories GROUP BY namespace').raw().all() as [string, string][];
+    return this.stmt('SELECT namespace, group_concat(seq) FROM memories GROUP BY namespace').raw().all() as [string, string][];
   }
 
   /**
    * Up to `limit` vectors of `model` with `seq > after`, in seq order, as one concatenated BLOB
    * plus their seqs: one row per chunk instead of one Buffer per memory (several times faster to load).
    */
-  vectorChunk(model: string, bytes: number, after: number, limit: number): { seqs: string | null; blob: Buffer | null; n: number } {
-    const r = this.st(
-      `SELECT group_concat(seq), CAST(group_concat(embedding, '') AS BLOB), count(*) FROM (
-         SELECT seq, embedding FROM memories WHERE seq > ? AND embedding_model = ? AND length(embedding) = ? ORDER BY seq LIMIT ?)`,
-    ).raw().get(after, model, bytes, limit) as [string | null, Buffer | null, number];
-    return { seqs: r[0], blob: r[1], n: r[2] };
+  vectorChunk(model: string, bytes: number, after: number, limit: number): { seqs: string | null; blob: Buffer | null; n: number; withContext: string | null } {
+    const r = this.stmt(
+      `SELECT group_concat(seq), CAST(group_concat(embedding, '') AS BLOB), count(*), group_concat(CASE WHEN context_embedding IS NOT NULL THEN seq END) FROM (
+         SELECT seq, embedding, context_embedding FROM memories WHERE seq > ? AND embedding_model = ? AND length(embedding) = ? ORDER BY seq LIMIT ?)`,
+    ).raw().get(after, model, bytes, limit) as [string | null, Buffer | null, number, string | null];
+    return { seqs: r[0], blob: r[1], n: r[2], withContext: r[3] };
   }
 
-  private vocabReady = false;
+  /** Session key (namespace and session id) of those of some memories that have a session. */
+  sessionsOf(seqs: number[]): Map<number, string> {
+    return new Map(this.stmt(`SELECT seq, json_array(namespace, session_id) FROM memories WHERE session_id IS NOT NULL AND seq IN (SELECT value FROM json_each(?))`)
+      .raw().all(JSON.stringify(seqs)) as [number, string][]);
+  }
 
-  /** Rowids of one FTS5 term's instances, comma-separated in rowid order (a rowid repeats once per occurrence). */
-  ftsTermDocs(term: string): string | null {
-    if (!this.vocabReady) {
-      this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_instances USING fts5vocab(main, memories_fts, instance)');
-      this.vocabReady = true;
+  /** Context vectors of some memories (those that have one). */
+  contextVectors(seqs: number[]): Map<number, Buffer> {
+    const out = new Map<number, Buffer>();
+    for (const r of this.stmt('SELECT seq, context_embedding FROM memories WHERE context_embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+      .raw().all(JSON.stringify(seqs)) as [number, Buffer][]) out.set(r[0], r[1]);
+    return out;
+  }
+
+  private readonly vocabReady = new Set<FtsField>();
+
+  /** Rowids of one FTS5 term's instances in `field`, comma-separated in rowid order (a rowid repeats once per occurrence). */
+  ftsTermDocs(term: string, field: FtsField = 'content'): string | null {
+    const table = FTS_TABLE[field];
+    if (!this.vocabReady.has(field)) {
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_instances USING fts5vocab(main, ${table}, instance)`);
+      this.vocabReady.add(field);
     }
-    return this.st('SELECT group_concat(doc) FROM temp.memories_fts_instances WHERE term = ?').pluck().get(term) as string | null;
+    return this.stmt(`SELECT group_concat(doc) FROM temp.${table}_instances WHERE term = ?`).pluck().get(term) as string | null;
   }
 
   /**
    * Token count of every row of `memories_fts`, from its `docsize` table: the rowids, and their
    * `sz` records (one varint per row for this one-column table) concatenated in the same order.
    */
-  ftsDocLengths(): { ids: string | null; sz: Buffer | null } {
-    const r = this.st("SELECT group_concat(id), CAST(group_concat(sz, '') AS BLOB) FROM memories_fts_docsize").raw().get() as [string | null, Buffer | null];
+  ftsDocLengths(field: FtsField = 'content'): { ids: string | null; sz: Buffer | null } {
+    const r = this.stmt(`SELECT group_concat(id), CAST(group_concat(sz, '') AS BLOB) FROM ${FTS_TABLE[field]}_docsize`).raw().get() as [string | null, Buffer | null];
     return { ids: r[0], sz: r[1] };
   }
 
-  /** Every memory's content (fallback to count tokens when `ftsDocLengths` cannot be read). */
-  allContent(): [number, string][] {
-    return this.st('SELECT seq, content FROM memories').raw().all() as [number, string][];
+  /** Every memory's content, or context text (fallback to count tokens when `ftsDocLengths` cannot be read). */
+  allContent(field: FtsField = 'content'): [number, string][] {
+    if (field === 'context') {
+      return this.stmt("SELECT seq, (SELECT group_concat(value, ' ') FROM json_each(context)) FROM memories WHERE context IS NOT NULL").raw().all() as [number, string][];
+    }
+    return this.stmt('SELECT seq, content FROM memories').raw().all() as [number, string][];
   }
 
   /** Tokenize texts exactly as `memories_fts` does (same tokenizer, in a TEMP table; works read-only too). */
@@ -264,40 +303,42 @@ export class Store {
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.mnemolite_tokenizer USING fts5(content, tokenize = 'porter unicode61 remove_diacritics 2');
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.mnemolite_tokenizer_v USING fts5vocab(temp, mnemolite_tokenizer, instance);`);
     const out: string[][] = texts.map(() => []);
-    const ins = this.st('INSERT INTO temp.mnemolite_tokenizer(rowid, content) VALUES (?, ?)');
+    const ins = this.stmt('INSERT INTO temp.mnemolite_tokenizer(rowid, content) VALUES (?, ?)');
     texts.forEach((t, i) => ins.run(i + 1, t));
-    for (const [doc, term] of this.st('SELECT doc, term FROM temp.mnemolite_tokenizer_v ORDER BY doc, offset').raw().all() as [number, string][]) out[doc - 1]!.push(term);
-    this.st('DELETE FROM temp.mnemolite_tokenizer').run();
+    for (const [doc, term] of this.stmt('SELECT doc, term FROM temp.mnemolite_tokenizer_v ORDER BY doc, offset').raw().all() as [number, string][]) out[doc - 1]!.push(term);
+    this.stmt('DELETE FROM temp.mnemolite_tokenizer').run();
     return out;
   }
 
   /** `[seq, expires_at]` of memories that can expire (not pinned), for the in-memory expiry filter. */
   expiringSeqs(): [number, string][] {
-    return this.st('SELECT seq, expires_at FROM memories WHERE expires_at IS NOT NULL AND pinned = 0').raw().all() as [number, string][];
+    return this.stmt('SELECT seq, expires_at FROM memories WHERE expires_at IS NOT NULL AND pinned = 0').raw().all() as [number, string][];
   }
 
   /** What the search index needs of some memories (missing seqs were deleted); `expires_at` is null when pinned. */
-  indexRowsBySeqs(seqs: number[]): { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[] {
+  indexRowsBySeqs(seqs: number[]): IndexRow[] {
     // Every open file is at the current schema (migrated on open; read-only opens of older files are refused).
-    return this.st(`SELECT seq, namespace, content, embedding_model, embedding, CASE WHEN pinned = 1 THEN NULL ELSE expires_at END AS expires_at FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(seqs)) as { seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null }[];
+    return this.stmt(`SELECT seq, namespace, content, embedding_model, embedding, CASE WHEN pinned = 1 THEN NULL ELSE expires_at END AS expires_at,
+        (SELECT group_concat(value, ' ') FROM json_each(context)) AS context, context_embedding
+      FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(seqs)) as IndexRow[];
   }
 
   /** Highest change-log version (0 when empty). */
   changeVersion(): number {
-    return (this.st('SELECT coalesce(max(version), 0) AS v FROM changes').get() as { v: number }).v;
+    return (this.stmt('SELECT coalesce(max(version), 0) AS v FROM changes').get() as { v: number }).v;
   }
 
   /** Seqs changed after `version`, and the lowest version still kept (to detect a pruned gap). */
   changesSince(version: number): { seqs: number[]; latest: number; oldest: number } {
-    const rows = this.st('SELECT version, seq FROM changes WHERE version > ? ORDER BY version').all(version) as { version: number; seq: number }[];
-    const oldest = (this.st('SELECT coalesce(min(version), 0) AS v FROM changes').get() as { v: number }).v;
+    const rows = this.stmt('SELECT version, seq FROM changes WHERE version > ? ORDER BY version').all(version) as { version: number; seq: number }[];
+    const oldest = (this.stmt('SELECT coalesce(min(version), 0) AS v FROM changes').get() as { v: number }).v;
     return { seqs: [...new Set(rows.map((r) => r.seq))], latest: rows.length ? rows[rows.length - 1]!.version : version, oldest };
   }
 
   /** Keep the change log short; readers that fall behind rebuild fully. */
   pruneChanges(keep: number): void {
-    this.st('DELETE FROM changes WHERE version <= (SELECT max(version) FROM changes) - ?').run(keep);
+    this.stmt('DELETE FROM changes WHERE version <= (SELECT max(version) FROM changes) - ?').run(keep);
   }
 
   // ---- embedding cache -------------------------------------------------------
@@ -307,27 +348,27 @@ export class Store {
     const out = new Map<string, Buffer>();
     if (!hashes.length) return out;
     const want = JSON.stringify([...new Set(hashes)]);
-    for (const [h, e] of this.st('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
+    for (const [h, e] of this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
       .raw().all(want, model) as [string, Buffer][]) out.set(h, e);
     if (out.size < new Set(hashes).size) {
-      for (const [h, e] of this.st('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
+      for (const [h, e] of this.stmt('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
         .raw().all(model, want) as [string, Buffer][]) if (!out.has(h)) out.set(h, e);
     }
     return out;
   }
 
   putCache(model: string, hash: string, embedding: Buffer): void {
-    this.st('INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at')
+    this.stmt('INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at')
       .run(model, hash, embedding, new Date().toISOString());
   }
 
   /** Bound the cache to `max` entries, dropping the least recently used. */
   trimCache(max: number): void {
-    this.st('DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC LIMIT -1 OFFSET ?)').run(max);
+    this.stmt('DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC LIMIT -1 OFFSET ?)').run(max);
   }
 
   cacheEntries(): number {
-    return (this.st('SELECT count(*) AS n FROM embedding_cache').get() as { n: number }).n;
+    return (this.stmt('SELECT count(*) AS n FROM embedding_cache').get() as { n: number }).n;
   }
 
   // ---- file ----------------------------------------------------------------

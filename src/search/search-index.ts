@@ -1,5 +1,6 @@
 import type { RowFilter } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { FtsField, Store } from '../store/store.js';
+import { blendedBytes } from './context.js';
 import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
@@ -73,7 +74,7 @@ class SeqMap {
  * one is tombstoned) and the whole index is rebuilt from the file when tombstones pile up, when
  * the change log was pruned past this reader, or when a burst of changes is cheaper to reload.
  */
-export class VectorLeg {
+export class SearchIndex {
   private readonly store: Store;
   private readonly model: string | null;
   private readonly dims: number;
@@ -93,6 +94,8 @@ export class VectorLeg {
   private nsLive: number[] = [];
   private vec: VectorIndex | null = null;
   private kw = new KeywordIndex();
+  /** The context field (src/search/context.ts): the words of the memories before each one in its session. */
+  private ctx = new KeywordIndex();
 
   /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */
   constructor(store: Store, model: string | null, dims: number) {
@@ -148,6 +151,7 @@ export class VectorLeg {
     this.nsLive = [];
     this.vec = this.model ? new VectorIndex(this.dims) : null;
     this.kw = new KeywordIndex();
+    this.ctx = new KeywordIndex();
     const { store } = this;
     const mmap = store.db.pragma('mmap_size', { simple: true }) as number;
     // Memory-mapped reads make the one big scan ~2x faster; restored afterwards.
@@ -207,15 +211,17 @@ export class VectorLeg {
 
   /** Document lengths for BM25 from FTS5's docsize table (postings are read per term, on first use). */
   private loadLengths(): void {
-    const { ids, sz } = this.store.ftsDocLengths();
-    const d = ids && sz ? decodeDocLengths(ids, sz) : { seqs: [], lengths: [] };
-    if (d) {
-      d.seqs.forEach((seq, i) => { const s = this.slotOf.get(seq); if (s >= 0) this.kw.setLength(s, d.lengths[i]!); });
-    } else {
-      // Unreadable docsize records: count tokens ourselves (slower, same numbers).
-      for (const [seq, content] of this.store.allContent()) {
-        const s = this.slotOf.get(seq);
-        if (s >= 0) this.kw.setLength(s, (isAscii(content) ? tokenizeAscii(content) : this.store.ftsTokens([content])[0]!).length);
+    for (const [field, index] of [['content', this.kw], ['context', this.ctx]] as const) {
+      const { ids, sz } = this.store.ftsDocLengths(field);
+      const d = ids && sz ? decodeDocLengths(ids, sz) : { seqs: [], lengths: [] };
+      if (d) {
+        d.seqs.forEach((seq, i) => { const s = this.slotOf.get(seq); if (s >= 0) index.setLength(s, d.lengths[i]!); });
+      } else {
+        // Unreadable docsize records: count tokens ourselves (slower, same numbers).
+        for (const [seq, content] of this.store.allContent(field)) {
+          const s = this.slotOf.get(seq);
+          if (s >= 0) index.setLength(s, (isAscii(content) ? tokenizeAscii(content) : this.store.ftsTokens([content])[0]!).length);
+        }
       }
     }
     for (let s = 0; s < this.slots; s++) if (this.seqOf[s]! >= 0 && !this.kw.has(s)) this.kw.setLength(s, 0);
@@ -240,6 +246,17 @@ export class VectorLeg {
         if (first >= 0) vec.setRange(first, u8.subarray(i * bytes, j * bytes), j - i);
         i = j;
       }
+      // Memories with conversational context are searched by their own vector plus the context's.
+      if (c.withContext) {
+        const ctxSeqs = Array.from(parseSeqs(c.withContext));
+        const cv = this.store.contextVectors(ctxSeqs);
+        const at = new Map(Array.from(seqs, (q, k) => [q, k]));
+        for (const [seq, blob] of cv) {
+          const k = at.get(seq), slot = this.slotOf.get(seq);
+          if (k === undefined || slot < 0 || blob.byteLength !== bytes) continue;
+          vec.set(slot, blendedBytes(u8.subarray(k * bytes, (k + 1) * bytes), blob));
+        }
+      }
       after = seqs[seqs.length - 1]!;
       if (c.n < LOAD_CHUNK) break;
     }
@@ -261,8 +278,6 @@ export class VectorLeg {
     })());
     if (!behind) { this.rebuild(); return; }
     for (const seq of behind.ch.seqs) this.drop(seq);
-    const ascii: number[] = [];
-    const other: number[] = [];
     const added = behind.rows.map((r) => {
       const slot = this.slots++;
       this.reserve(this.slots);
@@ -273,19 +288,25 @@ export class VectorLeg {
       this.slotOf.set(r.seq, slot);
       if (r.expires_at !== null) { this.expires[slot] = Date.parse(r.expires_at); this.expiring.add(slot); }
       if (this.vec && r.embedding_model === this.model && r.embedding && r.embedding.byteLength === this.dims * 4) {
-        this.vec.set(slot, new Uint8Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength));
+        const own = new Uint8Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength);
+        this.vec.set(slot, r.context_embedding && r.context_embedding.byteLength === own.byteLength ? blendedBytes(own, r.context_embedding) : own);
       }
-      (isAscii(r.content) ? ascii : other).push(slot);
-      return { slot, content: r.content };
+      return { slot, content: r.content, context: r.context };
     });
-    const bySlot = new Map(added.map((a) => [a.slot, a.content]));
-    for (const s of ascii) this.kw.add(s, tokenizeAscii(bySlot.get(s)!));
-    if (other.length) {
-      const toks = this.store.read('tokenize new memories', () => this.store.ftsTokens(other.map((s) => bySlot.get(s)!)));
-      other.forEach((s, i) => this.kw.add(s, toks[i]!));
-    }
+    this.addTokens(this.kw, added.map((a) => [a.slot, a.content]));
+    this.addTokens(this.ctx, added.filter((a) => a.context !== null).map((a) => [a.slot, a.context!]));
     this.seenVersion = behind.ch.latest;
     if (this.dead > Math.max(1000, this.slots / 4)) this.rebuild();
+  }
+
+  /** Tokenize texts as FTS5 does (in JS for ASCII) and add them to a keyword index. */
+  private addTokens(index: KeywordIndex, docs: [slot: number, text: string][]): void {
+    const other: [number, string][] = [];
+    for (const [s, t] of docs) if (isAscii(t)) index.add(s, tokenizeAscii(t)); else other.push([s, t]);
+    if (other.length) {
+      const toks = this.store.read('tokenize new memories', () => this.store.ftsTokens(other.map((o) => o[1])));
+      other.forEach(([s], i) => index.add(s, toks[i]!));
+    }
   }
 
   /** Tombstone the slot of `seq`, if any. */
@@ -298,6 +319,7 @@ export class VectorLeg {
     if (this.expires[slot] !== Infinity) { this.expires[slot] = Infinity; this.expiring.delete(slot); }
     this.dead++;
     this.kw.remove(slot);
+    this.ctx.remove(slot);
     this.vec?.clear(slot);
   }
 
@@ -360,8 +382,10 @@ export class VectorLeg {
    * words minus stop words. `bm25` is FTS5's `rank` convention: lower is better. `stats`
    * receives the query's idf mass (see {@link KeywordIndex.search}).
    */
-  keyword(text: string, k: number, f: RowFilter, stats?: { idfMass: number }): { seq: number; bm25: number }[] {
+  keyword(text: string, k: number, f: RowFilter, stats?: { idfMass: number }, field: FtsField = 'content'): { seq: number; bm25: number }[] {
     this.sync();
+    const index = field === 'content' ? this.kw : this.ctx;
+    if (field === 'context' && index.count === 0) return [];
     const words = queryTerms(text);
     if (!words.length) return [];
     const el = this.eligibility(f);
@@ -369,7 +393,7 @@ export class VectorLeg {
     const joined = words.join(' ');
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
     const seqOf = this.seqOf;
-    const load = (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term));
-    return this.kw.search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined, stats).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
+    const load = (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term, field));
+    return index.search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined, stats).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
   }
 }

@@ -7,9 +7,9 @@
  * prune frees the pages for reuse by later writes but cannot shrink the file, unless asked for a
  * full `VACUUM` (which also switches the file to incremental mode for next time).
  */
-import type { Store } from '../store/store.js';
-import { storageError } from '../store/connection.js';
-import type { PruneOptions, PruneResult } from './types.js';
+import type { Store } from './store.js';
+import { storageError } from './connection.js';
+import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
 
 const MODES = ['none', 'full', 'incremental'] as const;
 const MAX_IDS = 1000;

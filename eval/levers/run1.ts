@@ -1,0 +1,12 @@
+import { feats, score, fmt } from './eval.js';
+const show = (name: string, p: any) => console.log(name.padEnd(40), fmt(score(feats, p)));
+show('kw turn', { mode: 0 });
+show('kw bare', { mode: 0, bare: 1 });
+show('kw bare + sp0.5', { mode: 0, bare: 1, sp: 0.5 });
+for (const w of [1, 2, 3, 4]) for (const wc of [0.2, 0.35, 0.5, 0.75]) show(`kw turn + ctx w${w} x${wc}`, { mode: 0, win: w, wc });
+for (const ws of [0.1, 0.2, 0.4]) show(`kw turn + sess ${ws}`, { mode: 0, ws });
+show('vec turn', { mode: 1 });
+for (const vc of [0.3, 0.6, 1]) show(`vec turn + ctxemb ${vc}`, { mode: 1, vc });
+for (const vm of [0.3, 0.6, 1]) show(`vec turn + ctxmean ${vm}`, { mode: 1, vm });
+for (const a of [0.5, 0.6, 0.7, 0.8]) show(`hyb a${a}`, { mode: 2, alpha: a });
+for (const a of [0.6, 0.7, 0.8]) show(`hyb a${a} ctx2x.5 vc.6`, { mode: 2, alpha: a, win: 2, wc: 0.5, vc: 0.6 });

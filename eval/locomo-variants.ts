@@ -1,0 +1,14 @@
+/** Variants of the LoCoMo run: each lever on and off (EVAL.md, "Conversational context"). */
+import type { LocomoVariant } from './locomo.js';
+
+export const EXTRA_VARIANTS: LocomoVariant[] = [
+  { name: 'keyword, no context (window 0)', recall: { mode: 'keyword' }, write: { contextWindow: 0 } },
+  { name: 'vector, no context (window 0)', recall: { mode: 'vector' }, write: { contextWindow: 0 } },
+  { name: 'hybrid, no context (window 0)', recall: {}, write: { contextWindow: 0 } },
+  { name: 'hybrid rrf', recall: { fusion: 'rrf' } },
+  { name: 'hybrid convex 0.5', recall: { fusion: 'convex' } },
+  { name: 'hybrid convex 0.7', recall: { fusion: 'convex', weights: { keyword: 0.7, vector: 0.3 } } },
+  { name: 'hybrid adaptive', recall: { fusion: 'adaptive' } },
+  ...[0.5, 0.7, 1.4, 2].map((w) => ({ name: `hybrid adaptive kw×${w}`, recall: { fusion: 'adaptive' as const, weights: { keyword: w, vector: 1 } } })),
+  { name: 'hybrid convex 0.6', recall: { fusion: 'convex', weights: { keyword: 0.6, vector: 0.4 } } },
+];

@@ -1,0 +1,291 @@
+/**
+ * Moving memories in and out: export as plain records (JSON Lines), import them back (validated
+ * and embedded before the first write), and migrate between two stores.
+ */
+import type { Backend, ExportRow, ImportItem } from '../backend/types.js';
+import { EmbeddingService, contentHash } from '../embed/cache.js';
+import type { Embedder } from '../embed/provider.js';
+import { MnemoliteError, invalid } from '../errors.js';
+import { uuidv7 } from '../ids.js';
+import { Memory } from '../memory.js';
+import type { Filter } from '../types.js';
+import { namespaceFor } from '../namespaces.js';
+import { DEFAULT_NAMESPACE, checkContent, checkId, parseAdd, parseList, toRowFilter, type ParsedAdd } from '../validate.js';
+import { storedContext, storedMetadata } from './records.js';
+import { MAX_CONTEXT_WINDOW, contextVectorsOf, meanVector } from '../search/context.js';
+
+/** One line of an export (JSON Lines): everything needed for a lossless round trip. */
+export interface ExportRecord {
+  id: string;
+  content: string;
+  key: string | null;
+  namespace: string;
+  category: string | null;
+  sessionId: string | null;
+  metadata: Record<string, unknown>;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601. */
+  updatedAt: string;
+  /** Present when exported with `vectors: true`. */
+  embedding?: number[];
+  /** Model that made `embedding`. */
+  embeddingModel?: string;
+  /** Conversational context: the contents of the memories before this one in its session (oldest first), when indexed with one. */
+  context?: string[];
+  /** Normalised mean of the context's vectors (same model), present with `embedding`. */
+  contextEmbedding?: number[];
+  /** Lifecycle fields (ISO 8601 dates), present only when set. */
+  expiresAt?: string;
+  pinned?: true;
+  importance?: number;
+  supersededBy?: string;
+}
+
+/** Options for {@link Memory.export}. */
+export interface ExportOptions extends Filter {
+  /** Include vectors (default false: they are re-made on import). */
+  vectors?: boolean;
+  /** Include expired memories not yet pruned (default true: an export is a backup). */
+  includeExpired?: boolean;
+}
+
+/** Options for {@link Memory.import}. */
+export interface ImportOptions {
+  /** What to do when a record's id (or namespace+key) already exists: `skip` (default) or `replace`. */
+  onConflict?: 'skip' | 'replace';
+  /** Records per transaction (default 500). All records are validated before the first is written. */
+  batchSize?: number;
+  /** Called after each batch. */
+  onProgress?: (done: number) => void;
+}
+
+/** Result of {@link Memory.import}. */
+export interface ImportResult {
+  imported: number;
+  replaced: number;
+  skipped: number;
+}
+
+/** What {@link Memory.export} returns: iterate with `for await` (any store) or `for` (the SQLite file). */
+export interface MemoryExport extends AsyncIterable<ExportRecord>, Iterable<ExportRecord> {}
+
+function exportRecord(r: ExportRow): ExportRecord {
+  const rec: ExportRecord = {
+    id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.session_id,
+    metadata: storedMetadata(r), createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+  if (r.expires_at) rec.expiresAt = r.expires_at;
+  if (r.pinned) rec.pinned = true;
+  if (r.importance !== null && r.importance !== undefined) rec.importance = r.importance;
+  if (r.superseded_by) rec.supersededBy = r.superseded_by;
+  if (r.context) rec.context = storedContext(r);
+  if (r.vector && r.embedding_model) {
+    rec.embedding = Array.from(r.vector);
+    rec.embeddingModel = r.embedding_model;
+    if (r.contextVector && rec.context) rec.contextEmbedding = Array.from(r.contextVector);
+  }
+  return rec;
+}
+
+/** What an import writes through: the store, the embedder, and the open check of its {@link Memory}. */
+export interface ImportTarget {
+  backend: Backend;
+  embedder: Embedder | null;
+  embeddings: EmbeddingService | null;
+  /** Throws `CLOSED` once the memory is closed (checked before each write). */
+  live(): void;
+}
+
+/** The records of `backend` matching `options` ({@link Memory.export}). */
+export function exportMemories(backend: Backend, options: ExportOptions): MemoryExport {
+  const { vectors, ...filter } = options ?? {};
+  const f = toRowFilter('export', parseList({ includeExpired: true, ...filter }));
+  const withVectors = vectors === true;
+  return {
+    [Symbol.asyncIterator]: async function* () {
+      for await (const r of backend.exportRows(f, withVectors)) yield exportRecord(r);
+    },
+    [Symbol.iterator]: function* () {
+      if (!backend.exportRowsSync) {
+        throw new MnemoliteError('UNSUPPORTED', `Export from ${backend.kind} is asynchronous: iterate it with "for await (const record of memory.export())".`);
+      }
+      for (const r of backend.exportRowsSync(f, withVectors)) yield exportRecord(r);
+    },
+  };
+}
+
+/** Validate, embed, then write `records` in batches ({@link Memory.import}). */
+export async function importRecords(m: ImportTarget, records: Iterable<unknown> | AsyncIterable<unknown>, options: ImportOptions): Promise<ImportResult> {
+  if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
+  const batchSize = Math.max(1, Math.min(10_000, options.batchSize ?? 500));
+  const onConflict = options.onConflict ?? 'skip';
+  if (onConflict !== 'skip' && onConflict !== 'replace') throw invalid('onConflict must be "skip" or "replace".');
+  const it = records as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null;
+  if (it === null || typeof it !== 'object' || (typeof it[Symbol.iterator] !== 'function' && typeof it[Symbol.asyncIterator] !== 'function')) {
+    throw invalid('import expects an array or other iterable of records, e.g. the output of export() or parsed JSON Lines.');
+  }
+  const res: ImportResult = { imported: 0, replaced: 0, skipped: 0 };
+  // Validate everything before writing anything: a bad record on line 10,000 must not leave a half import.
+  const all: ExportRecord[] = [];
+  let line = 0;
+  for await (const rec of records as AsyncIterable<unknown>) all.push(checkRecord(rec, ++line));
+  // Embed everything before writing anything, too: a model failure on record 10,000 must not leave a half import.
+  const blobs = await importVectors(m, all);
+  for (let i = 0; i < all.length; i += batchSize) {
+    await importBatch(m, all.slice(i, i + batchSize), blobs.slice(i, i + batchSize), onConflict, res);
+    options.onProgress?.(res.imported + res.replaced + res.skipped);
+  }
+  return res;
+}
+
+/** One import record, validated as an add would be (ids and timestamps kept). */
+function checkRecord(rec: unknown, line: number): ExportRecord {
+  const at = `import record ${line}`;
+  if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) throw invalid(`${at} is not an object.`);
+  const r = rec as Record<string, unknown>;
+  const out: ExportRecord = {
+    id: r.id === undefined ? uuidv7() : checkId(r.id),
+    content: checkContent(r.content, `${at} content`),
+    key: null, namespace: DEFAULT_NAMESPACE, category: null, sessionId: null, metadata: {}, createdAt: '', updatedAt: '',
+  };
+  let o: ParsedAdd;
+  try {
+    o = parseAdd({
+      ...(r.namespace != null ? { namespace: r.namespace } : {}),
+      ...(r.key != null ? { key: r.key } : {}),
+      ...(r.category != null ? { category: r.category } : {}),
+      ...(r.sessionId != null ? { sessionId: r.sessionId } : {}),
+      ...(r.metadata != null ? { metadata: r.metadata } : {}),
+      ...(r.createdAt != null ? { createdAt: r.createdAt } : {}),
+      ...(r.expiresAt != null ? { expiresAt: r.expiresAt } : {}),
+      ...(r.pinned != null ? { pinned: r.pinned } : {}),
+      ...(r.importance != null ? { importance: r.importance } : {}),
+    });
+    if (r.supersededBy != null) out.supersededBy = checkId(r.supersededBy);
+  } catch (err) {
+    throw invalid(`${at}: ${(err as Error).message}`);
+  }
+  if (o.expiresAt !== undefined) out.expiresAt = o.expiresAt;
+  if (o.pinned) out.pinned = true;
+  if (o.importance !== undefined) out.importance = o.importance;
+  out.namespace = namespaceFor('import', o.namespace);
+  out.key = o.key ?? null;
+  out.category = o.category ?? null;
+  out.sessionId = o.sessionId ?? null;
+  out.metadata = JSON.parse(o.metadata ?? '{}') as Record<string, unknown>;
+  const now = new Date().toISOString();
+  out.createdAt = o.createdAt ?? now;
+  out.updatedAt = r.updatedAt != null ? parseAdd({ createdAt: r.updatedAt }).createdAt! : out.createdAt;
+  if (r.context != null) {
+    if (!Array.isArray(r.context) || r.context.length > MAX_CONTEXT_WINDOW || !r.context.every((c) => typeof c === 'string' && c.length > 0)) {
+      throw invalid(`${at}: context must be a list of at most ${MAX_CONTEXT_WINDOW} non-empty texts (the memories before it in its session).`);
+    }
+    if (out.sessionId === null) throw invalid(`${at}: context needs a sessionId (it lists the memories before this one in its session).`);
+    out.context = r.context.map((c: unknown, i) => checkContent(c, `${at} context ${i}`));
+  }
+  if (Array.isArray(r.embedding) && typeof r.embeddingModel === 'string') {
+    out.embedding = r.embedding as number[];
+    out.embeddingModel = r.embeddingModel;
+    if (Array.isArray(r.contextEmbedding) && out.context) out.contextEmbedding = r.contextEmbedding as number[];
+  }
+  return out;
+}
+
+/** An import record's vectors: its own, and its context's (null when it has none). */
+interface RecordVectors { vector: Float32Array | null; contextVector: Float32Array | null }
+
+/**
+ * Vectors for import records: their own when they come from the current model, else embedded;
+ * context vectors likewise, else the mean of the context texts' vectors (as when first written).
+ */
+async function importVectors(m: ImportTarget, batch: ExportRecord[]): Promise<RecordVectors[]> {
+  const model = m.embedder?.id ?? null;
+  const out: RecordVectors[] = batch.map(() => ({ vector: null, contextVector: null }));
+  const embeddings = m.embeddings;
+  if (embeddings) {
+    const dims = m.embedder!.dims;
+    const usable = (v: number[] | undefined, from: string | undefined): v is number[] => !!v && from === model && v.length === dims && v.every(Number.isFinite);
+    const embed = (texts: string[]): Promise<Float32Array[]> => embeddings.embedMany(texts.map((t) => ({ text: t, hash: contentHash(t) })));
+    const need: number[] = [];
+    const needCtx: number[] = [];
+    batch.forEach((r, i) => {
+      if (usable(r.embedding, r.embeddingModel)) out[i]!.vector = Float32Array.from(r.embedding);
+      else need.push(i);
+      if (!r.context) return;
+      if (out[i]!.vector && usable(r.contextEmbedding, r.embeddingModel)) out[i]!.contextVector = meanVector([Float32Array.from(r.contextEmbedding)]);
+      else needCtx.push(i);
+    });
+    if (need.length) {
+      const vecs = await embed(need.map((i) => batch[i]!.content));
+      need.forEach((i, k) => { out[i]!.vector = vecs[k]!; });
+    }
+    const ctx = await contextVectorsOf(needCtx.map((i) => batch[i]!.context!), embed);
+    needCtx.forEach((i, k) => { out[i]!.contextVector = ctx[k]!; });
+  }
+  return out;
+}
+
+/** Write one batch in one transaction, counting what happened to each record. */
+async function importBatch(m: ImportTarget, batch: ExportRecord[], vecs: RecordVectors[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
+  m.live();
+  const items: ImportItem[] = batch.map((r, i) => ({
+    id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.sessionId,
+    metadata: JSON.stringify(r.metadata), createdAt: r.createdAt, updatedAt: r.updatedAt,
+    expiresAt: r.expiresAt ?? null, pinned: r.pinned === true, importance: r.importance ?? null, supersededBy: r.supersededBy ?? null,
+    hash: contentHash(r.content), vector: vecs[i]?.vector ?? null, context: r.context ?? null, contextVector: vecs[i]?.contextVector ?? null,
+  }));
+  const n = await m.backend.importBatch(items, m.embedder?.id ?? null, onConflict);
+  res.imported += n.imported;
+  res.replaced += n.replaced;
+  res.skipped += n.skipped;
+}
+
+/** Options for {@link migrateMemories}. */
+export interface MigrateOptions {
+  /** Records per transaction in the destination (default 500). */
+  batchSize?: number;
+  /** What to do with ids (or namespace+keys) the destination already has: `skip` (default, so a stopped migration resumes) or `replace`. */
+  onConflict?: 'skip' | 'replace';
+  /** Called after each batch with (done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Result of {@link migrateMemories}. */
+export interface MigrateResult extends ImportResult {
+  /** Memories read from the source (expired ones included). */
+  total: number;
+}
+
+/**
+ * Copy every memory of `from` into `to` (a file into PostgreSQL, or back): ids, timestamps,
+ * metadata, lifecycle fields and vectors, streamed in batches. Vectors are reused when both sides
+ * use the same embedding model, else re-embedded by `to`'s embedder. History (previous contents)
+ * is not copied.
+ */
+export async function migrateMemories(from: Memory, to: Memory, options: MigrateOptions = {}): Promise<MigrateResult> {
+  if (!(from instanceof Memory) || !(to instanceof Memory)) throw invalid('migrateMemories expects two open Memory objects.');
+  if (from === to || (from.storage === to.storage && from.path === to.path && from.path !== ':memory:')) throw invalid('The source and the destination are the same store.');
+  if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
+  const batchSize = Math.min(10_000, options.batchSize ?? 500);
+  const s = await from.stats();
+  const total = s.memories + s.expired;
+  const res: MigrateResult = { imported: 0, replaced: 0, skipped: 0, total };
+  let batch: ExportRecord[] = [];
+  const flush = async (): Promise<void> => {
+    if (!batch.length) return;
+    const r = await to.import(batch, { batchSize, onConflict: options.onConflict ?? 'skip' });
+    res.imported += r.imported;
+    res.replaced += r.replaced;
+    res.skipped += r.skipped;
+    batch = [];
+    options.onProgress?.(res.imported + res.replaced + res.skipped, total);
+  };
+  options.onProgress?.(0, total);
+  for await (const rec of from.export({ vectors: true })) {
+    batch.push(rec);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return res;
+}

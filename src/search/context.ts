@@ -1,0 +1,134 @@
+/**
+ * Conversational context: a memory of a session is also found through the memories just before it
+ * ("What did you paint?" → "A sunset over the lake."). What is indexed, and how it is weighed at
+ * recall; the same for every store. Measured on real chats (EVAL.md, "Conversational context").
+ *
+ * - Keyword: the context's words are a field of their own, so BM25 scores the sharp signal (the
+ *   memory's own words) and the broad one (its context) separately, and recall adds them with
+ *   {@link CONTEXT_KEYWORD_WEIGHT}.
+ * - Vector: the context vector is the normalised mean of the context memories' own vectors (no
+ *   extra model call); the index searches `normalise(own + CONTEXT_VECTOR_WEIGHT · context)`.
+ *
+ * The context is fixed when a memory is written: later memories never change it.
+ */
+
+/** Memories of the same session before a new one that form its context, unless the caller says otherwise. */
+export const DEFAULT_CONTEXT_WINDOW = 2;
+/** Largest window accepted. */
+export const MAX_CONTEXT_WINDOW = 10;
+/** Weight of the context field's BM25 next to the memory's own (1). */
+export const CONTEXT_KEYWORD_WEIGHT = 0.35;
+/** Weight of the context vector added to the memory's own before normalising. */
+export const CONTEXT_VECTOR_WEIGHT = 1;
+
+/** L2-normalised mean of some vectors, or null when there are none. */
+export function meanVector(vectors: readonly Float32Array[]): Float32Array | null {
+  if (!vectors.length) return null;
+  const out = new Float32Array(vectors[0]!.length);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
+  return normalised(out);
+}
+
+function normalised(v: Float32Array): Float32Array | null {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
+  if (!(s > 0) || !Number.isFinite(s)) return null;
+  const n = 1 / Math.sqrt(s);
+  for (let i = 0; i < v.length; i++) v[i]! *= n;
+  return v;
+}
+
+/** The vector the index searches for a memory with context. */
+export function blendedVector(own: Float32Array, context: Float32Array): Float32Array {
+  const out = new Float32Array(own.length);
+  for (let i = 0; i < out.length; i++) out[i] = own[i]! + CONTEXT_VECTOR_WEIGHT * context[i]!;
+  return normalised(out) ?? own;
+}
+
+/** {@link blendedVector} over little-endian float32 bytes (as stored). */
+export function blendedBytes(own: Uint8Array, context: Uint8Array): Float32Array {
+  const f = (b: Uint8Array): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  return blendedVector(f(own), f(context));
+}
+
+/** Context vectors of some context lists: the mean of their texts' vectors (`embed` finds them by hash or embeds them). */
+export async function contextVectorsOf(lists: readonly string[][], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<(Float32Array | null)[]> {
+  if (!lists.length) return [];
+  const texts = [...new Set(lists.flat())];
+  const vecs = await embed(texts);
+  const byText = new Map(texts.map((t, i) => [t, vecs[i]!]));
+  return lists.map((l) => meanVector(l.map((t) => byText.get(t)!)));
+}
+
+/** One keyword candidate: `bm25` lower is better (FTS5's sign). */
+export interface KeywordCandidate { seq: number; bm25: number }
+
+/**
+ * The keyword leg with context: own BM25 + {@link CONTEXT_KEYWORD_WEIGHT} × context BM25, over the
+ * candidates of both fields (a memory missing from one list scores 0 there), best first.
+ */
+export function withContext(own: readonly KeywordCandidate[], context: readonly KeywordCandidate[], depth: number, weight = CONTEXT_KEYWORD_WEIGHT): KeywordCandidate[] {
+  if (!context.length || weight === 0) return own.slice(0, depth);
+  const s = new Map<number, number>();
+  for (const h of own) s.set(h.seq, h.bm25);
+  for (const h of context) s.set(h.seq, (s.get(h.seq) ?? 0) + weight * h.bm25);
+  return [...s].map(([seq, bm25]) => ({ seq, bm25 })).sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq).slice(0, depth);
+}
+
+/** A memory to be written, as far as its context is concerned. */
+export interface ContextItem { namespace: string; sessionId: string | null; window: number; /** A key upsert replaces its own earlier version, which is not its context. */ key?: string }
+
+/** The last memories of a session already stored (newest last), with their vectors when they have one. */
+export type SessionTail = (namespace: string, sessionId: string, n: number) => Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
+
+/**
+ * The context of each item of a batch: the `window` memories before it in its session, from the
+ * store and from earlier items of the same batch. `null` for items without a session or window.
+ */
+export async function batchContexts(
+  items: readonly ContextItem[], contents: readonly string[], vectors: readonly (Float32Array | null)[] | null, tail: SessionTail,
+): Promise<{ texts: string[] | null; vector: Float32Array | null }[]> {
+  const sessions = new Map<string, { content: string; vector: Float32Array | null; key: string | null }[]>();
+  const out: { texts: string[] | null; vector: Float32Array | null }[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    if (it.sessionId === null) { out.push({ texts: null, vector: null }); continue; }
+    const key = JSON.stringify([it.namespace, it.sessionId]);
+    let prev = sessions.get(key);
+    if (!prev) { prev = await tail(it.namespace, it.sessionId, 2 * MAX_CONTEXT_WINDOW); sessions.set(key, prev); }
+    const before = it.key === undefined ? prev : prev.filter((p) => p.key !== it.key);
+    const ctx = it.window > 0 ? before.slice(-it.window) : [];
+    if (!ctx.length) out.push({ texts: null, vector: null });
+    else {
+      const vs = ctx.map((c) => c.vector).filter((v): v is Float32Array => v !== null);
+      out.push({ texts: ctx.map((c) => c.content), vector: vectors && vs.length === ctx.length ? meanVector(vs) : null });
+    }
+    if (it.key !== undefined) prev.splice(0, prev.length, ...prev.filter((p) => p.key !== it.key));
+    prev.push({ content: contents[i]!, vector: vectors ? vectors[i] ?? null : null, key: it.key ?? null });
+  }
+  return out;
+}
+
+/** Weight of session evidence: how much a session's best keyword match lifts its other matches. */
+export const SESSION_EVIDENCE_WEIGHT = 0.6;
+/** Keyword candidates looked at for session evidence. */
+export const SESSION_EVIDENCE_DEPTH = 50;
+
+/**
+ * Session evidence: a session in which some memory matches the query well is likely the one the
+ * question is about, so each keyword candidate of a session gains {@link SESSION_EVIDENCE_WEIGHT}
+ * × the best keyword score among that session's candidates (its own included). Candidates without
+ * a session keep their score. Returns the candidates re-sorted, best first.
+ */
+export function withSessionEvidence(kw: readonly KeywordCandidate[], sessionOf: ReadonlyMap<number, string>, weight = SESSION_EVIDENCE_WEIGHT): KeywordCandidate[] {
+  if (!sessionOf.size || weight === 0) return kw.slice();
+  const best = new Map<string, number>();
+  for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
+    const s = sessionOf.get(h.seq);
+    if (s !== undefined) best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
+  }
+  return kw.map((h, i) => {
+    const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
+    return s === undefined ? h : { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! };
+  }).sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
+}

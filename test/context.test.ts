@@ -1,0 +1,232 @@
+/**
+ * Conversational context (src/search/context.ts) on every store: a memory of a session is indexed
+ * with the memories before it, recall returns the memory itself, the window option (0 = off), a
+ * later memory never changes an earlier one's context, and export → import and migrate keep it.
+ */
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { after, describe, test } from 'node:test';
+import { MnemoliteError, migrateMemories, openMemory, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
+import { MIGRATIONS } from '../src/store/schema.js';
+import { HashEmbedder, tempDb } from './helpers.js';
+import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+
+type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
+const pglite = await startPglite();
+let real: PgServer | null = null;
+try { real = await startPostgres(); } catch { real = null; }
+after(async () => { await pglite.stop(); await real?.stop(); });
+
+const targets: { name: string; vectors: boolean; fresh: () => Location }[] = [
+  { name: 'SQLite file', vectors: true, fresh: () => ({ path: tempDb() }) },
+  { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
+];
+if (real) { const r = real; targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) }); }
+
+const CHAT = [
+  { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },
+  { speaker: 'Caroline', content: 'A sunset over the water, all orange and violet.' },
+  { speaker: 'Mel', content: 'Wow, I love that, you should frame it for sure.' },
+];
+
+async function exportAll(mem: Memory): Promise<ExportRecord[]> {
+  const out: ExportRecord[] = [];
+  for await (const r of mem.export({ vectors: true })) out.push(r);
+  return out;
+}
+
+for (const T of targets) {
+  const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: T.vectors ? new HashEmbedder() : 'none', ...o });
+
+  describe(`${T.name}: conversational context`, () => {
+    test('addConversation indexes each turn with the two before it; recall returns the turn itself', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const res = await mem.addConversation(CHAT, { sessionId: 's1', minWords: 0 });
+        const hits = await mem.recall('paint lake house', { mode: 'keyword', limit: 3 });
+        assert.deepEqual(hits.map((h) => h.id).sort(), res.map((r) => r.id).sort(), 'the answer turns are found through their context');
+        assert.equal(hits[0]!.id, res[0]!.id, 'the turn that says the words ranks first');
+        assert.equal(hits.find((h) => h.id === res[1]!.id)!.content, 'Caroline: A sunset over the water, all orange and violet.');
+        const rec = await exportAll(mem);
+        assert.equal(rec[0]!.context, undefined, 'the first turn has no context');
+        assert.deepEqual(rec[1]!.context, ['Mel: What did you paint last weekend at the lake house?']);
+        assert.deepEqual(rec[2]!.context, CHAT.slice(0, 2).map((t) => `${t.speaker}: ${t.content}`));
+        if (T.vectors) {
+          assert.equal(rec[1]!.contextEmbedding?.length, 64);
+          assert.equal(rec[0]!.contextEmbedding, undefined);
+          const v = await mem.recall('paint lake house', { mode: 'vector', limit: 3 });
+          assert.ok(v.some((h) => h.id === res[1]!.id), 'the vector leg finds the answer through its context too');
+        }
+      } finally { await mem.close(); }
+    });
+
+    test('contextWindow: 0 turns context off; 1 keeps one memory; bad windows are refused and write nothing', async () => {
+      const mem = await open(T.fresh());
+      try {
+        await mem.addConversation(CHAT, { sessionId: 'off', minWords: 0, contextWindow: 0, namespace: 'a' });
+        assert.equal((await mem.recall('paint lake house', { mode: 'keyword', namespace: 'a' })).length, 1, 'without context only the asking turn matches');
+        await mem.addConversation(CHAT, { sessionId: 'one', minWords: 0, contextWindow: 1, namespace: 'b' });
+        const rec = (await exportAll(mem)).filter((r) => r.namespace === 'b');
+        assert.deepEqual(rec.map((r) => r.context?.length ?? 0), [0, 1, 1]);
+        for (const w of [-1, 11, 1.5, '2']) {
+          await assert.rejects(mem.add('x', { sessionId: 's', contextWindow: w as number }), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && /contextWindow/.test(e.message));
+        }
+        assert.equal(await mem.count({ namespace: '*' }), 6);
+      } finally { await mem.close(); }
+    });
+
+    test('one by one with a sessionId: context from the memories stored before, across calls; a later memory never changes it', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const a = await mem.add('Mel: What did you paint last weekend?', { sessionId: 's' });
+        const b = await mem.add('Caroline: A sunset over the water.', { sessionId: 's' });
+        const other = await mem.add('Unrelated note in another session', { sessionId: 't' });
+        const before = (await exportAll(mem)).find((r) => r.id === b.id)!;
+        assert.deepEqual(before.context, ['Mel: What did you paint last weekend?']);
+        await mem.add('Mel: Lovely, frame it!', { sessionId: 's' });
+        await mem.update(a.id, { content: 'Mel: What did you paint on Saturday?' });
+        const after = (await exportAll(mem)).find((r) => r.id === b.id)!;
+        assert.deepEqual(after.context, before.context, 'neither a later memory nor an edit of an earlier one changes a context');
+        assert.equal((await exportAll(mem)).find((r) => r.id === other.id)!.context, undefined, 'sessions do not mix');
+        assert.ok((await mem.recall('what did you paint', { mode: 'keyword' })).some((h) => h.id === b.id));
+      } finally { await mem.close(); }
+    });
+
+    test('export → import (with and without vectors) and migrate keep the context and its vectors', async () => {
+      const src = await open(T.fresh());
+      const dstV = await open(T.fresh());
+      const dstN = await open(T.fresh());
+      const dstM = await open({ path: tempDb() });
+      try {
+        await src.addConversation(CHAT, { sessionId: 's1', minWords: 0 });
+        const recs = await exportAll(src);
+        await dstV.import(recs);
+        const plain: ExportRecord[] = [];
+        for await (const r of src.export()) plain.push(r);
+        await dstN.import(plain);
+        await migrateMemories(src, dstM);
+        for (const dst of [dstV, dstN, dstM]) {
+          const got = await exportAll(dst);
+          assert.deepEqual(got.map((r) => r.context), recs.map((r) => r.context));
+          if (T.vectors) assert.deepEqual(got.map((r) => r.contextEmbedding?.map((x) => Math.round(x * 1e5))), recs.map((r) => r.contextEmbedding?.map((x) => Math.round(x * 1e5))), 'context vectors equal (re-made from the context texts when not exported)');
+          assert.equal((await dst.recall('paint lake house', { mode: 'keyword', limit: 3 })).length, 3);
+        }
+        await assert.rejects(dstV.import([{ content: 'x', context: ['y'] }]), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && /sessionId/.test(e.message));
+        await assert.rejects(dstV.import([{ content: 'x', sessionId: 's', context: [''] }]), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT');
+        assert.equal(await dstV.count({ namespace: '*' }), 3, 'refused imports wrote nothing');
+      } finally { for (const m of [src, dstV, dstN, dstM]) await m.close(); }
+    });
+  });
+}
+
+test('a schema-2 file is migrated losslessly: old memories keep everything and have no context; new sessions get one', async () => {
+  const path = tempDb();
+  const db = new Database(path);
+  db.exec(MIGRATIONS[0]!);
+  db.exec(MIGRATIONS[1]!);
+  db.pragma('user_version = 2');
+  db.prepare(`INSERT INTO memories(id, namespace, content, session_id, metadata, created_at, updated_at, content_hash)
+    VALUES ('0190f7c2-0000-7000-8000-000000000001', 'default', 'We deploy on a Raspberry Pi', 's', '{"a":1}', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', 'h')`).run();
+  db.close();
+  const mem = await openMemory({ path, embedder: 'none' });
+  try {
+    const [r] = await exportAllPlain(mem);
+    assert.equal(r!.content, 'We deploy on a Raspberry Pi');
+    assert.deepEqual(r!.metadata, { a: 1 });
+    assert.equal(r!.context, undefined);
+    const b = await mem.add('It runs the home dashboard', { sessionId: 's' });
+    const got = (await exportAllPlain(mem)).find((x) => x.id === b.id)!;
+    assert.deepEqual(got.context, ['We deploy on a Raspberry Pi']);
+    assert.equal((await mem.recall('raspberry dashboard', { mode: 'keyword' }))[0]!.id, b.id);
+  } finally { await mem.close(); }
+});
+
+async function exportAllPlain(mem: Memory): Promise<ExportRecord[]> {
+  const out: ExportRecord[] = [];
+  for await (const r of mem.export()) out.push(r);
+  return out;
+}
+
+test('a key upsert in a session does not take its own earlier version as context', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
+  try {
+    await mem.add('Mel: the garden needs water', { sessionId: 's' });
+    await mem.add('Caroline: I moved to Berlin', { sessionId: 's', key: 'home' });
+    const r = await mem.add('Caroline: I moved to Munich', { sessionId: 's', key: 'home' });
+    assert.equal(r.replaced, true);
+    const rec = (await exportAllPlain(mem)).find((x) => x.id === r.id)!;
+    assert.deepEqual(rec.context, ['Mel: the garden needs water']);
+  } finally { await mem.close(); }
+});
+
+test('the context rules: own + weighted context BM25, session evidence, mean and blended vectors, batch windows', async () => {
+  const { withContext, withSessionEvidence, meanVector, blendedVector, batchContexts, CONTEXT_KEYWORD_WEIGHT, SESSION_EVIDENCE_WEIGHT } = await import('../src/search/context.js');
+  const own = [{ seq: 1, bm25: -4 }, { seq: 2, bm25: -1 }];
+  const ctx = [{ seq: 3, bm25: -10 }, { seq: 2, bm25: -2 }];
+  const kw = withContext(own, ctx, 10);
+  assert.deepEqual(kw.map((h) => h.seq), [1, 3, 2]);
+  assert.ok(Math.abs(kw.find((h) => h.seq === 2)!.bm25 - (-1 - 2 * CONTEXT_KEYWORD_WEIGHT)) < 1e-12);
+  assert.deepEqual(withContext(own, ctx, 10, 0), own, 'weight 0 is the own field alone');
+  const sessions = new Map([[1, 'a'], [3, 'b'], [2, 'b']]);
+  const ev = withSessionEvidence(kw, sessions);
+  assert.ok(Math.abs(ev.find((h) => h.seq === 2)!.bm25 - (kw.find((h) => h.seq === 2)!.bm25 + SESSION_EVIDENCE_WEIGHT * -3.5)) < 1e-12, 'a session lifts its members by its best match');
+  assert.deepEqual(withSessionEvidence(kw, new Map()).map((h) => h.seq), kw.map((h) => h.seq), 'no sessions, no change');
+  const m = meanVector([Float32Array.from([1, 0]), Float32Array.from([0, 1])])!;
+  assert.ok(Math.abs(m[0]! - Math.SQRT1_2) < 1e-6 && Math.abs(m[1]! - Math.SQRT1_2) < 1e-6);
+  assert.equal(meanVector([]), null);
+  assert.equal(meanVector([Float32Array.from([1, 0]), Float32Array.from([-1, 0])]), null, 'opposite vectors have no direction');
+  const b = blendedVector(Float32Array.from([1, 0]), Float32Array.from([0, 1]));
+  assert.ok(Math.abs(Math.hypot(b[0]!, b[1]!) - 1) < 1e-6);
+  const tails: Record<string, { content: string; vector: Float32Array | null; key: string | null }[]> = { '["n","s"]': [{ content: 'old', vector: Float32Array.from([1, 0]), key: null }] };
+  const out = await batchContexts(
+    [{ namespace: 'n', sessionId: 's', window: 2 }, { namespace: 'n', sessionId: 's', window: 2 }, { namespace: 'n', sessionId: null, window: 2 }, { namespace: 'n', sessionId: 's', window: 0 }],
+    ['first', 'second', 'loose', 'off'], [Float32Array.from([0, 1]), Float32Array.from([1, 0]), null, Float32Array.from([1, 1])],
+    async (ns, sid) => tails[JSON.stringify([ns, sid])] ?? [],
+  );
+  assert.deepEqual(out.map((o) => o.texts), [['old'], ['old', 'first'], null, null]);
+  assert.ok(out[1]!.vector !== null && Math.abs(out[1]!.vector[0]! - Math.SQRT1_2) < 1e-6);
+});
+
+test('the default fusion is adaptive with the cross-validated keyword weight 0.7', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
+  try {
+    await mem.addMany(['apple banana cherry', 'banana split', 'cherry pie', 'banana bread recipe', 'unrelated text'].map((content) => ({ content })));
+    const def = await mem.recall('banana cherry');
+    const same = await mem.recall('banana cherry', { fusion: 'adaptive', weights: { keyword: 1, vector: 1 } });
+    assert.deepEqual(def.map((h) => [h.id, h.score]), same.map((h) => [h.id, h.score]));
+    const { ADAPTIVE_DEFAULTS } = await import('../src/search/fusion.js');
+    assert.equal(ADAPTIVE_DEFAULTS.keywordWeight, 0.7);
+  } finally { await mem.close(); }
+});
+
+test('surfaces: the CLI and the HTTP API take the context window; a bad one is refused and writes nothing', async () => {
+  const { cli, CLI } = await import('./helpers.js');
+  const { spawn } = await import('node:child_process');
+  const db = tempDb();
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'Mel: what did you paint?', '--session', 's']).code, 0);
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'Caroline: a sunset', '--session', 's', '--context-window', '0']).code, 0);
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'Mel: lovely', '--session', 's', '--context-window', '1']).code, 0);
+  const bad = cli(['--db', db, '--embedder', 'none', 'add', 'x', '--session', 's', '--context-window', 'two']);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /contextWindow/);
+  const proc = spawn(process.execPath, [CLI, '--db', db, '--embedder', 'none', 'serve', '--port', '0'], {
+    env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout!.on('data', (d) => { out += d; const m = /listening(?: on |":")(http:\/\/[^\s"]+)/.exec(out); if (m) resolve(m[1]!.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1')); });
+      proc.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    const post = (body: unknown): Promise<Response> => fetch(`${url}/api/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await post({ content: 'Caroline: frame it', sessionId: 's', contextWindow: 2 })).status, 201);
+    assert.equal((await post({ content: 'y', sessionId: 's', contextWindow: 11 })).status, 400);
+  } finally {
+    proc.kill('SIGTERM');
+  }
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  try {
+    const recs = await exportAllPlain(mem);
+    assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 0, 1, 2]);
+  } finally { await mem.close(); }
+});
