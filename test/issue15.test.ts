@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { MnemoliteError, openMemory, type Memory, type OpenOptions } from '../src/index.js';
-import { HashEmbedder, tempDb } from './helpers.js';
+import { CLI, HashEmbedder, cli, tempDb } from './helpers.js';
+import { existsSync } from 'node:fs';
 import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
 
 const pglite = await startPglite();
@@ -153,3 +154,21 @@ for (const T of targets) {
     });
   });
 }
+
+test('CLI: recall --min-relevance, --now, --no-prefer-current; a rel column', () => {
+  assert.ok(existsSync(CLI), 'run npm run build first');
+  const db = tempDb();
+  const run = (...args: string[]) => cli(['--db', db, '--embedder', 'none', ...args]);
+  assert.equal(run('add', 'I live in Berlin.', '--created-at', '2024-01-10T10:00:00Z').code, 0);
+  assert.equal(run('add', 'I moved to Munich, I live in Munich.', '--created-at', '2024-06-10T10:00:00Z').code, 0);
+  const on = JSON.parse(run('--json', 'recall', 'Where', 'do', 'I', 'live', 'now?').stdout) as { content: string; relevance: number }[];
+  assert.match(on[0]!.content, /Munich/);
+  const off = JSON.parse(run('--json', 'recall', 'Where', 'do', 'I', 'live', 'now?', '--no-prefer-current').stdout) as { content: string }[];
+  assert.match(off[0]!.content, /Berlin/);
+  const strict = JSON.parse(run('--json', 'recall', 'live', '--min-relevance', '1').stdout) as { relevance: number }[];
+  assert.ok(strict.every((h) => h.relevance >= 1));
+  assert.match(run('recall', 'live').stdout, /\brel\b/);
+  const bad = run('recall', 'live', '--min-relevance', '7');
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /minRelevance/);
+});
