@@ -138,6 +138,9 @@ export function preferCurrent(fused: readonly FusedHit[], meta: ReadonlyMap<numb
       for (let j = i + 1; j < n; j++) {
         const b = meta.get(out[j]!.seq);
         if (!b || b.time <= a.time || !sameSubject(a, b) || !matchesLike(out[i]!.seq, out[j]!.seq)) continue;
+        // Chat turns repeat themselves ("have you read …?") without updating anything: between two
+        // turns only a question about the present counts (EVAL.md: conversations fell otherwise).
+        if (!intent && SPEAKER.test(a.content) && SPEAKER.test(b.content)) continue;
         const [h] = out.splice(j, 1);
         out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score) });
         moved = true;

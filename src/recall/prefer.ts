@@ -26,9 +26,11 @@ export async function applyPreferences(
   src: Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>, fused: FusedHit[], query: string, o: PreferOptions, model: string | null, keyword: readonly { seq: number; bm25: number }[] | null,
 ): Promise<FusedHit[]> {
   if (fused.length < 2) return fused;
-  const windows = o.timePreference === false ? [] : queryWindows(query, o.now ? new Date(o.now) : new Date());
-  // A question about a time ("in March") asks for what held then, not for the current value.
-  const current = o.preferCurrent !== false && !windows.length;
+  const now = o.now ? new Date(o.now) : new Date();
+  const windows = o.timePreference === false ? [] : queryWindows(query, now);
+  // A question about a past time ("in March", "last week") asks for what held then, not for the
+  // current value; a window that holds now ("today", "this week") still asks about the present.
+  const current = o.preferCurrent !== false && !windows.some((w) => w.to.getTime() <= now.getTime());
   if (!windows.length && !current) return fused;
   const need = windows.length ? fused : fused.slice(0, CURRENT_POOL);
   const rows = await src.rowsBySeqs(need.map((h) => h.seq));
