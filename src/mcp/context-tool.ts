@@ -25,7 +25,7 @@ const output = z.object({
 export function registerContextTool(server: McpServer, mem: Memory, namespace: string, minRelevance: number | undefined, log: (line: string) => void): void {
   server.registerTool('memory_context', {
     title: 'Relevant memories as prompt text',
-    description: 'Get the memories relevant to a question as one compact, dated text block (current facts first, outdated ones left out), within a token budget. Empty when nothing relevant is remembered.',
+    description: 'Get the memories relevant to a question as one compact, dated text block (current facts first, outdated ones left out), within a token budget. Use when: you want remembered context to put into your answer or prompt rather than a list of hits; it says so plainly when nothing relevant is remembered.',
     inputSchema: input,
     outputSchema: output,
     annotations: { title: 'Relevant memories as prompt text', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
