@@ -15,6 +15,7 @@ class ScriptedModel implements Model {
   async getResponse(): Promise<ModelResponse> {
     return { usage: new Usage(), output: this.script[this.turn++] ?? [] };
   }
+  // biome-ignore lint/correctness/useYield: the scripted model never streams; the interface asks for a generator
   async *getStreamedResponse(): AsyncIterable<StreamEvent> {
     throw new Error('streaming is not scripted');
   }

@@ -7,7 +7,6 @@ export type { ReindexOptions } from './memory.js';
 export { openMemory } from './memory/open.js';
 export { migrateMemories } from './memory/transfer.js';
 export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult } from './memory/transfer.js';
-export { isPostgresUrl } from './pg/url.js';
 export type {
   AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, PostgresOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
 } from './types.js';

@@ -14,7 +14,7 @@ import { applyPreferences } from './recall/prefer.js';
 import { resolveAutoSupersede } from './lifecycle/auto-supersede.js';
 import { buildContext, type ContextOptions, type ContextResult } from './context-block.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
-import { DEFAULT_CONTEXT_WINDOW, batchContexts, contextVectorsOf, withContext, withSessionEvidence } from './search/context.js';
+import { DEFAULT_CONTEXT_WINDOW, batchContexts, contextGate, contextVectorsOf, withContext, withSessionEvidence } from './search/context.js';
 import type { MemoryRow } from './store/rows.js';
 import { inScope, notFound } from './backend/scope.js';
 import type { Backend, DedupDefaults } from './backend/types.js';
@@ -85,6 +85,14 @@ export class Memory {
   }
 
   /** Whether recall can use vectors. */
+  /**
+   * @internal Texts the embedding caches answered (`hits`) and texts sent to the model
+   * (`misses`) by this Memory; zeros without an embedder. For tests of cache scoping.
+   */
+  get embeddingCacheCounters(): { hits: number; misses: number } {
+    return { ...(this.embeddings?.counters ?? { hits: 0, misses: 0 }) };
+  }
+
   get semantic(): boolean {
     return this.embedder !== null;
   }
@@ -112,7 +120,8 @@ export class Memory {
     // supersede: 'auto' (issue 15): find the memory each such item updates before writing.
     const links = parsed.some((p) => p.opts.supersede === 'auto') ? await resolveAutoSupersede((q, o) => this.recall(q, o), parsed) : null;
     const hashes = parsed.map((p) => contentHash(p.content));
-    const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]! }))) : null;
+    // Each text's cache lookup stays inside its own namespace (no timing signal about others).
+    const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]!, scope: namespaceFor('add', p.opts.namespace) }))) : null;
     this.live();
     const model = this.embedder?.id ?? null;
     const contexts = await batchContexts(
@@ -120,7 +129,7 @@ export class Memory {
         namespace: namespaceFor('add', p.opts.namespace), sessionId: p.opts.sessionId ?? null, window: p.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
         ...(p.opts.key !== undefined ? { key: p.opts.key } : {}),
       })),
-      parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model),
+      parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model), contextGate(model),
     );
     this.live();
     const results = await this.backend.addMany(parsed.map((p, i) => ({
@@ -151,7 +160,7 @@ export class Memory {
     const hash = content !== undefined ? contentHash(content) : current.content_hash;
     let vector: Float32Array | undefined;
     if (content !== undefined && this.embeddings && hash !== current.content_hash) {
-      [vector] = await this.embeddings.embedMany([{ text: content, hash }]);
+      [vector] = await this.embeddings.embedMany([{ text: content, hash, scope: current.namespace }]);
     }
     this.live();
     const row = await this.backend.update(id, ns, {
@@ -221,7 +230,8 @@ export class Memory {
     }
     const limit = o.limit ?? 10;
     const depth = Math.min(MAX_CANDIDATES, Math.max(o.candidates ?? Math.max(50, limit * 3), limit));
-    const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q);
+    // A query of one namespace looks its vector up in that namespace's caches only.
+    const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q, f.namespace);
     this.live();
     const legs = await this.backend.legs({
       text: mode === 'vector' ? null : q, vector: qvec, model: this.embedder?.id ?? null, depth, filter: f, exact: o.exact === true,

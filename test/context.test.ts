@@ -5,23 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { MnemoliteError, migrateMemories, openMemory, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
 import { MIGRATIONS } from '../src/store/schema.js';
 import { HashEmbedder, tempDb } from './helpers.js';
-import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+import { storeTargets, type Location } from './store-matrix.js';
+import { freshSchema } from './pg-servers.js';
 
-type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
-const pglite = await startPglite();
-let real: PgServer | null = null;
-try { real = await startPostgres(); } catch { real = null; }
-after(async () => { await pglite.stop(); await real?.stop(); });
-
-const targets: { name: string; vectors: boolean; fresh: () => Location }[] = [
-  { name: 'SQLite file', vectors: true, fresh: () => ({ path: tempDb() }) },
-  { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
-];
-if (real) { const r = real; targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) }); }
+const targets = await storeTargets();
+const { pglite } = targets;
 
 const CHAT = [
   { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },
@@ -199,6 +191,94 @@ test('the default fusion is adaptive with the cross-validated keyword weight 0.7
   } finally { await mem.close(); }
 });
 
+test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg searches own + context vectors, kept on update and reindex', { skip: !pglite.vectors && 'needs pgvector' }, async () => {
+  const { default: pg } = await import('pg');
+  const { blendedVector } = await import('../src/search/context.js');
+  const { parseVector } = await import('../src/pg/sql.js');
+  const schema = freshSchema();
+  const loc = { url: pglite.url, postgres: { schema, poolSize: 1 } };
+  const sql = async <T = Record<string, unknown>>(text: string): Promise<T[]> => {
+    const c = new pg.Client({ connectionString: pglite.url });
+    await c.connect();
+    try { return (await c.query(text)).rows as T[]; } finally { await c.end(); }
+  };
+  // A store as schema 2 left it: the own vector with the HNSW index, no context anywhere.
+  let mem = await open2();
+  const old = await mem.addConversation(CHAT, { sessionId: 's1', minWords: 0, contextWindow: 0 });
+  await mem.close();
+  await sql(`ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE, DROP COLUMN context_embedding, DROP COLUMN search_embedding;
+    DROP TABLE "${schema}".ctx_term_stats; DROP INDEX "${schema}".memories_session;
+    CREATE INDEX memories_embedding_hnsw ON "${schema}".memories USING hnsw (embedding vector_cosine_ops);
+    UPDATE "${schema}".meta SET value = '2' WHERE key = 'schema_version'`);
+  const indexes = async (): Promise<string[]> => (await sql<{ i: string }>(`SELECT indexname AS i FROM pg_indexes WHERE schemaname = '${schema}' AND indexname LIKE '%hnsw'`)).map((r) => r.i);
+  assert.deepEqual(await indexes(), ['memories_embedding_hnsw']);
+
+  mem = await open2();
+  try {
+    assert.equal((await mem.stats()).schemaVersion, 3);
+    assert.deepEqual(await indexes(), ['memories_search_hnsw'], 'the HNSW index moved to the searched vector');
+    const [kept] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".memories WHERE search_embedding IS NOT NULL AND search_embedding = embedding AND context IS NULL`);
+    assert.equal(kept!.n, 3, 'old memories are searched by their own vectors');
+    assert.equal((await mem.recall('sunset over the water orange violet', { mode: 'vector', limit: 1 }))[0]!.id, old[1]!.id);
+
+    // New turns of the session get context; the searched vector is the blend of own and context vectors.
+    const added = await mem.add('Caroline: Thanks, I will hang it in the hall.', { sessionId: 's1' });
+    const searched = async (id: string): Promise<{ own: Float32Array; ctx: Float32Array | null; search: Float32Array }> => {
+      const [r] = await sql<{ e: string; c: string | null; s: string }>(`SELECT embedding::text AS e, context_embedding::text AS c, search_embedding::text AS s FROM "${schema}".memories WHERE id = '${id}'`);
+      return { own: parseVector(r!.e), ctx: r!.c ? parseVector(r!.c) : null, search: parseVector(r!.s) };
+    };
+    const near = (a: Float32Array, b: Float32Array): boolean => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]!) < 1e-6);
+    let v = await searched(added.id);
+    assert.ok(v.ctx, 'the new turn has a context vector');
+    assert.ok(near(v.search, blendedVector(v.own, v.ctx!)) && !near(v.search, v.own));
+    const exact = await mem.recall('hang it in the hall frame', { mode: 'vector', limit: 4, exact: true });
+    const approx = await mem.recall('hang it in the hall frame', { mode: 'vector', limit: 4 });
+    assert.deepEqual(approx.map((h) => h.id), exact.map((h) => h.id), 'exact and HNSW agree on a small store');
+    assert.equal(exact[0]!.id, added.id);
+
+    // An edit re-embeds the memory: its context vector stays, and the blend follows the new own vector.
+    await mem.update(added.id, { content: 'Caroline: Thanks, it goes above the fireplace.' });
+    const edited = await searched(added.id);
+    assert.ok(near(edited.ctx!, v.ctx!) && !near(edited.own, v.own));
+    assert.ok(near(edited.search, blendedVector(edited.own, edited.ctx!)));
+    v = edited;
+  } finally { await mem.close(); }
+
+  // A model of another width: the three vector columns change width; reindex remakes own and context vectors, and the blend.
+  mem = await openMemory({ ...loc, embedder: new HashEmbedder('hash-32', 32), allowModelChange: true });
+  try {
+    await mem.reindex();
+    const [r] = await sql<{ e: string; c: string; s: string; m: string }>(`SELECT embedding::text AS e, context_embedding::text AS c, search_embedding::text AS s, embedding_model AS m
+      FROM "${schema}".memories WHERE context IS NOT NULL`);
+    assert.equal(r!.m, 'hash-32');
+    assert.equal(parseVector(r!.s).length, 32);
+    assert.deepEqual(await indexes(), ['memories_search_hnsw']);
+    assert.deepEqual(parseVector(r!.s).map((x) => Math.round(x * 1e5)), blendedVector(parseVector(r!.e), parseVector(r!.c)).map((x) => Math.round(x * 1e5)));
+    const rec = (await exportAll(mem)).find((x) => x.context);
+    assert.deepEqual(rec!.context, CHAT.slice(1, 3).map((t) => `${t.speaker}: ${t.content}`));
+  } finally { await mem.close(); }
+
+  function open2(): Promise<Memory> { return openMemory({ ...loc, embedder: new HashEmbedder() }); }
+});
+
+test('PostgreSQL keyword leg: with context and session evidence it ranks a conversation as the file does', async () => {
+  const results: string[][] = [];
+  for (const loc of [{ path: tempDb() }, { url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }] as Location[]) {
+    const mem = await openMemory({ ...loc, embedder: 'none' });
+    try {
+      // Two equally weak matches; the later one's session also holds the strong match (and a turn found by its context).
+      await mem.add('We went to the lake', { sessionId: 'quiet', contextWindow: 0 });
+      await mem.add('Paint lake house plans', { sessionId: 'busy', contextWindow: 0 });
+      await mem.add('She went to the lake', { sessionId: 'busy', contextWindow: 0 });
+      await mem.add('Sounds like fun', { sessionId: 'busy', contextWindow: 2 });
+      await mem.addMany(['grocery list', 'dentist on Monday', 'the printer is broken', 'call the bank', 'book flights', 'water the plants', 'car service due', 'buy a gift'].map((content) => ({ content })));
+      results.push((await mem.recall('paint lake house', { mode: 'keyword', limit: 10 })).map((h) => h.content));
+    } finally { await mem.close(); }
+  }
+  assert.ok(results[0]!.indexOf('She went to the lake') < results[0]!.indexOf('We went to the lake'), 'session evidence lifts the busy session');
+  assert.deepEqual(results[1], results[0], 'PostgreSQL ranks as the file does');
+});
+
 test('surfaces: the CLI and the HTTP API take the context window; a bad one is refused and writes nothing', async () => {
   const { cli, CLI } = await import('./helpers.js');
   const { spawn } = await import('node:child_process');
@@ -228,5 +308,25 @@ test('surfaces: the CLI and the HTTP API take the context window; a bad one is r
   try {
     const recs = await exportAllPlain(mem);
     assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 0, 1, 2]);
+  } finally { await mem.close(); }
+});
+
+test('with the bundled model, a memory takes its context only when related to it: chat turns do, unrelated facts of one session do not', async () => {
+  const { CONTEXT_MIN_SIMILARITY, contextGate } = await import('../src/search/context.js');
+  const { LOCAL_MODEL_ID } = await import('../src/embed/local.js');
+  assert.equal(contextGate(LOCAL_MODEL_ID), CONTEXT_MIN_SIMILARITY, 'the gate is measured for the bundled model');
+  assert.equal(contextGate('hash-64'), -1, 'other embedders: no gate');
+  const mem = await openMemory({ path: tempDb() });
+  try {
+    await mem.addConversation([
+      { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },
+      { speaker: 'Caroline', content: 'I painted the sunset over the lake, all orange and violet.' },
+    ], { sessionId: 'chat' });
+    await mem.addMany([
+      { content: 'The staging database runs PostgreSQL 15 on port 5433.', sessionId: 'notes' },
+      { content: 'Alice is allergic to peanuts.', sessionId: 'notes' },
+    ]);
+    const recs = await exportAllPlain(mem);
+    assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 1, 0, 0]);
   } finally { await mem.close(); }
 });

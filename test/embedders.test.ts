@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
@@ -82,4 +83,25 @@ test('openai provider: needs a model and known dims; ollama preset', () => {
 
 test('a custom embedder object with a bad shape is refused at open', async () => {
   await assert.rejects(openMemory({ path: tempDb(), embedder: { id: '', dims: 3 } as never }), (err: unknown) => err instanceof MnemoliteError && err.code === 'INVALID_INPUT');
+});
+
+test('a custom embedder missing provider, or with a bad id, dims, embed or close, is INVALID_INPUT naming the field, and no file is created', async () => {
+  const embed = async (texts: string[]): Promise<number[][]> => texts.map(() => [1, 0, 0]);
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ id: 'm', dims: 3, embed }, /provider must be a non-empty string \(got nothing\)/],
+    [{ provider: '', id: 'm', dims: 3, embed }, /provider/],
+    [{ provider: 'p', id: 7, dims: 3, embed }, /id must be a non-empty string/],
+    [{ provider: 'p', id: 'm', dims: 2.5, embed }, /dims must be a whole number/],
+    [{ provider: 'p', id: 'm', dims: '3', embed }, /dims must be a whole number/],
+    [{ provider: 'p', id: 'm', dims: 3, embed: 'no' }, /embed must be a function/],
+    [{ provider: 'p', id: 'm', dims: 3, embed, close: 1 }, /close, when present, must be a function/],
+  ];
+  for (const [e, msg] of cases) {
+    const path = tempDb();
+    await assert.rejects(openMemory({ path, embedder: e as never }), (err: unknown) => err instanceof MnemoliteError && err.code === 'INVALID_INPUT' && msg.test(err.message) && /custom embedder/.test(err.message), JSON.stringify(Object.keys(e)));
+    assert.equal(existsSync(path), false);
+  }
+  const ok = await openMemory({ path: tempDb(), embedder: { provider: 'p', id: 'm', dims: 3, embed } });
+  await ok.add('works');
+  await ok.close();
 });

@@ -30,3 +30,11 @@ test('the root module declares exactly the values and types of the checked-in li
   });
   assert.deepEqual(names.sort(), [...listed].sort());
 });
+
+test('one version: the CLI, the MCP server and the HTTP API report package.json\'s', async () => {
+  const { VERSION } = await import('../src/version.js');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  assert.equal(VERSION, pkg.version);
+  const { cli } = await import('./helpers.js');
+  assert.equal(cli(['--version']).stdout.trim(), pkg.version);
+});

@@ -10,6 +10,8 @@ import { CLI, tempDb } from './helpers.js';
 
 const ADMIN = 'admin-token-0123456789abcdef';
 const AGENT = 'agent-token-0123456789abcdef';
+/** Strong enough for a non-loopback bind (the shape of `openssl rand -hex 32`). */
+const STRONG = '9f3c1a7be04d5562c8e1f0a93b7d24c6e58a0f1d3b9c7e2a4f6d8b0c1e3a5f79';
 const TEAM = 'team-token-0123456789abcdef0';
 
 interface Server { url: string; port: number; proc: ChildProcess; stdout: () => string; stderr: () => string; stop: () => Promise<void> }
@@ -490,7 +492,14 @@ test('binding beyond loopback needs a token; bad token settings are refused', { 
   assert.equal(badPort.code, 1);
   assert.match(badPort.stderr, /--port must be a whole number/);
 
-  const s = await serve({ serve: ['--host', '0.0.0.0'], env: { MNEMOLITE_TOKEN: ADMIN } });
+  // Beyond loopback a token must be strong (~128 bits estimated), for MNEMOLITE_TOKEN and MNEMOLITE_TOKENS alike.
+  for (const env of [{ MNEMOLITE_TOKEN: 'aaaaaaaaaaaaaaaa' } as Record<string, string>, { MNEMOLITE_TOKEN: 'password12345678' }, { MNEMOLITE_TOKEN: ADMIN },
+    { MNEMOLITE_TOKEN: STRONG, MNEMOLITE_TOKENS: 'password12345678password=agent-1' }]) {
+    const weak = await serveExit(['--port', '0', '--host', '0.0.0.0'], env);
+    assert.equal(weak.code, 1, `${JSON.stringify(env)}: ${weak.stderr}`);
+    assert.match(weak.stderr, /too weak to listen beyond loopback.*openssl rand -hex 32/);
+  }
+  const s = await serve({ serve: ['--host', '0.0.0.0'], env: { MNEMOLITE_TOKEN: STRONG } });
   assert.match(s.stdout(), /plain HTTP/);
   const j = await serve({ global: ['--embedder', 'none', '--json'], env: { MNEMOLITE_TOKEN: ADMIN } });
   const started = JSON.parse(j.stdout().split('\n')[0]!) as { listening: string; auth: string; semantic: boolean };
@@ -498,9 +507,9 @@ test('binding beyond loopback needs a token; bad token settings are refused', { 
   assert.equal(started.auth, '1 token');
   assert.equal(started.semantic, false);
   assertError(await req(s.url, 'GET', '/api/stats'), 401, 'UNAUTHORIZED');
-  assert.equal((await req(s.url, 'GET', '/api/stats', { token: ADMIN })).status, 200);
+  assert.equal((await req(s.url, 'GET', '/api/stats', { token: STRONG })).status, 200);
   // The port is taken now: a clear error.
-  const busy = await serveExit(['--port', String(s.port), '--host', '0.0.0.0'], { MNEMOLITE_TOKEN: ADMIN });
+  const busy = await serveExit(['--port', String(s.port), '--host', '0.0.0.0'], { MNEMOLITE_TOKEN: STRONG });
   assert.equal(busy.code, 1);
   assert.match(busy.stderr, /already in use/);
 });

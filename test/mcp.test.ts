@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -212,4 +213,37 @@ test('mnemolite mcp with the bundled local model: semantic recall', async () => 
     await s.close();
   }
   assert.match(s.stderr(), /semantic recall on/);
+});
+
+test('mnemolite mcp: a message over 10 MiB gets a JSON-RPC error and the server keeps serving', { timeout: 120_000 }, async () => {
+  const p = spawn(process.execPath, [CLI, '--db', tempDb(), '--embedder', 'none', 'mcp', '--namespace', 'a'], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+  const replies: Record<string, unknown>[] = [];
+  let buf = '';
+  let wake: (() => void) | null = null;
+  p.stdout.on('data', (d: Buffer) => {
+    buf += d;
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) { replies.push(JSON.parse(buf.slice(0, i)) as Record<string, unknown>); buf = buf.slice(i + 1); }
+    wake?.();
+  });
+  const next = async (n: number): Promise<void> => { while (replies.length < n) await new Promise<void>((r) => { wake = r; }); };
+  const exited = new Promise<number | null>((r) => p.on('close', r));
+  const send = (m: unknown): boolean => p.stdin.write(`${JSON.stringify(m)}\n`);
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  await next(1);
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  // 11 MiB in one JSON-RPC message, written in pieces as a client would.
+  const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_store', arguments: { content: 'x'.repeat(11 * 1024 * 1024) } } });
+  for (let i = 0; i < huge.length; i += 1 << 20) p.stdin.write(huge.slice(i, i + (1 << 20)));
+  p.stdin.write('\n');
+  await next(2);
+  const err = replies[1] as { id: unknown; error?: { code: number; message: string } };
+  assert.equal(err.id, null);
+  assert.equal(err.error?.code, -32600);
+  assert.match(err.error!.message, /limit is 10485760 bytes/);
+  send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'memory_store', arguments: { content: 'still serving' } } });
+  await next(3);
+  assert.equal((replies[2] as { id: number }).id, 3);
+  assert.equal((replies[2] as { result?: { isError?: boolean } }).result?.isError, undefined);
+  p.stdin.end();
+  assert.equal(await exited, 0);
 });

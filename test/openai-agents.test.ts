@@ -15,7 +15,7 @@ class ScriptedModel implements Model {
     if (!output) throw new Error(`the script has no turn ${this.requests.length}`);
     return { usage: new Usage(), output };
   }
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: the scripted model never streams; the interface asks for a generator
   async *getStreamedResponse(): AsyncIterable<StreamEvent> {
     throw new Error('not scripted');
   }

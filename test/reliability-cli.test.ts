@@ -4,7 +4,8 @@
  * Exit codes: 0 ok, 1 user error with one clear line; never 2, never a stack or raw SQLite error.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -90,4 +91,58 @@ test('CLI files: export and backup to a path that cannot be created fail with ex
     assert.match(r.stderr, /^error: /);
     assert.doesNotMatch(r.stdout + r.stderr, /exported|backed up/);
   }
+});
+
+test('CLI terminal escapes: ESC, BEL, CR and C1 controls in stored text are shown visibly by list, get, recall and history; --json stays exact', () => {
+  const db = join(tempDir(), 'm.db');
+  const base = ['--db', db, '--embedder', 'none'];
+  const content = 'tea\u001b[2J\u001b]0;pwned\u0007 fake\rline\u009b31m tab\tend\nsecond line';
+  const add = cli([...base, '--json', 'add', '-'], { input: content });
+  assert.equal(add.code, 0, add.stderr);
+  const { id } = JSON.parse(add.stdout) as { id: string };
+  const outputs = {
+    list: cli([...base, 'list']).stdout,
+    get: cli([...base, 'get', id]).stdout,
+    recall: cli([...base, 'recall', 'tea']).stdout,
+    history: cli([...base, 'history', id]).stdout,
+  };
+  for (const [cmd, out] of Object.entries(outputs)) {
+    assert.ok(out.length > 0, cmd);
+    assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${cmd} prints no raw control character`);
+  }
+  assert.match(outputs.get, /tea\\x1b\[2J\\x1b\]0;pwned\\x07 fake\\x0dline\\x9b31m tab\tend\nsecond line/);
+  const exact = JSON.parse(cli([...base, '--json', 'get', id]).stdout) as { content: string };
+  assert.equal(exact.content, content);
+});
+
+test('CLI files: backup to a dangling symlink refuses and creates nothing at the link target', () => {
+  const dir = tempDir();
+  const db = join(dir, 'm.db');
+  assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'something to back up']).code, 0);
+  const target = join(dir, 'elsewhere.db');
+  const link = join(dir, 'link.db');
+  symlinkSync(target, link);
+  const r = cli(['--db', db, '--embedder', 'none', 'backup', link]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, /^error: .*already exists/);
+  assert.equal(existsSync(target), false, 'the link target was not created');
+  assert.equal(lstatSync(link).isSymbolicLink(), true, 'the link is left alone');
+  const ok = cli(['--db', db, '--embedder', 'none', 'backup', join(dir, 'b.db')]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(cli(['--db', join(dir, 'b.db'), '--embedder', 'none', '--json', 'list']).stdout.includes('something to back up'), true);
+});
+
+test('CLI files: --db at a FIFO or /dev/null is refused before SQLite opens it (no hang, no -journal file)', () => {
+  const dir = tempDir();
+  const fifo = join(dir, 'pipe.db');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  for (const path of [fifo, '/dev/null']) {
+    for (const args of [['list'], ['add', 'x'], ['--json', 'stats']]) {
+      const r = cli(['--db', path, '--embedder', 'none', ...args]);
+      assert.equal(r.code, 1, `${path} ${args.join(' ')}: exit ${r.code} ${r.stderr}`);
+      assert.match(r.stderr, /^error: .*not a regular file/);
+    }
+  }
+  assert.equal(existsSync('/dev/null-journal'), false);
+  assert.equal(existsSync(`${fifo}-journal`) || existsSync(`${fifo}-wal`), false);
 });

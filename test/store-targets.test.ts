@@ -10,11 +10,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { MnemoliteError, migrateMemories, openMemory, type Embedder, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
 import { CLI, HashEmbedder, cliAsync, runTs, tempDb } from './helpers.js';
 import { memory } from './arbitraries.js';
 import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+import { PG_SCHEMA_VERSION } from '../src/pg/schema.js';
 
 type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
 
@@ -80,6 +82,106 @@ for (const T of targets) {
   const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: emb(), ...o });
 
   describe(T.name, () => {
+    test('import refuses supersededBy links to another namespace and replace of another namespace\'s id; history reads stay in the namespace', async () => {
+      const loc = T.fresh();
+      const mem = await open(loc);
+      try {
+        const secret = await mem.add('agent one private launch code 4471', { namespace: 'agent-1' });
+        const before = await all(mem);
+        const linked = await rejects('INVALID_INPUT', () => mem.import([{ content: 'agent two note', namespace: 'agent-2', supersededBy: secret.id }]));
+        assert.match(linked.message, /record 1: supersededBy .* another namespace/);
+        const inFile = '01900000-0000-7000-8000-0000000000aa';
+        await rejects('INVALID_INPUT', () => mem.import([{ id: inFile, content: 'x', namespace: 'agent-1' }, { content: 'y', namespace: 'agent-2', supersededBy: inFile }]));
+        const moved = await rejects('INVALID_INPUT', () => mem.import([{ id: secret.id, content: 'taken over', namespace: 'agent-2' }], { onConflict: 'replace' }));
+        assert.match(moved.message, /never moves a memory between namespaces/);
+        assert.deepEqual(await all(mem), before, 'nothing written');
+        // Same namespace: links and replace work.
+        const r = await mem.import([{ content: 'agent one older note', namespace: 'agent-1', supersededBy: secret.id }, { id: secret.id, content: 'agent one private launch code 4472', namespace: 'agent-1' }], { onConflict: 'replace' });
+        assert.deepEqual([r.imported, r.replaced], [1, 1]);
+        assert.deepEqual((await mem.history(secret.id, { namespace: 'agent-1' })).map((v) => v.content).sort(), ['agent one older note', 'agent one private launch code 4471', 'agent one private launch code 4472'].sort());
+        if (T.name === 'SQLite file') {
+          // A link made by an older version: history read from agent-1 does not show agent-2's text.
+          const other = await mem.add('agent two private diary', { namespace: 'agent-2' });
+          await mem.close();
+          const db = new Database((loc as { path: string }).path);
+          db.prepare('UPDATE memories SET superseded_by = ? WHERE id = ?').run(secret.id, other.id);
+          db.close();
+          const again = await open(loc);
+          try {
+            const h = await again.history(secret.id, { namespace: 'agent-1' });
+            assert.ok(h.length >= 2 && h.every((v) => !v.content.includes('diary')), JSON.stringify(h.map((v) => v.content)));
+          } finally {
+            await again.close();
+          }
+        }
+      } finally {
+        await mem.close().catch(() => {});
+      }
+    });
+
+    test('import checks vectors: huge ones are normalised; zero, non-finite, non-numeric and wrong-length ones refuse the file with nothing written', { skip: !T.vectors }, async () => {
+      const mem = await open(T.fresh());
+      try {
+        const model = mem.embedder!.id, dims = mem.embedder!.dims;
+        await mem.add('what is the weather today');
+        const huge = await mem.import([{ content: 'poisoned record', embedding: Array.from({ length: dims }, () => 1e30), embeddingModel: model }]);
+        assert.equal(huge.imported, 1);
+        const rec = (await all(mem)).find((r) => r.content === 'poisoned record')!;
+        assert.ok(Math.abs(Math.hypot(...rec.embedding!) - 1) < 1e-5, 'stored normalised');
+        assert.equal((await mem.recall('what is the weather today', { mode: 'hybrid', limit: 1 }))[0]!.content, 'what is the weather today');
+        const bad: [unknown[], RegExp][] = [
+          [Array.from({ length: dims }, () => 0), /all zeros/],
+          [Array.from({ length: dims }, (_, i) => (i === 3 ? Infinity : 0.1)), /\[3\] is Infinity/],
+          [Array.from({ length: dims }, (_, i) => (i === 5 ? null : 0.1)), /\[5\] is null/],
+          [Array.from({ length: dims }, (_, i) => (i === 1 ? '0.1' : 0.1)), /\[1\] is string/],
+          [Array.from({ length: dims + 1 }, () => 0.1), new RegExp(`${dims + 1} numbers but model`)],
+        ];
+        const before = await mem.count({ namespace: '*' });
+        for (const [embedding, msg] of bad) {
+          const e = await rejects('INVALID_INPUT', () => mem.import([{ content: 'fine record first' }, { content: 'bad vector', embedding, embeddingModel: model }]));
+          assert.match(e.message, msg);
+          assert.match(e.message, /record 2/);
+        }
+        assert.equal(await mem.count({ namespace: '*' }), before, 'nothing written');
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('the embedding caches are scoped by namespace: a text held only by another namespace never takes the cache-hit path', { skip: !T.vectors }, async () => {
+      const loc = T.fresh();
+      const writer = await open(loc);
+      const mem = await open(loc);
+      try {
+        const secrets = Array.from({ length: 20 }, (_, i) => `agent two private secret number ${i} kept in vault ${i * 7}`);
+        const others = secrets.map((x) => `${x} (second copy)`);
+        await writer.addMany([...secrets, ...others].map((content) => ({ content, namespace: 'agent-2' })));
+        // agent-2 also recalls them, so the query-vector cache holds them too (under agent-2).
+        for (const s of secrets) await writer.recall(s, { namespace: 'agent-2', mode: 'vector', limit: 1 });
+        const delta = async (fn: () => Promise<unknown>): Promise<{ hits: number; misses: number }> => {
+          const a = mem.embeddingCacheCounters;
+          await fn();
+          const b = mem.embeddingCacheCounters;
+          return { hits: b.hits - a.hits, misses: b.misses - a.misses };
+        };
+        for (const s of secrets) {
+          // A caller scoped to agent-1 (recall, and add as a probe) gets a miss every time.
+          assert.deepEqual(await delta(() => mem.recall(s, { namespace: 'agent-1', mode: 'vector', limit: 1 })), { hits: 0, misses: 1 }, `recall: ${s}`);
+          assert.deepEqual(await delta(() => mem.recall(`${s} `.trim(), { namespace: 'agent-3', mode: 'hybrid', limit: 1 })), { hits: 0, misses: 1 });
+        }
+        assert.deepEqual(await delta(() => mem.addMany(others.slice(0, 5).map((content) => ({ content, namespace: 'agent-1' })))), { hits: 0, misses: 5 }, 'add');
+        // Within a namespace the cache still works: agent-2's own texts, and agent-1's repeated query.
+        assert.deepEqual(await delta(() => mem.recall(secrets[7]!, { namespace: 'agent-2', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
+        assert.deepEqual(await delta(() => mem.recall(secrets[7]!, { namespace: 'agent-1', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
+        assert.deepEqual(await delta(() => mem.addMany([{ content: secrets[9]!, namespace: 'agent-2', key: 'k9' }])), { hits: 1, misses: 0 });
+        // Every namespace (no scope): the whole file's cache, as before.
+        assert.deepEqual(await delta(() => mem.recall(secrets[12]!, { namespace: '*', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
+      } finally {
+        await mem.close();
+        await writer.close();
+      }
+    });
+
     test('add, get, list, count, update, forget; namespaces scope every call', async () => {
       const mem = await open(T.fresh());
       try {
@@ -526,10 +628,12 @@ test('PostgreSQL schema: an older schema is migrated forward on open, a newer on
   const c = new pg.Client({ connectionString: target.url });
   await c.connect();
   try {
-    // Put the schema back to version 1, as a store made by the first PostgreSQL release was.
-    await c.query(`DROP TABLE "${schema}".term_stats; UPDATE "${schema}".meta SET value = '1' WHERE key = 'schema_version'`);
+    // Put the schema back to version 1, as a store made by the first PostgreSQL release was
+    // (without schema 2's term statistics and schema 3's conversational context).
+    await c.query(`DROP TABLE "${schema}".term_stats; DROP TABLE "${schema}".ctx_term_stats; ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE;
+      DROP INDEX "${schema}".memories_session; UPDATE "${schema}".meta SET value = '1' WHERE key = 'schema_version'`);
     const again = await openMemory({ ...loc, embedder: 'none' });
-    assert.equal((await again.stats()).schemaVersion, 2);
+    assert.equal((await again.stats()).schemaVersion, PG_SCHEMA_VERSION);
     assert.equal((await again.recall('migration'))[0]?.content, 'kept across the migration');
     await again.close();
     await c.query(`UPDATE "${schema}".meta SET value = '99' WHERE key = 'schema_version'`);

@@ -4,7 +4,7 @@ const convs = load();
 const V = cacheVecs();
 const vecOr = (t: string) => V.get(h(t)) ?? new Float32Array(512);
 const vec = (t: string) => { const v = V.get(h(t)); if (!v) throw new Error('missing vec ' + t.slice(0, 40)); return v; };
-interface QF { conv: string; ev: Set<number>; kTD: Float64Array; kCD: Float64Array; kD: Float64Array; kP: Float64Array; kT: Float64Array; kB: Float64Array; kSp: Float64Array; kC: Record<number, Float64Array>; kCd: Record<number, Float64Array>; kS: Float64Array; sess: Int32Array; vT: Float64Array; vC: Float64Array; vM: Float64Array; n: number; cat: number }
+interface QF { conv: string; ev: Set<number>; kTD: Float64Array; kCD: Float64Array; kD: Float64Array; kP: Float64Array; kT: Float64Array; kB: Float64Array; kSp: Float64Array; kC: Record<number, Float64Array>; kCd: Record<number, Float64Array>; kS: Float64Array; sess: Int32Array; gcos: Float64Array; vT: Float64Array; vC: Float64Array; vM: Float64Array; n: number; cat: number }
 const W = [1, 2, 3, 4];
 const feats: QF[] = [];
 for (const c of convs) {
@@ -24,6 +24,7 @@ for (const c of convs) {
   const vt = T.map((t) => vec(t.full));
   const vc = T.map((t, i) => { const prev = T.slice(Math.max(0, i - 2), i).filter((p) => p.session === t.session); return vecOr([...prev.map((p) => p.full), t.full].join('\n')); });
   const vm = T.map((t, i) => { const prev = T.slice(Math.max(0, i - 2), i).filter((p) => p.session === t.session); if (!prev.length) return vt[i]!; const m = new Float32Array(512); for (const p of prev) { const v = vec(p.full); for (let d = 0; d < 512; d++) m[d] += v[d]!; } return norm(m); });
+  const gateCos = vm.map((m, i) => dot(m, vt[i]!));
   const diaIdx = new Map(T.map((t, i) => [t.dia, i]));
   for (const q of c.qs) {
     const qt = qtok(q.question); const qv = vec(q.question);
@@ -35,7 +36,7 @@ for (const c of convs) {
     const tw = new Map<string, number>(); for (const i of top3) for (const [t, f] of bmT.tf[i]!) if (!qt.includes(t)) tw.set(t, (tw.get(t) ?? 0) + f * bmT.idf(t));
     const exp = [...tw].sort((a, b) => b[1] - a[1]).slice(0, 5).map((e) => e[0]);
     const kP = bmT.scores(exp);
-    feats.push({ conv: c.id, kTD: bmTD.scores(qt), kCD: bmCD.scores(qt), kD: bmD.scores(qt), kP, cat: q.category, n: T.length, ev: new Set(q.evidence.map((e) => diaIdx.get(e)!)), kT: bmT.scores(qt), kB: bmB.scores(qt), kSp: bmSp.scores(qt), kC, kCd: {}, kS: Float64Array.from(T.map((t) => kS0[sIdx.get(t.session)!]!)), sess: Int32Array.from(T.map((t) => t.session)),
+    feats.push({ conv: c.id, kTD: bmTD.scores(qt), kCD: bmCD.scores(qt), kD: bmD.scores(qt), kP, cat: q.category, n: T.length, ev: new Set(q.evidence.map((e) => diaIdx.get(e)!)), kT: bmT.scores(qt), kB: bmB.scores(qt), kSp: bmSp.scores(qt), kC, kCd: {}, kS: Float64Array.from(T.map((t) => kS0[sIdx.get(t.session)!]!)), sess: Int32Array.from(T.map((t) => t.session)), gcos: Float64Array.from(gateCos),
       vT: Float64Array.from(vt.map((v) => dot(v, qv))), vC: Float64Array.from(vc.map((v) => dot(v, qv))), vM: Float64Array.from(vm.map((v) => dot(v, qv))) });
   }
 }
@@ -48,14 +49,15 @@ function minmaxTop(s: ArrayLike<number>, k: number, present?: (i: number) => boo
 export function rank(f: QF, p: P): number[] {
   const n = f.n; const kw = new Float64Array(n);
   const useB = p.bare ? f.kB : p.date ? f.kTD : f.kT;
-  for (let i = 0; i < n; i++) kw[i] = useB[i]! + (p.sp ?? 0) * f.kSp[i]! + (p.wc ?? 0) * (p.win ? (p.cdate ? f.kCD[i]! : f.kC[p.win]![i]!) : 0) + (p.prf ?? 0) * f.kP[i]! + (p.wd ?? 0) * f.kD[i]!;
+  const on = (i: number) => !p.gate || f.gcos[i]! >= p.gate;
+  for (let i = 0; i < n; i++) kw[i] = useB[i]! + (p.sp ?? 0) * f.kSp[i]! + (on(i) ? (p.wc ?? 0) : 0) * (p.win ? (p.cdate ? f.kCD[i]! : f.kC[p.win]![i]!) : 0) + (p.prf ?? 0) * f.kP[i]! + (p.wd ?? 0) * f.kD[i]!;
   // session evidence lifts turns that already match
   if (p.ws) for (let i = 0; i < n; i++) if (kw[i]! > 0) kw[i] += p.ws * f.kS[i]!;
   if (p.wsa) { const top = topk(kw, p.N ?? 100); const agg = new Map<number, number>(); const mx = kw[top[0] ?? 0] || 1;
     for (const i of top) { const s = f.sess[i]!; agg.set(s, p.agg === 1 ? Math.max(agg.get(s) ?? 0, kw[i]!) : (agg.get(s) ?? 0) + kw[i]!); }
     const base = Float64Array.from(kw); for (const i of top) kw[i] = base[i]! + p.wsa * (agg.get(f.sess[i]!)! - (p.agg === 1 ? 0 : base[i]!)) / (p.normsa ? mx : 1); }
   if (p.mode === 0) return topk(kw, 50);
-  const vs = new Float64Array(n); for (let i = 0; i < n; i++) vs[i] = f.vT[i]! + (p.vc ?? 0) * f.vC[i]! + (p.vm ?? 0) * f.vM[i]!;
+  const vs = new Float64Array(n); for (let i = 0; i < n; i++) vs[i] = (on(i) ? (f.vT[i]! + (p.vm ?? 0) * f.vM[i]!) / Math.sqrt(2 + 2 * f.gcos[i]!) * (p.vm ? 1 : Math.sqrt(2 + 2 * f.gcos[i]!)) : f.vT[i]!) + (p.vc ?? 0) * f.vC[i]!;
   if (p.mode === 1) return topk(vs, 50, () => true);
   const K = minmaxTop(kw, 50), Vn = minmaxTop(vs, 50, () => true);
   const s = new Map<number, number>();

@@ -3,6 +3,9 @@
  * src/search/, the add decision in src/lifecycle/add.ts (the file's answers in src/store/write.ts).
  * Every call is synchronous underneath; the async signatures are the shared interface's.
  */
+import { closeSync, constants as fsc, openSync, rmSync } from 'node:fs';
+import { scopedKey } from '../embed/cache.js';
+import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
 import type { HistoryRow } from '../lifecycle/history.js';
 import { nearPolicy } from '../lifecycle/add.js';
@@ -25,7 +28,8 @@ import type {
 } from './types.js';
 
 const CACHE_MAX_ROWS = 20_000;
-const EXPORT_PAGE = 1000;
+/** Rows per export page: 256 memories of at most 100 kB keep one page near 25 MB. */
+const EXPORT_PAGE = 256;
 
 function exportRow(r: MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }, vectors: boolean): ExportRow {
   const { embedding, context_embedding, ...row } = r;
@@ -78,15 +82,15 @@ export class SqliteBackend implements Backend {
     this.store.write('record the embedding model', () => this.store.setEmbeddingIdentity(e));
   }
 
-  async cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
-    const blobs = this.store.read('read the embedding cache', () => this.store.cachedEmbeddings(model, hashes));
+  async cachedVectors(model: string, hashes: readonly string[], namespace?: string): Promise<Map<string, Float32Array>> {
+    const blobs = this.store.read('read the embedding cache', () => this.store.cachedEmbeddings(model, hashes, namespace));
     const out = new Map<string, Float32Array>();
     for (const [h, b] of blobs) out.set(h, blobToVector(b));
     return out;
   }
 
-  async cacheVector(model: string, hash: string, vector: Float32Array): Promise<void> {
-    this.store.putCache(model, hash, vectorToBlob(vector));
+  async cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void> {
+    this.store.putCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector));
     if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
   }
 
@@ -332,11 +336,11 @@ export class SqliteBackend implements Backend {
   }
 
   async historyRow(id: string): Promise<HistoryRow | undefined> {
-    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
+    return this.read('read the history', () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
   }
 
   async predecessors(id: string): Promise<HistoryRow[]> {
-    return this.read('read the history', () => this.store.stmt('SELECT id, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
+    return this.read('read the history', () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
   }
 
   async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
@@ -346,7 +350,23 @@ export class SqliteBackend implements Backend {
   // ---- file ----------------------------------------------------------------------------
 
   async backup(dest: string): Promise<void> {
-    await this.store.backup(dest);
+    // Create the destination ourselves, exclusively and without following a symlink: a dangling
+    // link at `dest` would otherwise make SQLite create the link's target somewhere else.
+    let fd: number;
+    try {
+      fd = openSync(dest, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY | fsc.O_NOFOLLOW, 0o666);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'ELOOP') throw invalid(`${dest} already exists (as a file or a link). Choose a new path; backups never overwrite or follow links.`);
+      throw invalid(`Cannot create the backup file ${dest} (${code ?? 'error'}). Check the path and permissions.`);
+    }
+    closeSync(fd);
+    try {
+      await this.store.backup(dest);
+    } catch (err) {
+      rmSync(dest, { force: true });
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

@@ -121,10 +121,10 @@ export interface Backend extends RankSource, HistorySource {
   identity(): Promise<EmbeddingIdentity | null>;
   setIdentity(e: EmbeddingIdentity): Promise<void>;
 
-  /** Stored vectors of `model` for any of `hashes` (memories first, then the embedding cache). */
-  cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
-  /** Keep a query vector in the embedding cache (best effort, bounded). */
-  cacheVector(model: string, hash: string, vector: Float32Array): Promise<void>;
+  /** Stored vectors of `model` for any of `hashes` (memories first, then the embedding cache), within `namespace` when given (see `VectorCache`). */
+  cachedVectors(model: string, hashes: readonly string[], namespace?: string): Promise<Map<string, Float32Array>>;
+  /** Keep a query vector in the embedding cache (best effort, bounded), under `namespace` when given. */
+  cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void>;
 
   addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]>;
   /** The last `n` memories of a session (newest last), with their vectors of `model` (null when they have none). */

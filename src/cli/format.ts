@@ -3,6 +3,19 @@ import type { MemoryRecord, RecallHit, Stats } from '../index.js';
 /** Terminal width to fit tables into. */
 const WIDTH = Math.max(60, Math.min(process.stdout.columns || 120, 160));
 
+// C0 controls other than tab and newline, DEL, and C1 controls: a memory written by any client
+// could otherwise clear the operator's screen, set the window title or fake output lines.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Show control characters visibly (`\x1b`) in human output; tab and newline stay.
+ * JSON output is written without this (it is exact).
+ */
+export function visible(s: string): string {
+  return s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** Shorten to `n` characters on one line. */
 export function clip(s: string, n: number): string {
   const one = s.replace(/\s+/g, ' ').trim();

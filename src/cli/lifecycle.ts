@@ -138,6 +138,7 @@ export function registerLifecycle(
   program: Command,
   withMemory: <T>(cmd: Command, fn: (m: import('../index.js').Memory, g: { json?: boolean }) => Promise<T>, extra?: { readonly?: boolean }) => Promise<T>,
   out: (s: string) => void,
+  json: (v: unknown) => void,
 ): void {
   program.command('prune')
     .description('delete expired memories (never pinned ones) and reclaim disk space')
@@ -147,7 +148,7 @@ export function registerLifecycle(
     .action(async (o: { namespace?: string; dryRun?: boolean; vacuum: 'auto' | 'full' | 'none' }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const r = await m.prune({ ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.dryRun ? { dryRun: true } : {}), vacuum: o.vacuum });
-        if (g.json) out(JSON.stringify(r, null, 2));
+        if (g.json) json(r);
         else out(pruneText(r));
       });
     });
@@ -160,7 +161,7 @@ export function registerLifecycle(
       await withMemory(cmd, async (m, g) => {
         const v = await m.history(await resolveId(m, id, o.namespace), o.namespace ? { namespace: o.namespace } : {});
         if (!v.length) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
-        if (g.json) out(JSON.stringify(v, null, 2));
+        if (g.json) json(v);
         else out(historyText(v));
       }, { readonly: true });
     });

@@ -4,14 +4,16 @@ import { createReadStream, createWriteStream, existsSync, openSync } from 'node:
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { ERROR_CODES } from '../errors.js';
-import { MnemoliteError, isPostgresUrl, openMemory, type Memory, type RecallMode } from '../index.js';
+import { MnemoliteError, openMemory, type Memory, type RecallMode } from '../index.js';
+import { isPostgresUrl } from '../pg/url.js';
+import { VERSION } from '../version.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
 import { importHistoryCommand, type HistoryImportFlags } from './import-history.js';
 import { HISTORY_SOURCES, type HistorySource } from '../ingest/history.js';
 import { registerMcp } from './mcp-command.js';
-import { hitsTable, memoriesTable, memoryDetail, statsText } from './format.js';
+import { hitsTable, memoriesTable, memoryDetail, statsText, visible } from './format.js';
 import { registerServe } from './serve-command.js';
 import { registerMigrate } from './migrate.js';
 import { storeOptions } from './store-options.js';
@@ -35,8 +37,10 @@ interface Globals {
   allowDownload?: boolean;
 }
 
-const out = (s: string): void => { process.stdout.write(`${s}\n`); };
-const json = (v: unknown): void => out(JSON.stringify(v, null, 2));
+/** Human output: control characters made visible (stored text may hold terminal escapes). */
+const out = (s: string): void => { process.stdout.write(`${visible(s)}\n`); };
+/** `--json` output: exact. */
+const json = (v: unknown): void => { process.stdout.write(`${JSON.stringify(v, null, 2)}\n`); };
 
 function globals(cmd: Command): Globals {
   return cmd.optsWithGlobals<Globals>();
@@ -131,7 +135,7 @@ function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> 
 export function buildProgram(): Command {
   const program = new Command('mnemolite')
     .description('Long-term memory for AI agents in one SQLite file (or PostgreSQL).')
-    .version('0.1.0')
+    .version(VERSION)
     .option('--db <path|url>', 'memory file, or a postgres:// URL (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
     .option('--pg-schema <name>', 'with a postgres:// --db: the schema that holds the memories (env MNEMOLITE_PG_SCHEMA)', process.env.MNEMOLITE_PG_SCHEMA)
     .option('--json', 'print JSON for scripts')
@@ -392,7 +396,7 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerServe(program);
   registerMigrate(program);
-  registerLifecycle(program, withMemory, out);
+  registerLifecycle(program, withMemory, out, json);
 
   return program;
 }
@@ -409,7 +413,7 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 1;
     }
     if (err instanceof MnemoliteError) {
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`error: ${visible(err.message)}\n`);
       return ERROR_CODES[err.code]?.exit ?? 1;
     }
     process.stderr.write(`internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.\n`);

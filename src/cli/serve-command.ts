@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { MnemoliteError, openMemory } from '../index.js';
 import { isLoopback, parseTokens } from '../http/auth.js';
 import { DEFAULT_BODY_LIMIT, createServer, serverUrl } from '../http/server.js';
+import { STRONG_TOKEN_BITS } from '../http/token-strength.js';
 import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 
@@ -49,12 +50,13 @@ Security:
     .action(async (o: ServeOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<EmbedderFlags & { db: string; json?: boolean }>();
       if (!o.host.trim()) throw new MnemoliteError('INVALID_INPUT', '--host must be an address such as 127.0.0.1, ::1 or 0.0.0.0.');
-      const tokens = parseTokens(process.env);
+      // Beyond loopback anyone on the network can guess: only strong tokens there.
+      const tokens = parseTokens(process.env, { minBits: isLoopback(o.host) ? 0 : STRONG_TOKEN_BITS });
       if (!isLoopback(o.host) && tokens.length === 0) {
         throw new MnemoliteError('INVALID_INPUT', `Refusing to listen on ${o.host} without a token: anyone who can reach it could read and change every memory. Set MNEMOLITE_TOKEN (e.g. export MNEMOLITE_TOKEN=$(openssl rand -hex 32)) or MNEMOLITE_TOKENS, or use --host 127.0.0.1.`);
       }
       const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
-      let app;
+      let app: ReturnType<typeof createServer> | undefined;
       try {
         app = createServer({ memory: mem, host: o.host, tokens, bodyLimit: o.bodyLimit, inspector: o.inspector });
         await app.listen({ port: o.port, host: o.host }).catch((err: unknown) => { throw listenError(err, o.host, o.port); });

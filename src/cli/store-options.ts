@@ -1,4 +1,5 @@
-import { isPostgresUrl, type OpenOptions } from '../index.js';
+import type { OpenOptions } from '../index.js';
+import { isPostgresUrl } from '../pg/url.js';
 
 /** The global flags that say where memories are kept. */
 export interface StoreFlags {

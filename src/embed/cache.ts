@@ -6,12 +6,22 @@ import type { Embedder } from './provider.js';
 export const EMBED_BATCH = 32;
 const QUERY_LRU = 512;
 
-/** Where vectors are remembered between runs (the store: its memories and its embedding cache). */
+/**
+ * Where vectors are remembered between runs (the store: its memories and its embedding cache).
+ * With `namespace`, only that namespace's memories count and cache entries are keyed by
+ * {@link scopedKey}: a caller limited to one namespace must not learn, from how fast its call
+ * returns, that another namespace holds a text.
+ */
 export interface VectorCache {
-  /** Stored vectors of `model` for any of `hashes`. */
-  cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
-  /** Keep a query vector (best effort; the store bounds its cache). */
-  cacheVector(model: string, hash: string, vector: Float32Array): Promise<void>;
+  /** Stored vectors of `model` for any of `hashes` (keyed by hash), within `namespace` when given. */
+  cachedVectors(model: string, hashes: readonly string[], namespace?: string): Promise<Map<string, Float32Array>>;
+  /** Keep a query vector (best effort; the store bounds its cache), under `namespace` when given. */
+  cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void>;
+}
+
+/** The embedding-cache key of a text's hash cached for one namespace. */
+export function scopedKey(namespace: string, hash: string): string {
+  return createHash('sha256').update(`${namespace}\u0000${hash}`, 'utf8').digest('hex');
 }
 
 /** sha256 hex of a text: the cache key (with the model id). */
@@ -48,6 +58,8 @@ export class EmbeddingService {
   private readonly store: VectorCache;
   private readonly writable: boolean;
   private readonly queries = new Map<string, Float32Array>();
+  /** Texts served from a cache (the in-process LRU, stored memories, the cache table) and texts sent to the model. */
+  readonly counters = { hits: 0, misses: 0 };
 
   constructor(embedder: Embedder, store: VectorCache, writable: boolean) {
     this.embedder = embedder;
@@ -91,17 +103,26 @@ export class EmbeddingService {
     return res;
   }
 
-  /** Vectors for texts with known hashes; only cache misses reach the model (each distinct text once). */
-  async embedMany(items: { text: string; hash: string }[]): Promise<Float32Array[]> {
+  /**
+   * Vectors for texts with known hashes; only cache misses reach the model (each distinct text
+   * once). An item's `scope` (a namespace) limits its cache lookup to that namespace.
+   */
+  async embedMany(items: { text: string; hash: string; scope?: string }[]): Promise<Float32Array[]> {
     const model = this.embedder.id;
     const out: (Float32Array | undefined)[] = new Array(items.length);
     const missing = new Map<string, number[]>();
-    const cached = await this.store.cachedVectors(model, items.map((it) => it.hash));
-    items.forEach((it, i) => {
-      const hit = cached.get(it.hash);
-      if (hit && hit.length === this.embedder.dims) out[i] = hit;
-      else missing.set(it.hash, [...(missing.get(it.hash) ?? []), i]);
-    });
+    const scopes = new Map<string | undefined, number[]>();
+    items.forEach((it, i) => { const s = scopes.get(it.scope); if (s) s.push(i); else scopes.set(it.scope, [i]); });
+    for (const [scope, idx] of scopes) {
+      const cached = await this.store.cachedVectors(model, idx.map((i) => items[i]!.hash), scope);
+      for (const i of idx) {
+        const it = items[i]!;
+        const hit = cached.get(it.hash);
+        if (hit && hit.length === this.embedder.dims) { out[i] = hit; this.counters.hits++; }
+        else missing.set(it.hash, [...(missing.get(it.hash) ?? []), i]);
+      }
+    }
+    for (const g of missing.values()) this.counters.misses += g.length;
     if (missing.size) {
       const groups = [...missing.values()];
       const vecs = await this.callModel(groups.map((g) => items[g[0]!]!.text));
@@ -110,21 +131,27 @@ export class EmbeddingService {
     return out as Float32Array[];
   }
 
-  /** Vector for a recall query (in-process LRU, then the file's cache, then the model). */
-  async embedQuery(text: string): Promise<Float32Array> {
+  /**
+   * Vector for a recall query (in-process LRU, then the file's cache, then the model). `scope`:
+   * the one namespace the query reads, so every cache it touches is that namespace's own;
+   * undefined for a caller that reads every namespace.
+   */
+  async embedQuery(text: string, scope?: string): Promise<Float32Array> {
     const hash = contentHash(text);
-    const hot = this.queries.get(hash);
+    const lru = scope === undefined ? hash : `${scope}\u0000${hash}`;
+    const hot = this.queries.get(lru);
     if (hot) {
-      this.queries.delete(hash);
-      this.queries.set(hash, hot);
+      this.queries.delete(lru);
+      this.queries.set(lru, hot);
+      this.counters.hits++;
       return hot;
     }
-    const [v] = await this.embedMany([{ text, hash }]);
-    this.queries.set(hash, v!);
+    const [v] = await this.embedMany([{ text, hash, ...(scope !== undefined ? { scope } : {}) }]);
+    this.queries.set(lru, v!);
     if (this.queries.size > QUERY_LRU) this.queries.delete(this.queries.keys().next().value!);
     if (this.writable) {
       try {
-        await this.store.cacheVector(this.embedder.id, hash, v!);
+        await this.store.cacheVector(this.embedder.id, hash, v!, scope);
       } catch {
         // A cache write that loses a lock race is not worth failing a recall for.
       }

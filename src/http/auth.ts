@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { MnemoliteError } from '../index.js';
+import { tokenBits } from './token-strength.js';
 
 /**
  * Which namespaces a caller may touch: `'*'` (all), or a list of exact names and `prefix*` patterns.
@@ -27,12 +28,15 @@ const TOKEN_CHARS = /^[A-Za-z0-9._~+/=-]+$/;
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
-function checkToken(token: string, source: string): void {
+function checkToken(token: string, source: string, minBits: number): void {
   if (token.length < MIN_TOKEN_LENGTH) {
     throw new MnemoliteError('INVALID_INPUT', `${source}: a token must be at least ${MIN_TOKEN_LENGTH} characters. Generate one with: openssl rand -hex 32`);
   }
   if (!TOKEN_CHARS.test(token)) {
     throw new MnemoliteError('INVALID_INPUT', `${source}: a token may only use letters, digits and . _ ~ + / = - (e.g. the output of openssl rand -hex 32).`);
+  }
+  if (minBits > 0 && tokenBits(token) < minBits) {
+    throw new MnemoliteError('INVALID_INPUT', `${source}: a token is too weak to listen beyond loopback (estimated ${Math.floor(tokenBits(token))} bits; at least ${minBits} needed). Generate one with: openssl rand -hex 32`);
   }
 }
 
@@ -52,12 +56,16 @@ function checkPattern(p: string, source: string): string {
  *   `<namespaces>` is `*` (all), or names and `prefix*` patterns separated by `|`,
  *   e.g. `MNEMOLITE_TOKENS='3f9c…=agent-1|agent-2,77ab…=team-*,c0de…=*'`.
  *   Entries may also be separated by whitespace or newlines.
+ *
+ * `options.minBits`: refuse tokens whose estimated strength (see `tokenBits`) is lower; the
+ * server asks for 128 bits when it listens beyond loopback.
  */
-export function parseTokens(env: { MNEMOLITE_TOKEN?: string | undefined; MNEMOLITE_TOKENS?: string | undefined }): TokenEntry[] {
+export function parseTokens(env: { MNEMOLITE_TOKEN?: string | undefined; MNEMOLITE_TOKENS?: string | undefined }, options: { minBits?: number } = {}): TokenEntry[] {
+  const minBits = options.minBits ?? 0;
   const entries: TokenEntry[] = [];
   const seen = new Set<string>();
   const add = (token: string, namespaces: NamespaceGrant, source: string): void => {
-    checkToken(token, source);
+    checkToken(token, source, minBits);
     if (seen.has(token)) throw new MnemoliteError('INVALID_INPUT', `${source}: the same token is configured twice. Give each token one entry.`);
     seen.add(token);
     entries.push({ digest: digest(token), namespaces });

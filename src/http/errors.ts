@@ -43,7 +43,16 @@ export function describeIssues(where: string, error: z.ZodError): string {
  * Turn any error into a status and a safe JSON body. Library and request errors keep their message
  * (it says what to do); anything unexpected becomes a generic 500 with no message, stack or path.
  */
-export function toErrorResponse(err: unknown): { status: number; body: ErrorBody; internal: boolean } {
+export function toErrorResponse(err: unknown, hide: readonly string[] = []): { status: number; body: ErrorBody; internal: boolean } {
+  const r = errorResponse(err);
+  // Library messages name the file (useful in a terminal); no server-side path reaches a client.
+  for (const h of hide) {
+    if (h && r.body.error.message.includes(h)) r.body.error.message = r.body.error.message.split(h).join('the memory file');
+  }
+  return r;
+}
+
+function errorResponse(err: unknown): { status: number; body: ErrorBody; internal: boolean } {
   if (err instanceof HttpError) {
     return { status: err.status, body: { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, internal: false };
   }

@@ -104,7 +104,9 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; authRe
       responses,
       security: r.auth && opts.authRequired ? [{ bearerAuth: [] }] : [],
     };
-    (paths[openapiPath(r.path)] ??= {})[r.method.toLowerCase()] = op;
+    const path = openapiPath(r.path);
+    paths[path] ??= {};
+    paths[path][r.method.toLowerCase()] = op;
   }
   return {
     openapi: '3.1.0',

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { AddOptions, Memory, MemoryRecord } from '../index.js';
 import { allows, type Principal } from './auth.js';
 import { HttpError } from './errors.js';
@@ -8,6 +9,22 @@ import {
 
 /** Every namespace (the library's wildcard). */
 const ALL = '*';
+
+/**
+ * Largest JSON a list page may take: 1000 memories of 100 kB control characters (escaped six
+ * times over) would otherwise build a string past V8's limit. At least one memory is returned.
+ */
+export const LIST_PAGE_BYTES = 16 * 1024 * 1024;
+
+/** The leading records whose JSON fits in `budget` bytes (at least one). */
+function capBytes<T>(records: T[], budget: number): T[] {
+  let used = 0;
+  for (let i = 0; i < records.length; i++) {
+    used += Buffer.byteLength(JSON.stringify(records[i])) + 1;
+    if (used > budget && i > 0) return records.slice(0, i);
+  }
+  return records;
+}
 
 function grantText(p: Principal): string {
   return p.namespaces === '*' ? 'every namespace' : p.namespaces.map((n) => JSON.stringify(n)).join(', ');
@@ -88,9 +105,11 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ query, principal }) {
         const { limit = 50, offset = 0, order, namespace, ...filter } = query;
         const f = defined({ ...filter, namespace: scopeNamespace(principal, namespace, ALL) });
-        const memories = await mem.list(defined({ ...f, limit, offset, order }) as Parameters<Memory['list']>[0]);
+        const page = await mem.list(defined({ ...f, limit, offset, order }) as Parameters<Memory['list']>[0]);
         const total = await mem.count(f as Parameters<Memory['count']>[0]);
-        return { memories, total, limit, offset };
+        const memories = capBytes(page, LIST_PAGE_BYTES);
+        // A page cut short by its size says where the next one starts.
+        return memories.length < page.length ? { memories, total, limit, offset, nextOffset: offset + memories.length } : { memories, total, limit, offset };
       },
     }),
     route({
@@ -176,7 +195,9 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ query, principal }) {
         const s = await mem.stats({ namespace: scopeNamespace(principal, query.namespace, ALL) });
         if (principal.namespaces !== '*') {
-          const { path: _hidden, ...rest } = s;
+          // The file's path, size and query-vector cache are shared by every tenant: the cache
+          // count moves when others recall, so none of it is shown to a namespace-limited token.
+          const { path: _p, fileBytes: _b, cacheEntries: _c, ...rest } = s;
           return rest;
         }
         return s;
@@ -207,11 +228,13 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ query, principal, reply }) {
         const { vectors, namespace, ...filter } = query;
         const opts = defined({ ...filter, namespace: scopeNamespace(principal, namespace, ALL), vectors });
-        // The export reads in pages, so no cursor stays open while other requests run.
-        const lines: string[] = [];
-        for await (const rec of mem.export(opts as Parameters<Memory['export']>[0])) lines.push(JSON.stringify(rec));
+        // Streamed line by line with backpressure (the export reads in pages, so no cursor stays
+        // open while other requests run): memory stays flat however large the file is.
+        const records = mem.export(opts as Parameters<Memory['export']>[0]);
         reply.type('application/x-ndjson; charset=utf-8');
-        return lines.length ? `${lines.join('\n')}\n` : '';
+        return Readable.from((async function* () {
+          for await (const rec of records) yield `${JSON.stringify(rec)}\n`;
+        })(), { objectMode: false });
       },
     }),
     route({

@@ -189,8 +189,8 @@ export const StatsSchema = z.looseObject({
   semantic: z.boolean(),
   semanticReason: z.string().optional(),
   embedding: z.object({ provider: z.string(), model: z.string(), dims: z.number().int() }).nullable(),
-  cacheEntries: z.number().int(),
-  fileBytes: z.number().int(),
+  cacheEntries: z.number().int().optional().describe('Cached query vectors of the whole file (omitted for namespace-restricted tokens)'),
+  fileBytes: z.number().int().optional().describe('Size of the whole file (omitted for namespace-restricted tokens)'),
   schemaVersion: z.number().int(),
   expired: z.number().int().optional().describe('Expired memories not pruned yet'),
 });
@@ -208,6 +208,7 @@ export const ListResult = z.object({
   total: z.number().int().describe('Memories matching the filters (for paging)'),
   limit: z.number().int(),
   offset: z.number().int(),
+  nextOffset: z.number().int().optional().describe('Set when the page was cut short by its size (about 16 MiB of JSON): fetch the rest from this offset'),
 });
 
 export const RecallResult = z.object({ hits: z.array(RecallHitSchema) });

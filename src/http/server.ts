@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { VERSION } from '../version.js';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -29,14 +29,6 @@ export interface ServerOptions {
   logError?: (message: string) => void;
 }
 
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -131,7 +123,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   app.decorateRequest('principal', null);
 
   const authRequired = tokens.length > 0;
-  const version = packageVersion();
+  const version = VERSION;
   const routes = apiRoutes(mem, version);
   const openapi = buildOpenApi(routes, { version, authRequired, bodyLimit });
 
@@ -174,7 +166,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const { status, body, internal } = toErrorResponse(err);
+    const { status, body, internal } = toErrorResponse(err, [mem.path]);
     if (internal) logError(`mnemolite serve: ${req.method} ${req.url.split('?')[0]} failed: ${(err as Error)?.stack ?? String(err)}`);
     if (status === 503) void reply.header('retry-after', '1');
     void reply.code(status).type('application/json; charset=utf-8').send(body);

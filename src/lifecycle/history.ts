@@ -5,7 +5,7 @@
 import type { MemoryVersion } from './types.js';
 
 /** A memory as history reads it. */
-export interface HistoryRow { id: string; content: string; category: string | null; metadata: string; created_at: string }
+export interface HistoryRow { id: string; namespace: string; content: string; category: string | null; metadata: string; created_at: string }
 type Row = HistoryRow;
 
 /** Where history reads from. */
@@ -48,7 +48,9 @@ export async function memoryHistory(src: HistorySource, id: string): Promise<Mem
   while (queue.length && seen.size < 10_000) {
     const succ = queue.shift()!;
     for (const p of await src.predecessors(succ.id)) {
-      if (seen.has(p.id)) continue;
+      // A link from another namespace (imported before such links were refused) must not show
+      // that namespace's text to a reader of this one.
+      if (seen.has(p.id) || p.namespace !== root.namespace) continue;
       seen.add(p.id);
       await add(p, succ.created_at);
       queue.push(p);

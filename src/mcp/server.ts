@@ -3,8 +3,13 @@
  *
  * stdout belongs to the protocol: this module never writes to it; logs go to stderr.
  */
+import { VERSION } from '../version.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineLimit } from './line-limit.js';
+
+/** Largest MCP message accepted on stdio (the SDK's own reader limit). */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory.js';
 import { registerContextTool } from './context-tool.js';
@@ -50,7 +55,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
   });
   const server = new McpServer(
-    { name: 'mnemolite', version: options.version ?? '0.1.0' },
+    { name: 'mnemolite', version: options.version ?? VERSION },
     { instructions: `Long-term memory (namespace "${tools.namespace}"). Recall before answering questions about the user or past work; store durable facts, preferences and decisions as short self-contained memories.` },
   );
   const offered = new Set(tools.definitions.map((d) => d.name));
@@ -95,7 +100,12 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
 export async function serveMcpStdio(mem: Memory, options: McpServerOptions = {}): Promise<void> {
   const log = options.log ?? stderrLog;
   const server = createMcpServer(mem, options);
-  const transport = new StdioServerTransport();
+  // Oversized messages are answered with a JSON-RPC error and skipped; the server keeps serving.
+  const input = process.stdin.pipe(new LineLimit(MAX_MESSAGE_BYTES, (bytes) => {
+    log(`refused a message of ${bytes} bytes (limit ${MAX_MESSAGE_BYTES})`);
+    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Message of ${bytes} bytes refused: the limit is ${MAX_MESSAGE_BYTES} bytes (10 MiB). Send smaller requests (content is at most 100,000 bytes).` } })}\n`);
+  }));
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES + 2 });
   let finish!: () => void;
   const done = new Promise<void>((res) => { finish = res; });
   let closing = false;

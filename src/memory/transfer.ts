@@ -130,6 +130,7 @@ export async function importRecords(m: ImportTarget, records: Iterable<unknown> 
   const all: ExportRecord[] = [];
   let line = 0;
   for await (const rec of records as AsyncIterable<unknown>) all.push(checkRecord(rec, ++line));
+  await checkNamespaces(m.backend, all, onConflict);
   // Embed everything before writing anything, too: a model failure on record 10,000 must not leave a half import.
   const blobs = await importVectors(m, all);
   for (let i = 0; i < all.length; i += batchSize) {
@@ -185,11 +186,64 @@ function checkRecord(rec: unknown, line: number): ExportRecord {
     out.context = r.context.map((c: unknown, i) => checkContent(c, `${at} context ${i}`));
   }
   if (Array.isArray(r.embedding) && typeof r.embeddingModel === 'string') {
-    out.embedding = r.embedding as number[];
+    out.embedding = checkVector(r.embedding, `${at} embedding`);
     out.embeddingModel = r.embeddingModel;
-    if (Array.isArray(r.contextEmbedding) && out.context) out.contextEmbedding = r.contextEmbedding as number[];
+    if (Array.isArray(r.contextEmbedding) && out.context) out.contextEmbedding = checkVector(r.contextEmbedding, `${at} contextEmbedding`);
   }
   return out;
+}
+
+/**
+ * A vector from a file, L2-normalised. A stored vector is trusted by recall (cosine is a dot
+ * product), so one of norm 1e31 would top every query: refuse anything that is not a list of
+ * finite numbers with a norm above zero, and normalise the rest (in float64, scaled, so huge
+ * finite values do not overflow).
+ */
+function checkVector(v: unknown[], what: string): number[] {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw invalid(`${what}[${i}] is ${x === null ? 'null' : typeof x === 'number' ? String(x) : typeof x}; vectors must hold finite numbers. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`);
+    const a = Math.abs(x);
+    if (a > max) max = a;
+  }
+  if (!v.length || max === 0) throw invalid(`${what} is ${v.length ? 'all zeros' : 'empty'}; a vector needs a norm above zero. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`);
+  let sum = 0;
+  for (const x of v as number[]) sum += (x / max) ** 2;
+  const norm = max * Math.sqrt(sum);
+  const out = (v as number[]).map((x) => x / norm);
+  // Values far below float32's range underflow to zero when stored: refuse what would be stored as zeros.
+  if (!Float32Array.from(out).some((x) => x !== 0)) throw invalid(`${what} has no component left in float32 after normalising. Nothing was imported.`);
+  return out;
+}
+
+/**
+ * Links and replacements stay inside a namespace: a record may not supersede a memory of
+ * another namespace (its history would then show that memory's text to readers of this one), and
+ * `replace` may not move another namespace's memory into the record's. Checked before writing.
+ */
+async function checkNamespaces(backend: Backend, all: ExportRecord[], onConflict: 'skip' | 'replace'): Promise<void> {
+  const inFile = new Map(all.map((r) => [r.id, r.namespace]));
+  const stored = new Map<string, string | null>();
+  const nsOf = async (id: string): Promise<string | null> => {
+    if (!stored.has(id)) stored.set(id, (await backend.getById(id))?.namespace ?? null);
+    return stored.get(id)!;
+  };
+  for (let i = 0; i < all.length; i++) {
+    const r = all[i]!;
+    if (r.supersededBy !== undefined) {
+      const target = inFile.get(r.supersededBy) ?? await nsOf(r.supersededBy);
+      if (target !== null && target !== r.namespace) {
+        throw invalid(`import record ${i + 1}: supersededBy ${r.supersededBy} is a memory of another namespace; links stay inside one namespace. Nothing was imported.`);
+      }
+    }
+    if (onConflict === 'replace') {
+      const ns = await nsOf(r.id);
+      if (ns !== null && ns !== r.namespace) {
+        throw invalid(`import record ${i + 1}: id ${r.id} belongs to a memory of another namespace; replace never moves a memory between namespaces. Give the record a new id. Nothing was imported.`);
+      }
+    }
+  }
 }
 
 /** An import record's vectors: its own, and its context's (null when it has none). */
@@ -205,7 +259,14 @@ async function importVectors(m: ImportTarget, batch: ExportRecord[]): Promise<Re
   const embeddings = m.embeddings;
   if (embeddings) {
     const dims = m.embedder!.dims;
-    const usable = (v: number[] | undefined, from: string | undefined): v is number[] => !!v && from === model && v.length === dims && v.every(Number.isFinite);
+    // Records were checked (finite, norm > 0, normalised) in checkRecord; a vector of the current
+    // model with another length cannot be this model's output.
+    batch.forEach((r, i) => {
+      if (r.embedding && r.embeddingModel === model && r.embedding.length !== dims) {
+        throw invalid(`import record ${i + 1} embedding has ${r.embedding.length} numbers but model "${model}" makes ${dims}. Fix the file, or drop "embedding". Nothing was imported.`);
+      }
+    });
+    const usable = (v: number[] | undefined, from: string | undefined): v is number[] => !!v && from === model && v.length === dims;
     const embed = (texts: string[]): Promise<Float32Array[]> => embeddings.embedMany(texts.map((t) => ({ text: t, hash: contentHash(t) })));
     const need: number[] = [];
     const needCtx: number[] = [];

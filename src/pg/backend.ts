@@ -3,6 +3,7 @@
  * src/pg/open.ts, writes in src/pg/write.ts, recall's legs in src/pg/search.ts, reads in
  * src/pg/reads.ts; this class holds the connection and the embedding cache and wires them up.
  */
+import { scopedKey } from '../embed/cache.js';
 import { MnemoliteError } from '../errors.js';
 import type { HistoryRow } from '../lifecycle/history.js';
 import type { RankMeta } from '../lifecycle/rank.js';
@@ -84,29 +85,35 @@ export class PostgresBackend implements Backend, PgStore {
     if (this.dims) this.dims = e.dims;
   }
 
-  async cachedVectors(model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
+  async cachedVectors(model: string, hashes: readonly string[], namespace?: string): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     if (!hashes.length) return out;
     const want = [...new Set(hashes)];
     if (this.vectors) {
-      for (const r of await this.db.query<{ h: string; e: string }>('read the embedding cache',
-        'SELECT DISTINCT ON (content_hash) content_hash AS h, embedding::text AS e FROM memories WHERE content_hash = ANY($1) AND embedding_model = $2 AND embedding IS NOT NULL', [want, model])) {
-        out.set(r.h, parseVector(r.e));
-      }
+      const rows = namespace === undefined
+        ? await this.db.query<{ h: string; e: string }>('read the embedding cache',
+          'SELECT DISTINCT ON (content_hash) content_hash AS h, embedding::text AS e FROM memories WHERE content_hash = ANY($1) AND embedding_model = $2 AND embedding IS NOT NULL', [want, model])
+        : await this.db.query<{ h: string; e: string }>('read the embedding cache',
+          'SELECT DISTINCT ON (content_hash) content_hash AS h, embedding::text AS e FROM memories WHERE content_hash = ANY($1) AND embedding_model = $2 AND embedding IS NOT NULL AND namespace = $3', [want, model, namespace]);
+      for (const r of rows) out.set(r.h, parseVector(r.e));
     }
     if (out.size < want.length) {
+      // Scoped lookups use the namespace's own cache keys (see scopedKey), mapped back to hashes.
+      const keyOf = new Map(want.map((h) => [namespace === undefined ? h : scopedKey(namespace, h), h]));
       for (const r of await this.db.query<{ h: string; e: string }>('read the embedding cache',
-        'SELECT content_hash AS h, embedding::text AS e FROM embedding_cache WHERE model = $1 AND content_hash = ANY($2)', [model, want])) {
-        if (!out.has(r.h)) out.set(r.h, parseVector(r.e));
+        'SELECT content_hash AS h, embedding::text AS e FROM embedding_cache WHERE model = $1 AND content_hash = ANY($2)', [model, [...keyOf.keys()]])) {
+        const h = keyOf.get(r.h)!;
+        if (!out.has(h)) out.set(h, parseVector(r.e));
       }
     }
     return out;
   }
 
-  async cacheVector(model: string, hash: string, vector: Float32Array): Promise<void> {
+  async cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void> {
+    const key = namespace === undefined ? hash : scopedKey(namespace, hash);
     await this.db.query('write the embedding cache',
       `INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES ($1, $2, $3::real[], now())
-       ON CONFLICT (model, content_hash) DO UPDATE SET used_at = excluded.used_at`, [model, hash, `{${Array.from(vector).join(',')}}`]);
+       ON CONFLICT (model, content_hash) DO UPDATE SET used_at = excluded.used_at`, [model, key, `{${Array.from(vector).join(',')}}`]);
     if (++this.cacheWrites % 500 === 0) {
       await this.db.query('trim the embedding cache',
         'DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC OFFSET $1)', [CACHE_MAX_ROWS]);
@@ -136,7 +143,7 @@ export class PostgresBackend implements Backend, PgStore {
     return write.importBatch(this, items, model, onConflict);
   }
 
-  setVectors(list: { seq: number; vector: Float32Array }[], model: string): Promise<void> {
+  setVectors(list: { seq: number; vector: Float32Array; contextVector: Float32Array | null }[], model: string): Promise<void> {
     return write.setVectors(this, list, model);
   }
 

@@ -81,20 +81,20 @@ export async function sessionTail(pg: PgStore, namespace: string, sessionId: str
 
 export async function toEmbed(pg: PgStore, model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
   return pg.db.query('read memories to embed',
-    'SELECT seq::float8 AS seq, content, content_hash, NULL::text AS context FROM memories WHERE seq > $1 AND embedding_model IS DISTINCT FROM $2 ORDER BY seq LIMIT $3', [after, model, limit]);
+    'SELECT seq::float8 AS seq, content, content_hash, context::text AS context FROM memories WHERE seq > $1 AND embedding_model IS DISTINCT FROM $2 ORDER BY seq LIMIT $3', [after, model, limit]);
 }
 
 export async function* exportRows(pg: PgStore, f: RowFilter, withVectors: boolean): AsyncIterableIterator<ExportRow> {
   let after = 0;
-  const vec = withVectors && pg.vectors ? ', m.embedding::text AS vector' : '';
+  const vec = withVectors && pg.vectors ? ', m.embedding::text AS vector, m.context_embedding::text AS context_vector' : '';
   for (;;) {
     const p = new Params();
     const w = where(f, p);
     const page = await pg.db.query<Row>('export memories',
       `SELECT ${ROW_COLUMNS}${vec} FROM memories m WHERE ${w} AND m.seq > ${p.add(after)} ORDER BY m.seq LIMIT ${EXPORT_PAGE}`, p.values);
     for (const r of page) {
-      const v = r.vector as string | null | undefined;
-      yield { ...(r as unknown as MemoryRow), vector: v ? parseVector(v) : null, contextVector: null };
+      const { vector: v, context_vector: cv, ...row } = r as { vector?: string | null; context_vector?: string | null };
+      yield { ...(row as unknown as MemoryRow), vector: v ? parseVector(v) : null, contextVector: v && cv ? parseVector(cv) : null };
     }
     if (page.length < EXPORT_PAGE) return;
     after = page[page.length - 1]!.seq as number;
@@ -132,11 +132,11 @@ export async function contentsOf(pg: PgStore, seqs: number[]): Promise<Map<numbe
 }
 
 export async function historyRow(pg: PgStore, id: string): Promise<HistoryRow | undefined> {
-  return (await pg.db.query<HistoryRow>('read the history', `SELECT id, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`, [id]))[0];
+  return (await pg.db.query<HistoryRow>('read the history', `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`, [id]))[0];
 }
 
 export async function predecessors(pg: PgStore, id: string): Promise<HistoryRow[]> {
-  return pg.db.query<HistoryRow>('read the history', `SELECT id, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`, [id]);
+  return pg.db.query<HistoryRow>('read the history', `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`, [id]);
 }
 
 export async function versions(pg: PgStore, id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {

@@ -3,10 +3,16 @@
  * library. Same tables and meanings as the SQLite file (src/store/schema.ts), in PostgreSQL's
  * terms: a generated `tsvector` with a GIN index for the keyword leg, a pgvector `vector(d)`
  * column with an HNSW index (cosine) for the vector leg, triggers for history and the cache.
+ *
+ * Conversational context (schema 3, src/search/context.ts): `context` lists the contents of the
+ * memories before a memory in its session, `ctx_tsv` is its own keyword field, `context_embedding`
+ * the mean of their vectors. `embedding` stays the memory's own vector (export, cache);
+ * `search_embedding` is what the vector leg searches (the blend of own and context vectors, or
+ * the own vector when there is no context), written with it, so the HNSW index serves it.
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -98,14 +104,44 @@ export const PG_MIGRATIONS: string[] = [
     df   integer NOT NULL    -- memories containing it
   );
   `,
+  // 2 -> 3: conversational context (src/search/context.ts): the memories before a memory in its session.
+  `
+  ALTER TABLE memories ADD COLUMN context json; -- array of the preceding memories' contents in the session, oldest first (json: kept as written)
+  ALTER TABLE memories ADD COLUMN ctx_tsv tsvector GENERATED ALWAYS AS (json_to_tsvector('english', context, '["string"]')) STORED;
+  CREATE INDEX memories_ctx_tsv ON memories USING gin (ctx_tsv);
+  CREATE INDEX memories_session ON memories(namespace, session_id, seq) WHERE session_id IS NOT NULL;
+  -- Document frequencies of the context field (as term_stats for tsv).
+  CREATE TABLE ctx_term_stats (
+    term text PRIMARY KEY,
+    df   integer NOT NULL
+  );
+  -- A store that has its vector column already: the context and search vectors of the same width,
+  -- and the HNSW index moves to the searched vector (the own vector stays for export and the cache).
+  DO $$
+  DECLARE t text; d integer; vs text;
+  BEGIN
+    SELECT format_type(atttypid, atttypmod), atttypmod INTO t, d FROM pg_attribute
+      WHERE attrelid = 'memories'::regclass AND attname = 'embedding' AND NOT attisdropped;
+    IF t IS NULL THEN RETURN; END IF;
+    SELECT extnamespace::regnamespace::text INTO vs FROM pg_extension WHERE extname = 'vector';
+    EXECUTE format('ALTER TABLE memories ADD COLUMN context_embedding %s, ADD COLUMN search_embedding %s', t, t);
+    UPDATE memories SET search_embedding = embedding WHERE embedding IS NOT NULL;
+    DROP INDEX IF EXISTS memories_embedding_hnsw;
+    IF d <= ${HNSW_MAX_DIMS} THEN
+      EXECUTE format('CREATE INDEX memories_search_hnsw ON memories USING hnsw (search_embedding %s.vector_cosine_ops)', vs);
+    END IF;
+  END $$;
+  `,
 ];
 
-/** The vector column, its HNSW index and the cache triggers that read it, for `dims`-wide vectors. */
+/** The vector columns (own, context, searched), the HNSW index and the cache triggers that read them, for `dims`-wide vectors. */
 export function vectorColumnSql(dims: number): string {
   if (!Number.isInteger(dims) || dims < 1 || dims > 16_000) throw new Error(`bad vector width ${dims}`);
   return `
   ALTER TABLE memories ADD COLUMN IF NOT EXISTS embedding vector(${dims});
-  ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX IF NOT EXISTS memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops);' : ''}
+  ALTER TABLE memories ADD COLUMN IF NOT EXISTS context_embedding vector(${dims});
+  ALTER TABLE memories ADD COLUMN IF NOT EXISTS search_embedding vector(${dims});
+  ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX IF NOT EXISTS memories_search_hnsw ON memories USING hnsw (search_embedding vector_cosine_ops);' : ''}
   ${VECTOR_TRIGGERS}`;
 }
 
@@ -115,9 +151,11 @@ export function vectorWidthSql(dims: number): string {
   return `
   DROP TRIGGER IF EXISTS memories_cache_update ON memories;
   DROP INDEX IF EXISTS memories_embedding_hnsw;
+  DROP INDEX IF EXISTS memories_search_hnsw;
   UPDATE memories SET embedding_model = NULL WHERE embedding_model IS NOT NULL;
-  ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${dims}) USING NULL;
-  ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops);' : ''}
+  ALTER TABLE memories ALTER COLUMN embedding TYPE vector(${dims}) USING NULL,
+    ALTER COLUMN context_embedding TYPE vector(${dims}) USING NULL, ALTER COLUMN search_embedding TYPE vector(${dims}) USING NULL;
+  ${dims <= HNSW_MAX_DIMS ? 'CREATE INDEX memories_search_hnsw ON memories USING hnsw (search_embedding vector_cosine_ops);' : ''}
   ${VECTOR_TRIGGERS}`;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Recall on PostgreSQL: the keyword leg (BM25 over a generated english `tsvector` with a GIN
- * index, idf from `term_stats`) and the vector leg (pgvector, HNSW cosine) in one round trip.
+ * index, idf from `term_stats`; the conversational context field likewise over `ctx_tsv`) and the
+ * vector leg (pgvector, HNSW cosine over `search_embedding`) in one round trip.
  * Fusion and re-ranking are the shared code above the store.
  */
 import type { LegQuery, LegResults } from '../backend/types.js';
@@ -19,8 +20,34 @@ function tsqueryLexeme(lexeme: string): string {
   return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
-/** A query stem with its document frequency and BM25 idf. */
+/** A query stem with its document frequency and BM25 idf in one keyword field. */
 interface TermWeight { lexeme: string; df: number; idf: number }
+
+/**
+ * One keyword field of a recall: the memory's own words (`tsv`, leg `kw`) or its conversational
+ * context's (`ctx_tsv`, leg `ctx`, src/search/context.ts), each with its own statistics.
+ */
+interface FieldLeg {
+  leg: 'kw' | 'ctx';
+  column: 'tsv' | 'ctx_tsv';
+  /** Every query stem, rarest first. */
+  weights: TermWeight[];
+  /** The stems that select candidates. */
+  select: string[];
+  avgdl: number;
+  /** What the unselected stems could add to a score at most. */
+  bound: number;
+}
+
+type Hit = { seq: number; bm25: number };
+
+/** One round trip's answers. */
+interface LegRun {
+  keyword: Map<FieldLeg['leg'], Hit[]>;
+  vector: { seq: number; score: number }[];
+  successors: Map<number, number>;
+  sessions: Map<number, string>;
+}
 
 /** Both legs of a recall, and the term statistics the keyword leg reads. */
 export class PgSearch {
@@ -35,118 +62,153 @@ export class PgSearch {
    * Both legs of a recall. The keyword leg is BM25 (k1 = 1.2, b = 0.75), as the file computes it,
    * over the english stems of the query's terms, with document frequencies from `term_stats`
    * (ts_rank has no idf, so common words would rank as high as rare ones). The text only ever
-   * reaches `to_tsvector` as a value: no syntax in it is interpreted.
+   * reaches `to_tsvector` as a value: no syntax in it is interpreted. The context field is scored
+   * the same way with its own statistics (`ctx_term_stats`); recall adds the two
+   * (src/search/context.ts), with the sessions of the candidates for session evidence.
    *
    * Candidates come from the rarest terms first (max-score pruning): the terms that select rows
    * are the rarest ones up to about {@link KEYWORD_POOL} matching memories, and every term scores.
    * When the last of the top `depth` scores is below what the unselected terms could add at most
    * (idf × (k1 + 1) each), a memory matching only those could still belong in the top, and the
-   * leg runs again with every term selecting: the result is always the exact BM25 top `depth`.
+   * field runs again with every term selecting: the result is always the exact BM25 top `depth`.
    */
   async legs(lq: LegQuery): Promise<LegResults> {
     const out: LegResults = { keyword: [], context: [], vector: [], idfMass: 0, successors: new Map() };
     const terms = lq.text === null ? [] : queryTerms(lq.text);
-    let weights: TermWeight[] = [];
-    let avgdl = 1;
+    const fields: FieldLeg[] = [];
     if (terms.length) {
       await this.ensureTermStats();
-      const r = await this.pg.db.query<TermWeight & { avgdl: number }>('recall',
+      const r = await this.pg.db.query<{ lexeme: string; df: number; idf: number; avgdl: number; cdf: number; cidf: number; cavgdl: number }>('recall',
         `WITH qt AS (SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
            st AS (SELECT greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_docs'), 1), 1) AS n,
-                         greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_avgdl'), 1), 1) AS avgdl)
-         SELECT qt.lexeme, coalesce(ts.df, 0)::float8 AS df, ln(1 + (st.n - coalesce(ts.df, 0) + 0.5) / (coalesce(ts.df, 0) + 0.5)) AS idf, st.avgdl
-         FROM qt CROSS JOIN st LEFT JOIN term_stats ts ON ts.term = qt.lexeme ORDER BY df, qt.lexeme`, [terms.join(' ')]);
-      weights = r.map(({ lexeme, df, idf }) => ({ lexeme, df, idf }));
-      avgdl = r[0]?.avgdl ?? 1;
-      out.idfMass = weights.reduce((x, w) => x + w.idf, 0);
+                         greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_avgdl'), 1), 1) AS avgdl,
+                         greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'ctx_stats_docs'), 1), 1) AS cn,
+                         greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'ctx_stats_avgdl'), 1), 1) AS cavgdl)
+         SELECT qt.lexeme, coalesce(ts.df, 0)::float8 AS df, ln(1 + (st.n - coalesce(ts.df, 0) + 0.5) / (coalesce(ts.df, 0) + 0.5)) AS idf, st.avgdl,
+                coalesce(cs.df, 0)::float8 AS cdf, ln(1 + (st.cn - coalesce(cs.df, 0) + 0.5) / (coalesce(cs.df, 0) + 0.5)) AS cidf, st.cavgdl
+         FROM qt CROSS JOIN st LEFT JOIN term_stats ts ON ts.term = qt.lexeme LEFT JOIN ctx_term_stats cs ON cs.term = qt.lexeme
+         ORDER BY df, qt.lexeme`, [terms.join(' ')]);
+      const own = r.map(({ lexeme, df, idf }) => ({ lexeme, df, idf }));
+      out.idfMass = own.reduce((x, w) => x + w.idf, 0);
+      fields.push(plan('kw', 'tsv', own, r[0]?.avgdl ?? 1, lq.depth));
+      fields.push(plan('ctx', 'ctx_tsv', r.map(({ lexeme, cdf, cidf }) => ({ lexeme, df: cdf, idf: cidf })), r[0]?.cavgdl ?? 1, lq.depth));
     }
-    // Rarest first (the query already sorted them) until the pool is big enough.
-    const select: string[] = [];
-    let pool = 0;
-    for (const w of weights) {
-      if (select.length && pool >= Math.max(KEYWORD_POOL, 20 * lq.depth)) break;
-      select.push(w.lexeme);
-      pool += w.df;
-    }
-    const bound = weights.slice(select.length).reduce((x, w) => x + w.idf * 2.2, 0);
-    const first = await this.runLegs(lq, weights, select, avgdl, true);
+    const first = await this.runLegs(lq, fields, true);
     out.vector = first.vector;
-    out.keyword = first.keyword;
+    const sessions = first.sessions;
     for (const [k, v] of first.successors) out.successors!.set(k, v);
-    const last = first.keyword[first.keyword.length - 1];
-    if (bound > 0 && (first.keyword.length < lq.depth || -last!.bm25 < bound)) {
-      const again = await this.runLegs(lq, weights, weights.map((w) => w.lexeme), avgdl, false);
-      out.keyword = again.keyword;
-      for (const [k, v] of again.successors) out.successors!.set(k, v);
+    const got = new Map(fields.map((f) => [f.leg, first.keyword.get(f.leg) ?? []]));
+    // A field whose top could miss a memory matching only unselected terms runs again, exactly.
+    const again = fields.filter((f) => {
+      const hits = got.get(f.leg)!;
+      const last = hits[hits.length - 1];
+      return f.bound > 0 && (hits.length < lq.depth || -last!.bm25 < f.bound);
+    }).map((f) => ({ ...f, select: f.weights.map((w) => w.lexeme), bound: 0 }));
+    if (again.length) {
+      const second = await this.runLegs(lq, again, false);
+      for (const f of again) got.set(f.leg, second.keyword.get(f.leg) ?? []);
+      for (const [k, v] of second.successors) out.successors!.set(k, v);
+      for (const [k, v] of second.sessions) sessions.set(k, v);
     }
+    out.keyword = got.get('kw') ?? [];
+    out.context = got.get('ctx') ?? [];
+    // As the file: session evidence goes with conversational context (no context candidates, no sessions).
+    if (out.context.length) out.sessions = sessions;
     return out;
   }
 
-  /** One round trip: the keyword leg over memories matching `select` (scored with every weight), the vector leg, and the candidates' supersession. */
-  private async runLegs(lq: LegQuery, weights: TermWeight[], select: string[], avgdl: number, withVector: boolean):
-  Promise<{ keyword: { seq: number; bm25: number }[]; vector: { seq: number; score: number }[]; successors: Map<number, number> }> {
+  /**
+   * One round trip: the keyword fields over memories matching their `select` (scored with every
+   * weight), the vector leg, the candidates' supersession, and the sessions of the keyword candidates.
+   */
+  private async runLegs(lq: LegQuery, fields: FieldLeg[], withVector: boolean): Promise<LegRun> {
     const p = new Params();
     const ctes: string[] = [];
     const legs: string[] = [];
-    if (weights.length) {
-      const lex = p.add(weights.map((w) => w.lexeme));
-      const idf = p.add(weights.map((w) => w.idf));
-      ctes.push(`w AS (SELECT * FROM unnest(${lex}::text[], ${idf}::float8[]) AS w(lexeme, idf)),
-        kw AS (SELECT m.seq, sum(w.idf * cardinality(u.positions) * 2.2 / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * length(m.tsv) / ${p.add(avgdl)}::float8))) AS s
-               FROM memories m CROSS JOIN LATERAL unnest(m.tsv) u JOIN w ON w.lexeme = u.lexeme
-               WHERE m.tsv @@ to_tsquery('simple', ${p.add(select.map(tsqueryLexeme).join(' | '))})
+    for (const f of fields) {
+      if (!f.weights.length) continue;
+      const lex = p.add(f.weights.map((w) => w.lexeme));
+      const idf = p.add(f.weights.map((w) => w.idf));
+      ctes.push(`w_${f.leg} AS (SELECT * FROM unnest(${lex}::text[], ${idf}::float8[]) AS w(lexeme, idf)),
+        ${f.leg} AS (SELECT m.seq, sum(w.idf * cardinality(u.positions) * 2.2 / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * length(m.${f.column}) / ${p.add(f.avgdl)}::float8))) AS s
+               FROM memories m CROSS JOIN LATERAL unnest(m.${f.column}) u JOIN w_${f.leg} w ON w.lexeme = u.lexeme
+               WHERE m.${f.column} @@ to_tsquery('simple', ${p.add(f.select.map(tsqueryLexeme).join(' | '))})
                  AND ${where(lq.filter, p)} GROUP BY m.seq ORDER BY s DESC, m.seq LIMIT ${p.add(lq.depth)})`);
-      legs.push('kw');
+      legs.push(f.leg);
     }
+    const kwLegs = [...legs];
     if (withVector && lq.vector !== null && this.pg.vectors && lq.model !== null) {
       const v = p.add(vectorText(lq.vector));
-      // The HNSW index serves `ORDER BY embedding <=> v`; `exact` orders by an expression it cannot serve, so every row is scored.
-      const order = lq.exact ? `(m.embedding <=> ${v}::vector) + 0` : `m.embedding <=> ${v}::vector`;
-      ctes.push(`vec AS (SELECT m.seq, 1 - (m.embedding <=> ${v}::vector) AS s FROM memories m
-        WHERE m.embedding IS NOT NULL AND m.embedding_model = ${p.add(lq.model)} AND ${where(lq.filter, p)} ORDER BY ${order} LIMIT ${p.add(lq.depth)})`);
+      // The HNSW index serves `ORDER BY search_embedding <=> v`; `exact` orders by an expression it cannot serve, so every row is scored.
+      // `search_embedding` is the own vector blended with the context's (src/search/context.ts), as the file's index holds it.
+      const order = lq.exact ? `(m.search_embedding <=> ${v}::vector) + 0` : `m.search_embedding <=> ${v}::vector`;
+      ctes.push(`vec AS (SELECT m.seq, 1 - (m.search_embedding <=> ${v}::vector) AS s FROM memories m
+        WHERE m.search_embedding IS NOT NULL AND m.embedding_model = ${p.add(lq.model)} AND ${where(lq.filter, p)} ORDER BY ${order} LIMIT ${p.add(lq.depth)})`);
       legs.push('vec');
     }
-    const res = { keyword: [] as { seq: number; bm25: number }[], vector: [] as { seq: number; score: number }[], successors: new Map<number, number>() };
+    const res: LegRun = { keyword: new Map(), vector: [], successors: new Map(), sessions: new Map() };
     if (!legs.length) return res;
-    // Supersession of the candidates comes back in the same round trip (the lifecycle re-ranking needs it on every recall).
+    // Supersession of the candidates, and the sessions of the keyword candidates (session evidence),
+    // come back in the same round trip: recall needs them every time.
     const sql = `WITH ${ctes.join(', ')}
-      ${legs.map((l) => `SELECT '${l}' AS leg, seq::float8 AS seq, s::float8 AS s FROM ${l}`).join(' UNION ALL ')}
-      UNION ALL SELECT 's' AS leg, m.seq::float8 AS seq, n.seq::float8 AS s FROM memories m JOIN memories n ON n.id = m.superseded_by
-        WHERE m.superseded_by IS NOT NULL AND m.seq IN (${legs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})`;
-    for (const r of await this.pg.db.query<{ leg: string; seq: number; s: number }>('recall', sql, p.values)) {
-      if (r.leg === 'kw') res.keyword.push({ seq: r.seq, bm25: -r.s });
-      else if (r.leg === 'vec') res.vector.push({ seq: r.seq, score: r.s });
+      ${legs.map((l) => `SELECT '${l}' AS leg, seq::float8 AS seq, s::float8 AS s, NULL::text AS ns, NULL::text AS sid FROM ${l}`).join(' UNION ALL ')}
+      UNION ALL SELECT 's' AS leg, m.seq::float8 AS seq, n.seq::float8 AS s, NULL, NULL FROM memories m JOIN memories n ON n.id = m.superseded_by
+        WHERE m.superseded_by IS NOT NULL AND m.seq IN (${legs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})
+      ${kwLegs.length ? `UNION ALL SELECT 'ss' AS leg, m.seq::float8 AS seq, NULL, m.namespace, m.session_id FROM memories m
+        WHERE m.session_id IS NOT NULL AND m.seq IN (${kwLegs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})` : ''}`;
+    for (const r of await this.pg.db.query<{ leg: string; seq: number; s: number; ns: string | null; sid: string | null }>('recall', sql, p.values)) {
+      if (r.leg === 'kw' || r.leg === 'ctx') {
+        let hits = res.keyword.get(r.leg);
+        if (!hits) {
+          hits = [];
+          res.keyword.set(r.leg, hits);
+        }
+        hits.push({ seq: r.seq, bm25: -r.s });
+      } else if (r.leg === 'vec') res.vector.push({ seq: r.seq, score: r.s });
+      // The session key the file uses (SQLite's json_array(namespace, session_id)): ["ns","sid"].
+      else if (r.leg === 'ss') res.sessions.set(r.seq, JSON.stringify([r.ns, r.sid]));
       else res.successors.set(r.seq, r.s);
     }
     // UNION ALL keeps no order, and HNSW's relaxed order may be slightly off.
-    res.keyword.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
+    for (const hits of res.keyword.values()) hits.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
     res.vector.sort((a, b) => b.score - a.score || a.seq - b.seq);
     return res;
   }
 
   /**
-   * Keep `term_stats` (document frequency per stem, from `ts_stat`) roughly current: made when
-   * missing, remade when the memory count has moved by more than 10% (at least 50). Approximate
+   * Keep `term_stats` and `ctx_term_stats` (document frequency per stem of each keyword field, from
+   * `ts_stat`) roughly current: made when missing, remade when the memory count or the count of
+   * memories with context has moved by more than 10% (at least 50). Approximate
    * on purpose: an idf barely changes with a few more memories, and a per-row counter would make
    * every writer wait on the rows of common words.
    */
   private async ensureTermStats(): Promise<void> {
     if (this.writesSinceStats < Math.max(50, this.statsDocs * 0.1)) return;
-    const [r] = await this.pg.db.query<{ docs: number | null; n: number }>('read the term statistics',
-      `SELECT (SELECT value::float8 FROM meta WHERE key = 'term_stats_docs') AS docs, (SELECT count(*)::float8 FROM memories) AS n`);
+    const [r] = await this.pg.db.query<{ docs: number | null; cdocs: number | null; n: number; cn: number }>('read the term statistics',
+      `SELECT (SELECT value::float8 FROM meta WHERE key = 'term_stats_docs') AS docs, (SELECT value::float8 FROM meta WHERE key = 'ctx_stats_docs') AS cdocs,
+              count(*)::float8 AS n, count(context)::float8 AS cn FROM memories`);
     const docs = r?.docs ?? null;
+    const cdocs = r?.cdocs ?? null;
     const n = r?.n ?? 0;
-    if (docs === null || Math.abs(n - docs) > Math.max(50, docs * 0.1)) {
+    const cn = r?.cn ?? 0;
+    const moved = (now: number, then: number | null): boolean => then === null || Math.abs(now - then) > Math.max(50, then * 0.1);
+    // The context field counts too: a store of facts that starts keeping conversations changes its statistics, not its size.
+    if (moved(n, docs) || moved(cn, cdocs)) {
       await this.pg.db.tx('update the term statistics', async (q) => {
         // One server at a time; the others go on with the statistics they have.
         const [lock] = await q<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`mnemolite-stats:${this.pg.schema}`]);
         if (!lock?.ok) return;
         await q('DELETE FROM term_stats');
         await q(`INSERT INTO term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT tsv FROM "${this.pg.schema}".memories')`);
+        await q('DELETE FROM ctx_term_stats');
+        await q(`INSERT INTO ctx_term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT ctx_tsv FROM "${this.pg.schema}".memories WHERE ctx_tsv IS NOT NULL')`);
         // The planner's statistics too: after a bulk load (and on PGlite, which has no autovacuum)
         // it would not know that a rare stem matches few rows, and would scan them all.
         await q('ANALYZE memories');
-        for (const [k, sql] of [['term_stats_docs', 'SELECT count(*)::text FROM memories'], ['term_stats_avgdl', 'SELECT coalesce(avg(length(tsv)), 1)::text FROM memories']] as const) {
+        for (const [k, sql] of [
+          ['term_stats_docs', 'SELECT count(*)::text FROM memories'], ['term_stats_avgdl', 'SELECT coalesce(avg(length(tsv)), 1)::text FROM memories'],
+          ['ctx_stats_docs', 'SELECT count(context)::text FROM memories'], ['ctx_stats_avgdl', 'SELECT coalesce(avg(length(ctx_tsv)), 1)::text FROM memories'],
+        ] as const) {
           await q(`INSERT INTO meta(key, value) VALUES ($1, (${sql})) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [k]);
         }
       });
@@ -159,4 +221,19 @@ export class PgSearch {
   wrote(n: number): void {
     this.writesSinceStats += n;
   }
+}
+
+/** Rarest stems first select candidates until the pool is big enough; the rest only score. */
+function plan(leg: FieldLeg['leg'], column: FieldLeg['column'], weights: TermWeight[], avgdl: number, depth: number): FieldLeg {
+  // Stable: stems of equal frequency keep the query's order (by stem).
+  const sorted = [...weights].sort((a, b) => a.df - b.df);
+  const select: string[] = [];
+  let pool = 0;
+  for (const w of sorted) {
+    if (select.length && pool >= Math.max(KEYWORD_POOL, 20 * depth)) break;
+    select.push(w.lexeme);
+    pool += w.df;
+  }
+  const bound = sorted.slice(select.length).reduce((x, w) => x + w.idf * 2.2, 0);
+  return { leg, column, weights: sorted, select, avgdl, bound };
 }

@@ -1,4 +1,5 @@
 /** SQL fragments for PostgreSQL: row columns, filters, vectors as pgvector text. All values are bound. */
+import { blendedVector } from '../search/context.js';
 import type { MemoryRow, RowFilter } from '../store/rows.js';
 
 /** ISO 8601 UTC with milliseconds, the form the SQLite file stores and the API returns. */
@@ -7,7 +8,7 @@ export const iso = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 
 /** Columns of a {@link MemoryRow}, over alias `m`. */
 export const ROW_COLUMNS = `m.seq::float8 AS seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata::text AS metadata,
   ${iso('m.created_at')} AS created_at, ${iso('m.updated_at')} AS updated_at, m.content_hash, m.embedding_model,
-  ${iso('m.expires_at')} AS expires_at, m.pinned::int AS pinned, m.importance, m.superseded_by`;
+  ${iso('m.expires_at')} AS expires_at, m.pinned::int AS pinned, m.importance, m.superseded_by, m.context::text AS context`;
 
 /** Collects bound parameters and hands out `$n` placeholders. */
 export class Params {
@@ -45,6 +46,14 @@ export function where(f: RowFilter, p: Params): string {
 /** A vector as pgvector's text form; JS prints each float32 exactly, so nothing is lost. */
 export function vectorText(v: Float32Array): string {
   return `[${Array.from(v).join(',')}]`;
+}
+
+/**
+ * What the vector leg searches for a memory (`search_embedding`): its own vector blended with its
+ * context's (src/search/context.ts), or its own when it has no context vector.
+ */
+export function searchVectorText(own: Float32Array, context: Float32Array | null): string {
+  return vectorText(context && context.length === own.length ? blendedVector(own, context) : own);
 }
 
 /** pgvector's `[..]` or an array's `{..}` text back to a vector. */

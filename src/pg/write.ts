@@ -16,7 +16,7 @@ import { inScope, keyTaken, notFound } from '../backend/scope.js';
 import type { DedupDefaults, ImportItem, UpdateChange, WriteItem } from '../backend/types.js';
 import type { Query } from './client.js';
 import { bytes } from './reads.js';
-import { Params, ROW_COLUMNS, iso, vectorText } from './sql.js';
+import { Params, ROW_COLUMNS, iso, parseVector, searchVectorText, vectorText } from './sql.js';
 import { rows, type PgStore } from './store.js';
 
 /** Near-duplicate candidates read per add (as in the SQLite file). */
@@ -37,14 +37,18 @@ async function addOne(pg: PgStore, q: Query, it: WriteItem, model: string | null
   const now = new Date().toISOString();
   const dh = dedupHash(it.content);
   const vec = it.vector && pg.vectors ? vectorText(it.vector) : null;
+  // The context vector only goes with the own vector (same model), as in the file.
+  const ctxVec = vec && it.contextVector ? vectorText(it.contextVector) : null;
+  const searchVec = vec ? searchVectorText(it.vector!, it.contextVector) : null;
+  const context = it.context ? JSON.stringify(it.context) : null;
   const p = new Params();
   const cols: [string, string][] = [
     ['namespace', p.add(ns)], ['content', p.add(it.content)], ['category', p.add(o.category ?? null)], ['session_id', p.add(o.sessionId ?? null)],
     ['metadata', `${p.add(o.metadata ?? '{}')}::json`], ['updated_at', `${p.add(now)}::timestamptz`], ['content_hash', p.add(it.hash)],
     ['embedding_model', p.add(vec ? model : null)], ['expires_at', `${p.add(expiryOnAdd(o, now))}::timestamptz`], ['pinned', p.add(o.pinned === true)],
-    ['importance', p.add(o.importance ?? null)], ['dedup_hash', p.add(dh)],
+    ['importance', p.add(o.importance ?? null)], ['dedup_hash', p.add(dh)], ['context', `${p.add(context)}::json`],
   ];
-  if (pg.vectors) cols.push(['embedding', `${p.add(vec)}::vector`]);
+  if (pg.vectors) cols.push(['embedding', `${p.add(vec)}::vector`], ['context_embedding', `${p.add(ctxVec)}::vector`], ['search_embedding', `${p.add(searchVec)}::vector`]);
   const insert = (id: string, key: string | null): string => {
     const all: [string, string][] = [...cols, ['id', p.add(id)], ['key', p.add(key)], ['created_at', `${p.add(o.createdAt ?? now)}::timestamptz`]];
     return `INSERT INTO memories(${all.map(([c]) => c).join(', ')}) VALUES (${all.map(([, v]) => v).join(', ')})`;
@@ -68,10 +72,11 @@ async function addOne(pg: PgStore, q: Query, it: WriteItem, model: string | null
       return dup;
     },
     nearCandidates: async () => {
+      // Over the searched vectors, as the file's index does (a memory with context is found by its blend).
       const found = await q<{ seq: number; id: string; content: string; sim: number }>(
-        `SELECT seq::float8 AS seq, id, content, 1 - (embedding <=> $1::vector) AS sim FROM memories
+        `SELECT seq::float8 AS seq, id, content, 1 - (search_embedding <=> $1::vector) AS sim FROM memories
          WHERE namespace = $2 AND embedding_model = $3 AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > $4::timestamptz OR pinned)
-         ORDER BY embedding <=> $1::vector LIMIT ${NEAR_K}`, [vec, ns, model, now]);
+         ORDER BY search_embedding <=> $1::vector LIMIT ${NEAR_K}`, [vec, ns, model, now]);
       return found.map((m) => ({ seq: m.seq, id: m.id, content: m.content, similarity: m.sim }));
     },
     mergeFields: async (id) => {
@@ -81,8 +86,9 @@ async function addOne(pg: PgStore, q: Query, it: WriteItem, model: string | null
     },
     mergeInto: async (id, m) => {
       await q(`UPDATE memories SET content = $2, category = $3, session_id = $4, metadata = $5::json, updated_at = $6::timestamptz, content_hash = $7,
-                 embedding = $8::vector, embedding_model = $9, expires_at = $10::timestamptz, pinned = $11, importance = $12, dedup_hash = $13 WHERE id = $1`,
-      [id, it.content, m.category, m.session_id, m.metadata, now, it.hash, vec, model, m.expires_at, m.pinned, m.importance, dh]);
+                 embedding = $8::vector, embedding_model = $9, expires_at = $10::timestamptz, pinned = $11, importance = $12, dedup_hash = $13,
+                 context = $14::json, context_embedding = $15::vector, search_embedding = $16::vector WHERE id = $1`,
+      [id, it.content, m.category, m.session_id, m.metadata, now, it.hash, vec, model, m.expires_at, m.pinned, m.importance, dh, context, ctxVec, searchVec]);
     },
     insert: async () => {
       const id = uuidv7();
@@ -132,8 +138,12 @@ export async function update(pg: PgStore, id: string, ns: string | undefined, c:
       `content_hash = ${p.add(hash)}`,
     ];
     if (c.content !== undefined) sets.push(`dedup_hash = ${p.add(dedupHash(c.content))}`);
-    if (c.vector !== undefined && pg.vectors) sets.push(`embedding = ${p.add(vectorText(c.vector))}::vector`, `embedding_model = ${p.add(model)}`);
-    else if (changed) sets.push(...(pg.vectors ? ['embedding = NULL'] : []), 'embedding_model = NULL');
+    if (c.vector !== undefined && pg.vectors) {
+      // The context stays (it was fixed when the memory was written); the searched vector blends it with the new own vector.
+      const [ctx] = await q<{ e: string | null }>('SELECT context_embedding::text AS e FROM memories WHERE id = $1', [id]);
+      sets.push(`embedding = ${p.add(vectorText(c.vector))}::vector`, `embedding_model = ${p.add(model)}`,
+        `search_embedding = ${p.add(searchVectorText(c.vector, ctx?.e ? parseVector(ctx.e) : null))}::vector`);
+    } else if (changed) sets.push(...(pg.vectors ? ['embedding = NULL', 'search_embedding = NULL'] : []), 'embedding_model = NULL');
     const exp = expiryOnUpdate(u, now);
     if (exp !== undefined) sets.push(`expires_at = ${p.add(exp)}::timestamptz`);
     if (u.pinned !== undefined) sets.push(`pinned = ${p.add(u.pinned)}`);
@@ -164,6 +174,8 @@ export async function importBatch(pg: PgStore, items: ImportItem[], model: strin
       if (existing && onConflict === 'skip') { res.skipped++; continue; }
       if (byId && byKey && byId.seq !== byKey.seq) await q('DELETE FROM memories WHERE seq = $1', [byKey.seq]);
       const vec = r.vector && pg.vectors ? vectorText(r.vector) : null;
+      const ctxVec = vec && r.contextVector ? vectorText(r.contextVector) : null;
+      const searchVec = vec ? searchVectorText(r.vector!, r.contextVector) : null;
       const p = new Params();
       const values: [string, string][] = [
         ['namespace', p.add(r.namespace)], ['key', p.add(r.key)], ['content', p.add(r.content)], ['category', p.add(r.category)],
@@ -171,8 +183,9 @@ export async function importBatch(pg: PgStore, items: ImportItem[], model: strin
         ['content_hash', p.add(r.hash)], ['embedding_model', p.add(vec ? model : null)],
         ['expires_at', `${p.add(r.expiresAt)}::timestamptz`], ['pinned', p.add(r.pinned)], ['importance', p.add(r.importance)],
         ['superseded_by', p.add(r.supersededBy)], ['dedup_hash', p.add(dedupHash(r.content))],
+        ['context', `${p.add(r.context ? JSON.stringify(r.context) : null)}::json`],
       ];
-      if (pg.vectors) values.push(['embedding', `${p.add(vec)}::vector`]);
+      if (pg.vectors) values.push(['embedding', `${p.add(vec)}::vector`], ['context_embedding', `${p.add(ctxVec)}::vector`], ['search_embedding', `${p.add(searchVec)}::vector`]);
       if (existing) {
         await q(`UPDATE memories SET ${values.map(([c, v]) => `${c} = ${v}`).join(', ')} WHERE seq = ${p.add(existing.seq)}`, p.values);
         res.replaced++;
@@ -187,10 +200,13 @@ export async function importBatch(pg: PgStore, items: ImportItem[], model: strin
   });
 }
 
-export async function setVectors(pg: PgStore, list: { seq: number; vector: Float32Array }[], model: string): Promise<void> {
+export async function setVectors(pg: PgStore, list: { seq: number; vector: Float32Array; contextVector: Float32Array | null }[], model: string): Promise<void> {
   if (!pg.vectors) return;
   await pg.db.tx('store new vectors', async (q) => {
-    for (const r of list) await q('UPDATE memories SET embedding = $1::vector, embedding_model = $2 WHERE seq = $3', [vectorText(r.vector), model, r.seq]);
+    for (const r of list) {
+      await q('UPDATE memories SET embedding = $1::vector, embedding_model = $2, context_embedding = $3::vector, search_embedding = $4::vector WHERE seq = $5',
+        [vectorText(r.vector), model, r.contextVector ? vectorText(r.contextVector) : null, searchVectorText(r.vector, r.contextVector), r.seq]);
+    }
   });
 }
 

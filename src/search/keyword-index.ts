@@ -138,7 +138,8 @@ export class KeywordIndex {
    * Top-k slots by BM25 for the OR of `terms` (stemmed, one per query word), best first.
    * `eligible` filters slots (e.g. by namespace); `load` reads postings not yet in memory.
    * Terms so common that FTS5 clamps their idf (df >= N/2) are skipped when rarer terms are
-   * present: they would add ~1e-6 to any score.
+   * present: they would add ~1e-6 to any score. When the rarer terms leave fewer than k
+   * eligible hits, the search runs again over every term, as FTS5 would match them.
    * `stats.idfMass`, when given, receives the summed idf of the query's terms (the most a
    * memory matching each term once, at average length, can score): fusion reads coverage from it.
    */
@@ -146,7 +147,7 @@ export class KeywordIndex {
     const N = this.live;
     if (!N || k <= 0) return [];
     const avg = this.totalLen / N;
-    const alive = this.alive, len = this.docLen, acc = this.acc;
+    const alive = this.alive;
     // A term repeated (two query words with one stem, e.g. "deploy deploying") counts once per
     // word, as in FTS5, where each word is its own phrase of the OR.
     const times = new Map<string, number>();
@@ -176,12 +177,23 @@ export class KeywordIndex {
     if (stats) stats.idfMass = mass;
     if (!lists.length) return [];
     const useful = lists.filter((l) => l.idf > 1e-6 * 64);
-    const run = useful.length ? useful : lists;
-    if (this.touched.length < alive.length) this.touched = new Int32Array(alive.length);
+    let top = this.run(useful.length ? useful : lists, k, avg, eligible);
+    // Skipping the clamped terms is only safe while the rarer terms fill the top k among the
+    // eligible slots. Under a narrow filter (one namespace) the only eligible matches may share
+    // nothing but common words with the query; FTS5 still returns them, so must we (a forgotten
+    // memory's partner was missing from keyword recall here, which read as a stale index).
+    if (useful.length && useful.length < lists.length && top.size < k) top = this.run(lists, k, avg, eligible);
+    return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+  }
+
+  /** Accumulate BM25 over `lists` and keep the top k eligible slots. */
+  private run(lists: readonly { p: Postings; idf: number }[], k: number, avg: number, eligible?: (slot: number) => boolean): TopK {
+    const len = this.docLen, acc = this.acc;
+    if (this.touched.length < this.alive.length) this.touched = new Int32Array(this.alive.length);
     const touched = this.touched;
     let nt = 0;
     const kb = K1 * (1 - B), kl = (K1 * B) / (avg || 1);
-    for (const { p, idf } of run) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
+    for (const { p, idf } of lists) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
     const top = new TopK(k);
     let floor = -Infinity;
     for (let i = 0; i < nt; i++) {
@@ -190,7 +202,7 @@ export class KeywordIndex {
       acc[s] = 0;
       if (sc > floor && (!eligible || eligible(s))) { top.push(s, sc); floor = top.floor; }
     }
-    return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+    return top;
   }
 }
 

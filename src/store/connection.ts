@@ -19,6 +19,11 @@ function checkHeader(path: string): void {
   if (st.isDirectory()) {
     throw new MnemoliteError('NOT_A_DATABASE', `${path} is a directory, not a database file. Pass a file path with --db.`);
   }
+  // A FIFO would block the open forever; /dev/null and other devices read as empty and then fail
+  // mid-write, leaving "-journal" files beside them. Only regular files are databases.
+  if (!st.isFile()) {
+    throw new MnemoliteError('NOT_A_DATABASE', `${path} is not a regular file (a FIFO, device or socket). Point --db at a mnemolite file or a new path; nothing was changed.`);
+  }
   if (st.size === 0) return; // an empty file is a fresh database to SQLite
   const buf = Buffer.alloc(100);
   try {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { scopedKey } from '../embed/cache.js';
 import { statSync } from 'node:fs';
 import { whereClause } from './filter.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
@@ -344,15 +345,23 @@ export class Store {
   // ---- embedding cache -------------------------------------------------------
 
   /** Vectors of `model` for any of `hashes`, from stored memories first, then the cache table. Two queries for a whole batch. */
-  cachedEmbeddings(model: string, hashes: readonly string[]): Map<string, Buffer> {
+  cachedEmbeddings(model: string, hashes: readonly string[], namespace?: string): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
     if (!hashes.length) return out;
-    const want = JSON.stringify([...new Set(hashes)]);
-    for (const [h, e] of this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
-      .raw().all(want, model) as [string, Buffer][]) out.set(h, e);
-    if (out.size < new Set(hashes).size) {
-      for (const [h, e] of this.stmt('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
-        .raw().all(model, want) as [string, Buffer][]) if (!out.has(h)) out.set(h, e);
+    const unique = [...new Set(hashes)];
+    const want = JSON.stringify(unique);
+    const rows = namespace === undefined
+      ? this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?').raw().all(want, model)
+      : this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ? AND namespace = ?').raw().all(want, model, namespace);
+    for (const [h, e] of rows as [string, Buffer][]) out.set(h, e);
+    if (out.size < unique.length) {
+      // Scoped lookups use the namespace's own cache keys (see scopedKey), mapped back to hashes.
+      const keyOf = new Map(unique.map((h) => [namespace === undefined ? h : scopedKey(namespace, h), h]));
+      for (const [k, e] of this.stmt('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
+        .raw().all(model, JSON.stringify([...keyOf.keys()])) as [string, Buffer][]) {
+        const h = keyOf.get(k)!;
+        if (!out.has(h)) out.set(h, e);
+      }
     }
     return out;
   }

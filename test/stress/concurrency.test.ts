@@ -7,10 +7,16 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { tempDb } from '../helpers.js';
 import { runConcurrency } from './lib/concurrency.js';
+import { pairRounds } from './lib/pairs.js';
 import { startWorker } from './lib/procs.js';
 
 test('stress: 4 writers + 4 readers, ~30 s of operations', { timeout: 900_000 }, async (t) => {
   await runConcurrency({ writers: 4, readers: 4, ops: 4000, seed: 2, stride: 25, log: (m) => t.diagnostic(m) });
+});
+
+test('stress: 600 random files of pairs, D forgotten by another connection, one-candidate recall in every mode', { timeout: 900_000 }, async (t) => {
+  const { checks } = await pairRounds(600, 2);
+  t.diagnostic(`${checks} checks`);
 });
 
 test('stress: 20 rounds of 8 processes racing to create the same new file', { timeout: 900_000 }, async () => {

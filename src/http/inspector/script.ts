@@ -143,8 +143,9 @@ export const INSPECTOR_JS = String.raw`
       $('stat-model').textContent = 'none';
       $('stat-semantic').textContent = s.semantic ? 'semantic recall on' : 'semantic recall off' + (s.semanticReason ? ' (' + s.semanticReason + ')' : '');
     }
-    $('stat-size').textContent = fmtBytes(s.fileBytes);
-    $('stat-cache').textContent = s.cacheEntries + ' cached embeddings, schema v' + s.schemaVersion;
+    // A namespace-limited token is not told the whole file's size or cache.
+    $('stat-size').textContent = s.fileBytes === undefined ? 'n/a' : fmtBytes(s.fileBytes);
+    $('stat-cache').textContent = (s.cacheEntries === undefined ? '' : s.cacheEntries + ' cached embeddings, ') + 'schema v' + s.schemaVersion;
     var mode = $('mode');
     Array.prototype.forEach.call(mode.options, function (o) { o.disabled = !s.semantic && o.value !== 'keyword'; });
     if (!s.semantic) mode.value = 'keyword';
