@@ -23,15 +23,12 @@ export type { OpenAIEmbedderOptions } from './embed/openai.js';
 // Loads @huggingface/transformers (an optional dependency) only when a model is first used.
 export { TransformersEmbedder, transformersEmbedder } from './embed/transformers.js';
 export type { TransformersEmbedderOptions } from './embed/transformers.js';
-export { MnemoliteError } from './errors.js';
-export type { ErrorCode } from './errors.js';
-export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';
-export { rrf } from './search/fusion.js';
 export { DEFAULT_MIN_RELEVANCE, relevanceOf, type RelevanceEvidence } from './search/relevance.js';
 export { DEFAULT_CONTEXT_TOKENS, type ContextOptions, type ContextResult, type ContextItem } from './context-block.js';
 export type { RelevanceRecallOptions } from './recall/options.js';
-export type { FusedHit } from './search/fusion.js';
-export { toMatchExpression } from './search/keyword.js';
+export { MnemoliteError } from './errors.js';
+export type { ErrorCode } from './errors.js';
+export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';
 export { memoryTools, MEMORY_TOOL_NAMES } from './tools.js';
 export type {
   AISDKTool, JsonSchema, MemoryToolName, MemoryTools, MemoryToolsOptions, OpenAIChatTool, OpenAIResponsesTool, ToolDefinition, ToolHit, ToolMemory, ToolResult,
