@@ -82,6 +82,11 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   ...[0.5, 0.7].map((a) => lib('fusion', `hybrid convex kw=${a}`, { mode: 'hybrid', fusion: 'convex', weights: { keyword: a, vector: 1 - a } })),
   lib('fusion', 'hybrid adaptive kw×0.5', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 0.5, vector: 1 } }),
   lib('fusion', 'hybrid adaptive kw×2', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 2, vector: 1 } }),
+  // Issue 15: current over stale (default on) and the time preference, each switched off; and the
+  // queries run without their since/until filters, so only the time words of the query can help.
+  lib('issue 15', 'hybrid preferCurrent off', { mode: 'hybrid', preferCurrent: false }),
+  lib('issue 15', 'hybrid no since/until', (ds) => ({ mode: 'hybrid', now: asOf(ds), dropTimeFilters: true })),
+  lib('issue 15', 'hybrid no since/until, timePreference off', (ds) => ({ mode: 'hybrid', now: asOf(ds), timePreference: false, dropTimeFilters: true })),
   ...[0.7, 1.4].map((w) => lib('fusion', `hybrid adaptive kw×${w}`, { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: w, vector: 1 } })),
   lib('fusion', 'hybrid convex kw=0.6', { mode: 'hybrid', fusion: 'convex', weights: { keyword: 0.6, vector: 0.4 } }),
 ];
@@ -230,8 +235,10 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
       let ranked: string[];
       if (v.kind === 'library') {
         try {
-          const opts = typeof v.options === 'function' ? v.options(ds) : v.options;
-          ranked = toEvalIds(q, (await mem.recall(q.query, { ...filterOf(q), limit: 10, ...opts })).map((h) => h.id));
+          const { dropTimeFilters, ...opts } = typeof v.options === 'function' ? v.options(ds) : v.options;
+          const f = filterOf(q);
+          if (dropTimeFilters) { delete f.since; delete f.until; }
+          ranked = toEvalIds(q, (await mem.recall(q.query, { ...f, limit: 10, ...opts })).map((h) => h.id));
         } catch (err) {
           if ((err as { code?: string }).code === 'INVALID_INPUT' && perQuery.length === 0) { unsupported = (err as Error).message; break; }
           throw err;
@@ -283,7 +290,7 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
   for (const r of rs.filter((x) => x.unsupported)) out.push(`\n(${r.name}: not supported by this build: ${r.unsupported})`);
   const get = (name: string): VariantResult | undefined => ok.find((r) => r.name === name);
   const [kw, vec, hy] = [get('keyword'), get('vector'), get('hybrid')];
-  const kindRows = perKindAll ? ok : ok.filter((r) => r.group === 'mode');
+  const kindRows = perKindAll ? ok : ok.filter((r) => r.group === 'mode' || r.group === 'issue 15');
   out.push('', `Per kind, R@10 / MRR:`, '');
   const kinds = Object.keys(ds.kinds).filter((k) => ds.queries.some((q) => q.kind === k));
   out.push(table(['kind (queries)', ...kindRows.map((r) => r.name)], kinds.map((k) => [`${k} (${ds.queries.filter((q) => q.kind === k).length})`, ...kindRows.map((r) => `${f3(r.byKind[k]!.r10)} / ${f3(r.byKind[k]!.mrr)}`)])));
@@ -315,7 +322,7 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
       out.push(`Check: offline RRF (k=60, depth 50) reproduces the library's \`fusion: 'rrf'\` ranking (top 8 answers) on ${same}/${n} queries.`);
     }
   }
-  const stale = ok.filter((r) => r.staleAbove !== undefined && r.group === 'mode');
+  const stale = ok.filter((r) => r.staleAbove !== undefined && (r.group === 'mode' || r.group === 'issue 15'));
   if (stale.length) out.push('', `"latest" queries where a superseded version ranks above the current one: ${stale.map((r) => `${r.name} ${(100 * r.staleAbove!).toFixed(0)}%`).join(', ')}.`);
   return out.join('\n');
 }
@@ -362,7 +369,8 @@ async function evaluate(store: string | undefined): Promise<void> {
   const paths = names.map((n) => (n.endsWith('.json') ? resolve(n) : join(here, 'data', `${n}.json`)));
   const which = arg('--variants') ?? 'all';
   const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode')
-    : which === 'fusion' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'fusion') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
+    : which === 'fusion' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'fusion')
+    : which === 'issue15' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'issue 15') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
   const embedder = new CachingEmbedder(new LocalEmbedder(), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
   const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
   const t0 = performance.now();

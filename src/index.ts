@@ -23,6 +23,9 @@ export type { OpenAIEmbedderOptions } from './embed/openai.js';
 // Loads @huggingface/transformers (an optional dependency) only when a model is first used.
 export { TransformersEmbedder, transformersEmbedder } from './embed/transformers.js';
 export type { TransformersEmbedderOptions } from './embed/transformers.js';
+export { DEFAULT_MIN_RELEVANCE, relevanceOf, type RelevanceEvidence } from './search/relevance.js';
+export { DEFAULT_CONTEXT_TOKENS, type ContextOptions, type ContextResult, type ContextItem } from './context-block.js';
+export type { RelevanceRecallOptions } from './recall/options.js';
 export { MnemoliteError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';

@@ -9,6 +9,10 @@ import { EmbeddingService, contentHash } from './embed/cache.js';
 import type { Embedder } from './embed/provider.js';
 import { MnemoliteError, invalid } from './errors.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
+import { evidenceFor, relevanceOf } from './search/relevance.js';
+import { applyPreferences } from './recall/prefer.js';
+import { resolveAutoSupersede } from './lifecycle/auto-supersede.js';
+import { buildContext, type ContextOptions, type ContextResult } from './context-block.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
 import { DEFAULT_CONTEXT_WINDOW, batchContexts, contextGate, contextVectorsOf, withContext, withSessionEvidence } from './search/context.js';
 import type { MemoryRow } from './store/rows.js';
@@ -113,6 +117,8 @@ export class Memory {
       const { content, ...opts } = it;
       return { content: checkContent(content, items.length > 1 ? `item ${i} content` : 'content'), opts: parseAdd(opts) };
     });
+    // supersede: 'auto' (issue 15): find the memory each such item updates before writing.
+    const links = parsed.some((p) => p.opts.supersede === 'auto') ? await resolveAutoSupersede((q, o) => this.recall(q, o), parsed) : null;
     const hashes = parsed.map((p) => contentHash(p.content));
     // Each text's cache lookup stays inside its own namespace (no timing signal about others).
     const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]!, scope: namespaceFor('add', p.opts.namespace) }))) : null;
@@ -126,9 +132,11 @@ export class Memory {
       parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model), contextGate(model),
     );
     this.live();
-    return this.backend.addMany(parsed.map((p, i) => ({
+    const results = await this.backend.addMany(parsed.map((p, i) => ({
       content: p.content, opts: p.opts, hash: hashes[i]!, vector: vecs ? vecs[i]! : null, context: contexts[i]!.texts, contextVector: contexts[i]!.vector,
     })), model, this.dedupDefaults);
+    if (links) for (const [i, id] of links) results[i]!.autoSuperseded = id;
+    return results;
   }
 
   /**
@@ -244,21 +252,37 @@ export class Memory {
         signals: { keywordIdfMass: legs.idfMass },
       });
     }
+    // Time windows named in the query, and current over stale (issue 15, src/recall/prefer.ts).
+    fused = await applyPreferences(this.backend, fused, q, o, this.embedder?.id ?? null, mode === 'vector' ? null : kw);
     // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
     fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit, legs.successors);
-    const top = fused.slice(0, limit);
+    // Calibrated relevance from the raw leg evidence (src/search/relevance.ts), then the threshold.
+    const evidence = await evidenceFor(this.backend, fused.slice(0, limit), {
+      keyword: mode === 'vector' ? null : kw, idfMass: legs.idfMass, vector: qvec ? vec : null, qvec, model: this.embedder?.id ?? null,
+    });
+    const relevance = new Map([...evidence].map(([seq, e]) => [seq, relevanceOf(e)]));
+    const top = fused.slice(0, limit).filter((h) => relevance.get(h.seq)! >= (o.minRelevance ?? 0));
     const rows = await this.backend.rowsBySeqs(top.map((h) => h.seq));
     this.live();
     const hits: RecallHit[] = [];
     for (const h of top) {
       const r = rows.get(h.seq);
       if (!r) continue; // deleted between legs and fetch
-      const hit: RecallHit = { ...toRecord(r), score: h.score };
+      const hit: RecallHit = { ...toRecord(r), score: h.score, relevance: relevance.get(h.seq)!, evidence: evidence.get(h.seq)! };
       if (h.keywordRank !== undefined) hit.keywordRank = h.keywordRank;
       if (h.vectorRank !== undefined) hit.vectorRank = h.vectorRank;
       hits.push(hit);
     }
     return hits;
+  }
+
+  /**
+   * A compact, prompt-ready block of the memories relevant to `query` (issue 15): above the
+   * relevance threshold (default `DEFAULT_MIN_RELEVANCE`), with dates, current facts first,
+   * superseded ones left out, within `maxTokens` (src/context-block.ts).
+   */
+  async context(query: string, options: ContextOptions = {}): Promise<ContextResult> {
+    return buildContext((q, o) => this.recall(q, o), query, options);
   }
 
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */

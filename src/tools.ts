@@ -10,6 +10,7 @@ import { MnemoliteError, type ErrorCode } from './errors.js';
 import type { Memory } from './memory.js';
 import type { MemoryRecord, RecallHit } from './types.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
+import { DEFAULT_MIN_RELEVANCE } from './search/relevance.js';
 
 /** Names of the memory tools. */
 export type MemoryToolName = 'memory_store' | 'memory_recall' | 'memory_get' | 'memory_list' | 'memory_history' | 'memory_forget';
@@ -41,6 +42,8 @@ export interface ToolMemory {
 /** A recall hit as tools return it. */
 export interface ToolHit extends ToolMemory {
   score: number;
+  /** Calibrated relevance in [0, 1] (see `RecallHit.relevance`). */
+  relevance: number;
   keywordRank?: number;
   vectorRank?: number;
 }
@@ -72,6 +75,11 @@ export interface MemoryToolsOptions {
   sessionId?: string;
   /** Offer only the reading tools (recall, get, list). */
   readOnly?: boolean;
+  /**
+   * Relevance below which memory_recall returns nothing (default `DEFAULT_MIN_RELEVANCE`, 0.5: on
+   * the eval sets ≥ 90% of off-topic questions then get "no relevant memory"). 0 returns every hit.
+   */
+  minRelevance?: number;
 }
 
 /** An OpenAI Chat Completions tool (`tools: [...]`). */
@@ -141,6 +149,7 @@ export const inputSchemas = {
     since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
     until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
     category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
+    minRelevance: z.number().min(0).max(1).optional().describe('Only memories at least this relevant, 0 to 1 (default 0.5; 0 returns the best matches even when none is relevant).'),
   }).strict(),
   memory_get: z.object({
     id: z.string().min(1).describe('The memory id, as returned by memory_recall, memory_list or memory_store.'),
@@ -177,7 +186,7 @@ export const outputSchemas = {
   memory_recall: z.object({
     query: z.string(),
     count: z.number().int(),
-    hits: z.array(memoryOut.extend({ score: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() })),
+    hits: z.array(memoryOut.extend({ score: z.number(), relevance: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() })),
   }),
   memory_get: z.object({ memory: memoryOut }),
   memory_list: z.object({ count: z.number().int(), total: z.number().int(), offset: z.number().int(), memories: z.array(memoryOut) }),
@@ -234,7 +243,7 @@ export function toToolMemory(m: MemoryRecord): ToolMemory {
 }
 
 function toToolHit(h: RecallHit): ToolHit {
-  const out: ToolHit = { ...toToolMemory(h), score: h.score };
+  const out: ToolHit = { ...toToolMemory(h), score: h.score, relevance: h.relevance };
   if (h.keywordRank !== undefined) out.keywordRank = h.keywordRank;
   if (h.vectorRank !== undefined) out.vectorRank = h.vectorRank;
   return out;
@@ -247,6 +256,7 @@ function describeLine(m: ToolMemory): string {
   const parts = [`id: ${m.id}`, `created: ${when(m.createdAt)}`];
   if (m.category) parts.push(`category: ${m.category}`);
   if (m.key) parts.push(`key: ${m.key}`);
+  if ('relevance' in m) parts.push(`relevance: ${(m as ToolHit).relevance.toFixed(2)}`);
   return parts.join(' | ');
 }
 
@@ -320,6 +330,10 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
   }
   parseScope({ namespace });
   const sessionId = options.sessionId;
+  const minRelevance = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
+  if (typeof minRelevance !== 'number' || !(minRelevance >= 0 && minRelevance <= 1)) {
+    throw new MnemoliteError('INVALID_INPUT', `memoryTools: minRelevance must be a number from 0 to 1, got ${String(minRelevance)}.`);
+  }
   const readOnly = !!options.readOnly || mem.readonly;
   const names = MEMORY_TOOL_NAMES.filter((n) => !(readOnly && WRITE_TOOLS.has(n)));
   const definitions: ToolDefinition[] = names.map((name) => ({ name, description: descriptions[name], parameters: jsonSchemaOf(inputSchemas[name]) }));
@@ -348,10 +362,11 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         const hits = (await mem.recall(query, defined({
           namespace, limit: (a.limit as number | undefined) ?? 5, mode: a.mode as 'hybrid' | 'keyword' | 'vector' | undefined,
           since: a.since as string | undefined, until: a.until as string | undefined, category: a.category as string | undefined,
+          minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
         }))).map(toToolHit);
         const text = hits.length
           ? `${hits.length} ${hits.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(hits)}`
-          : `No memories match "${query}".`;
+          : `No relevant memory for "${query}".`;
         return { text, data: { query, count: hits.length, hits } };
       }
       case 'memory_get': {

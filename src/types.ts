@@ -2,6 +2,8 @@ import type { Embedder } from './embed/provider.js';
 import type {
   DedupInfo, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, NearDuplicateMode,
 } from './lifecycle/types.js';
+import type { RelevanceRecallOptions } from './recall/options.js';
+import type { RelevanceEvidence } from './search/relevance.js';
 
 /** JSON-serialisable metadata attached to a memory. */
 export type Metadata = Record<string, unknown>;
@@ -36,10 +38,23 @@ export interface RecallHit extends MemoryRecord {
   keywordRank?: number;
   /** 1-based rank in the vector (cosine) leg, if the memory appeared there. */
   vectorRank?: number;
+  /**
+   * Calibrated relevance in [0, 1], comparable across queries and fusion methods (unlike `score`):
+   * filter with `minRelevance`. See src/search/relevance.ts.
+   */
+  relevance: number;
+  /** The raw leg evidence `relevance` was computed from. */
+  evidence: RelevanceEvidence;
 }
 
 /** Options for {@link Memory.add}. */
 export interface AddOptions extends LifecycleAddOptions {
+  /**
+   * `'auto'`: find the older memory this one updates (same subject and attribute, an update cue
+   * such as "now" or "moved", close in meaning) and link it as with `supersedes`; the link is
+   * reported in `autoSuperseded`. Nothing is deleted. Opt-in; see src/lifecycle/auto-supersede.ts.
+   */
+  supersede?: 'auto';
   /** Namespace (default `"default"`). */
   namespace?: string;
   /** Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt). */
@@ -71,6 +86,8 @@ export interface AddResult extends DedupInfo {
   id: string;
   /** `true` when an existing memory with the same key was replaced. */
   replaced: boolean;
+  /** With `supersede: 'auto'`: the id of the older memory this one was linked to as its update. */
+  autoSuperseded?: string;
 }
 
 /** Filters shared by recall, list and export. */
@@ -93,7 +110,7 @@ export interface Filter {
 export type RecallMode = 'hybrid' | 'keyword' | 'vector';
 
 /** Options for {@link Memory.recall}. */
-export interface RecallOptions extends Filter, LifecycleRecallOptions {
+export interface RecallOptions extends Filter, LifecycleRecallOptions, RelevanceRecallOptions {
   /** Maximum hits (1..1000, default 10). */
   limit?: number;
   /** `hybrid` (default when an embedder is configured), `keyword` or `vector`. */

@@ -5,6 +5,8 @@ import type { RowFilter } from './store/rows.js';
 import { ALL_NAMESPACES, namespaceFor, type NamespacedVerb } from './namespaces.js';
 import { isoDate as dateLike } from './zod-dates.js';
 import { lifecycleAddShape, lifecycleRecallShape, lifecycleUpdateShape } from './lifecycle/options.js';
+import { relevanceRecallShape } from './recall/options.js';
+import { autoSupersedeShape } from './lifecycle/auto-supersede.js';
 
 /** Largest content accepted, in UTF-8 bytes. Split longer documents into several memories. */
 export const MAX_CONTENT_BYTES = 100_000;
@@ -107,6 +109,7 @@ const addSchema = z.object({
   metadata: metadata.optional(),
   createdAt: dateLike.optional(),
   ...lifecycleAddShape,
+  ...autoSupersedeShape,
 }).strict();
 
 const recallSchema = z.object({
@@ -122,6 +125,7 @@ const recallSchema = z.object({
     vector: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1000, 'must be between 0 and 1000').optional(),
   }).strict().refine((w) => (w.keyword ?? 1) + (w.vector ?? 1) > 0, 'must not both be 0').optional(),
   ...lifecycleRecallShape,
+  ...relevanceRecallShape,
 }).strict();
 
 const listSchema = z.object({

@@ -182,6 +182,20 @@ test('every route answers real HTTP requests, and responses match /openapi.json'
   assert.equal((await req(u, 'POST', '/api/recall', { body: { query: 'raspberry' } })).json.hits.length, 0, 'recall defaults to namespace "default"');
   assert.equal((await req(u, 'POST', '/api/recall', { body: { query: 'whiskers', namespace: '*' } })).json.hits[0].id, catId);
   assertError(await req(u, 'POST', '/api/recall', { body: { query: 'x', mode: 'vector' } }), 400, 'SEMANTIC_DISABLED', /Semantic recall is off/);
+  // relevance (issue 15): every hit carries it; minRelevance filters; a bad threshold is a 400
+  assert.ok(rec.json.hits.every((h: { relevance: number }) => h.relevance >= 0 && h.relevance <= 1));
+  const strict = await req(u, 'POST', '/api/recall', { body: { query: 'raspberry', namespace: 'agent-1', minRelevance: 1 } });
+  assert.ok(strict.json.hits.every((h: { relevance: number }) => h.relevance >= 1));
+  assertError(await req(u, 'POST', '/api/recall', { body: { query: 'x', minRelevance: 2 } }), 400, 'INVALID_INPUT', /minRelevance/);
+  // context: a dated block, or "" when nothing is relevant
+  const ctx = await req(u, 'POST', '/api/context', { body: { query: 'raspberry', namespace: 'agent-1', minRelevance: 0, maxTokens: 200 } });
+  assert.equal(ctx.status, 200, ctx.text);
+  conforms('ContextResult', ctx.json);
+  assert.match(ctx.json.text, /^Relevant memories \(most relevant first\):\n- \[\d{4}-\d\d-\d\d\] /);
+  assert.equal(ctx.json.memories[0].id, id);
+  const noCtx = await req(u, 'POST', '/api/context', { body: { query: 'capital of Australia', namespace: 'agent-1' } });
+  assert.deepEqual([noCtx.json.text, noCtx.json.memories], ['', []]);
+  assertError(await req(u, 'POST', '/api/context', { body: { query: 'x', maxTokens: 1 } }), 400, 'INVALID_INPUT', /maxTokens/);
 
   // update
   const up = await req(u, 'PATCH', `/api/memories/${teaId}`, { body: { content: 'Alice prefers oolong tea', category: null, metadata: { source: 'edit' } } });

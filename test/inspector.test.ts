@@ -150,13 +150,14 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   await page.selectOption('#mode', 'hybrid');
   await page.click('#search-button');
   await page.locator('#status', { hasText: 'for "Deploying on ARM hardware" (hybrid)' }).waitFor();
-  assert.deepEqual(await page.locator('#results-head th').allTextContents(), ['#', 'Score', 'Keyword rank', 'Vector rank', 'Match', 'Memory', 'Created', '']);
+  assert.deepEqual(await page.locator('#results-head th').allTextContents(), ['#', 'Score', 'Relevance', 'Keyword rank', 'Vector rank', 'Match', 'Memory', 'Created', '']);
   const pi = row(page, 'My Raspberry Pi setup');
   assert.equal(await pi.getAttribute('data-match'), 'semantic-only');
   assert.equal((await pi.locator('.match .badge').textContent())!.trim(), 'semantic only');
   assert.equal((await pi.locator('.keyword-rank').textContent())!.trim(), '–');
   assert.match((await pi.locator('.vector-rank').textContent())!.trim(), /^\d+$/);
   assert.match((await pi.locator('.score').textContent())!.trim(), /^0\.\d{4}$/);
+  assert.match((await pi.locator('.relevance').textContent())!.trim(), /^[01]\.\d\d$/);
   const printer = row(page, 'printer hardware');
   assert.match((await printer.locator('.keyword-rank').textContent())!.trim(), /^\d+$/, 'a keyword hit shows its keyword rank');
   assert.notEqual(await printer.getAttribute('data-match'), 'semantic-only');
@@ -167,6 +168,17 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   assert.equal(String(piHit.vectorRank), (await pi.locator('.vector-rank').textContent())!.trim());
   assert.equal(await page.locator('#results-body tr[data-match="semantic-only"]').count(), hits.filter((h) => h.keywordRank === undefined).length);
   assert.ok(await page.locator('#legend').isVisible());
+  // A relevance threshold hides the hits below it (the API's minRelevance).
+  const rels = hits.map((h) => (h as { relevance?: number }).relevance ?? 0);
+  const cut = [...rels].sort((a, b) => b - a)[1]!;
+  await page.fill('#min-relevance', String(cut));
+  const expected = rels.filter((r) => r >= cut).length;
+  assert.ok(expected < hits.length);
+  await page.click('#search-button');
+  await page.waitForFunction((n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#results-body tr').length === n, expected);
+  await page.fill('#min-relevance', '0');
+  await page.click('#search-button');
+  await page.waitForFunction((n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#results-body tr').length === n, hits.length);
 
   // The README's screenshot: the main view with stats and hybrid results.
   mkdirSync(dirname(SCREENSHOT), { recursive: true });

@@ -37,26 +37,26 @@ for (const T of await storeTargets()) {
       const neu = await mem.add('the build server is github actions now', { createdAt: '2026-06-01T00:00:00Z' });
       const asOf = '2026-06-02T00:00:00Z';
       const q = 'build server';
-      const plain = (await mem.recall(q, { mode: 'keyword' })).map((h) => h.id);
+      const plain = (await mem.recall(q, { mode: 'keyword', preferCurrent: false })).map((h) => h.id);
       assert.notEqual(plain[0], neu.id, 'without recency the longer, newest text does not win on BM25');
-      const rec = await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1, asOf } });
+      const rec = await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } });
       assert.deepEqual(rec.map((h) => h.id), [neu.id, mid.id, old.id]);
-      const kwScore = (await mem.recall(q, { mode: 'keyword' })).find((h) => h.id === neu.id)!.score;
+      const kwScore = (await mem.recall(q, { mode: 'keyword', preferCurrent: false })).find((h) => h.id === neu.id)!.score;
       assert.ok(Math.abs(rec[0]!.score - kwScore * recencyFactor(86_400_000, 30 * 86_400_000, 1)) < 1e-9, 'score x 0.5^(age/halfLife)');
       // The default weight 0.2 keeps a floor of 0.8: a gentle tie-breaker.
-      const gentle = await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', asOf } });
-      const oldScore = (await mem.recall(q, { mode: 'keyword' })).find((h) => h.id === old.id)!.score;
+      const gentle = await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', asOf } });
+      const oldScore = (await mem.recall(q, { mode: 'keyword', preferCurrent: false })).find((h) => h.id === old.id)!.score;
       assert.ok(Math.abs(gentle.find((h) => h.id === old.id)!.score - oldScore * (0.8 + 0.2 * 0.5 ** (152 / 30))) < 1e-9);
       assert.ok(Math.abs(recencyFactor(1e15, 1000, 0.25) - 0.75) < 1e-12);
       // Exemptions.
       await mem.update(old.id, { pinned: true });
-      assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'pinned: no decay');
+      assert.equal((await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'pinned: no decay');
       await mem.update(old.id, { pinned: false, category: 'core' });
-      assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'core: no decay');
+      assert.equal((await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'core: no decay');
       await mem.update(old.id, { category: null });
       // A content update restarts the clock (age counts from the last content change).
       await mem.update(mid.id, { content: 'the build server is jenkins on arm' });
-      assert.equal((await mem.recall(q, { mode: 'keyword', recency: { halfLife: '30d', weight: 1 } }))[0]!.id, mid.id);
+      assert.equal((await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1 } }))[0]!.id, mid.id);
       await assert.rejects(mem.recall(q, { recency: { halfLife: 'soon' } }), code('INVALID_INPUT'));
       await assert.rejects(mem.recall(q, { recency: { halflife: '1d' } as never }), code('INVALID_INPUT'));
       await mem.close();
@@ -73,17 +73,17 @@ for (const T of await storeTargets()) {
       // A weaker match, so the different memory is not the least relevant candidate (relevance is min-max scaled).
       await mem.add('kubernetes');
       const q = 'kubernetes cluster upgrade checklist';
-      const plain = await mem.recall(q, { mode: 'keyword', limit: 2 });
+      const plain = await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 2 });
       assert.ok(plain.every((h) => copies.some((c) => c.id === h.id)), 'plain top 2 are two near-copies');
-      const div = await mem.recall(q, { mode: 'keyword', limit: 2, mmr: { lambda: 0.3 } });
+      const div = await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 2, mmr: { lambda: 0.3 } });
       assert.deepEqual(div.map((h) => h.id), [plain[0]!.id, other.id], 'MMR brings in the different memory');
-      const same = await mem.recall(q, { mode: 'keyword', limit: 4, mmr: { lambda: 1 } });
-      assert.deepEqual(same.map((h) => h.id), (await mem.recall(q, { mode: 'keyword', limit: 4 })).map((h) => h.id), 'lambda 1 = relevance only');
+      const same = await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 4, mmr: { lambda: 1 } });
+      assert.deepEqual(same.map((h) => h.id), (await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 4 })).map((h) => h.id), 'lambda 1 = relevance only');
       assert.equal((await mem.recall(q, { limit: 2, mmr: true })).length, 2, 'hybrid with default lambda');
       // Without an embedder MMR falls back to word overlap.
       const kwOnly = await openMemory({ ...T.fresh(), embedder: 'none' });
       const c2 = await kwOnly.addMany([{ content: 'alpha beta gamma one' }, { content: 'alpha beta gamma two' }, { content: 'alpha delta epsilon zeta' }]);
-      assert.deepEqual((await kwOnly.recall('alpha beta gamma', { limit: 2, mmr: { lambda: 0.3 } })).map((h) => h.id), [c2[0]!.id, c2[2]!.id]);
+      assert.deepEqual((await kwOnly.recall('alpha beta gamma', { limit: 2, mmr: { lambda: 0.3 }, preferCurrent: false })).map((h) => h.id), [c2[0]!.id, c2[2]!.id]);
       await kwOnly.close();
       // The selection rule on its own.
       const sims = [[1, 0.99, 0], [0.99, 1, 0], [0, 0, 1]];

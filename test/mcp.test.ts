@@ -47,7 +47,7 @@ async function callErr(s: Server, name: string, args: Record<string, unknown>, r
   assert.match(text(r), re);
 }
 
-test('mnemolite mcp: lists the six tools and runs each against a real file', async () => {
+test('mnemolite mcp: lists the tools and runs each against a real file', async () => {
   const db = tempDb();
   const s = await startServer(db, ['--namespace', 'a', '--session', 'mcp-session']);
   try {
@@ -56,7 +56,7 @@ test('mnemolite mcp: lists the six tools and runs each against a real file', asy
     assert.match(s.client.getInstructions() ?? '', /namespace "a"/);
 
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget']);
+    assert.deepEqual(tools.map((t) => t.name), ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget', 'memory_context']);
     for (const t of tools) {
       assert.ok(t.description && !t.description.includes('\n'), `${t.name} has a one-line description`);
       assert.match(t.description, /\. Use when: \S/, `${t.name}'s description says when to use it (clients may drop server instructions)`);
@@ -67,7 +67,7 @@ test('mnemolite mcp: lists the six tools and runs each against a real file', asy
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.memory_recall!.inputSchema.required, ['query']);
-    assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), ['query', 'limit', 'mode', 'since', 'until', 'category']);
+    assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), ['query', 'limit', 'mode', 'since', 'until', 'category', 'minRelevance']);
     assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), ['content', 'key', 'category', 'metadata', 'ttl', 'expiresAt', 'pinned', 'importance', 'supersedes']);
     assert.equal(byName.memory_forget!.annotations?.destructiveHint, true);
     assert.equal(byName.memory_recall!.annotations?.readOnlyHint, true);
@@ -78,7 +78,15 @@ test('mnemolite mcp: lists the six tools and runs each against a real file', asy
     assert.match(stored.text, /^Stored memory /);
     await callOk(s, 'memory_store', { content: 'The billing service is written in Go', category: 'fact' });
 
-    const rec = await callOk(s, 'memory_recall', { query: 'what does alice drink, tea?', limit: 5, mode: 'keyword' });
+    // memory_context: a dated block, or a plain "no relevant memory".
+    const ctx = await callOk(s, 'memory_context', { query: 'green tea', maxTokens: 100 });
+    assert.match(ctx.text, /^Relevant memories \(most relevant first\):\n- \[\d{4}-\d\d-\d\d\] Alice prefers green tea/);
+    const noCtx = await callOk(s, 'memory_context', { query: 'capital of Australia' });
+    assert.match(noCtx.text, /^No relevant memory for "capital of Australia"/);
+    assert.equal(noCtx.data.text, '');
+    assert.match((await callOk(s, 'memory_recall', { query: 'capital of Australia' })).text, /^No relevant memory/);
+
+    const rec = await callOk(s, 'memory_recall', { query: 'what does alice drink, tea?', limit: 5, mode: 'keyword', minRelevance: 0 });
     const hits = rec.data.hits as { id: string; content: string; keywordRank: number }[];
     assert.equal(hits[0]!.id, id);
     assert.equal(hits[0]!.keywordRank, 1);
@@ -178,7 +186,7 @@ test('mnemolite mcp --read-only offers only the reading tools; --namespace "*" i
   const s = await startServer(db, ['--namespace', 'a', '--read-only']);
   try {
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['memory_recall', 'memory_get', 'memory_list', 'memory_history']);
+    assert.deepEqual(tools.map((t) => t.name), ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_context']);
     assert.equal((await callOk(s, 'memory_recall', { query: 'note' })).data.count, 1);
     const r = await s.client.callTool({ name: 'memory_store', arguments: { content: 'x' } }) as CallToolResult;
     assert.equal(r.isError, true);

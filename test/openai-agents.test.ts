@@ -57,7 +57,7 @@ test('openAIAgentsMemoryTools: a real Runner executes a scripted model\'s tool c
     assert.equal(outputs.length, 4);
     assert.match(outputs[0]!, /^Stored memory /);
     assert.match(outputs[1]!, /1 memory matches "window seats"[\s\S]*window seats/);
-    assert.match(outputs[2]!, /^No memories match "secret"/, 'the tools never reach another namespace');
+    assert.match(outputs[2]!, /^No relevant memory for "secret"/, 'the tools never reach another namespace');
     assert.match(outputs[3]!, /^Error \(NOT_FOUND\)/);
     // The model got each tool result back in its next request.
     assert.ok(JSON.stringify(model.requests[2]!.input).includes(rec!.id));

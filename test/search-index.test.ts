@@ -203,7 +203,7 @@ test('keyword leg ranks like FTS5 bm25 (ORDER BY rank) over the same terms', asy
     const words = Array.from({ length: 2 + Math.floor(r() * 4) }, () => WORDS[Math.floor(r() * WORDS.length)]!);
     if (i % 5 === 0) words.push('deploying', 'deployed'); // two words, one stem: FTS5 counts both
     const q = `what about the ${words.join(' and ')}?`;
-    const got = await mem.recall(q, { mode: 'keyword', limit: 10 });
+    const got = await mem.recall(q, { mode: 'keyword', limit: 10, preferCurrent: false });
     // FTS5 stems the quoted words itself (as toMatchExpression's query would).
     const want = fts.all([...new Set(words)].map((t) => `"${t}"`).join(' OR ')) as [number, number][];
     // Same BM25 values, rank by rank (ties may list different rows with equal scores).

@@ -267,7 +267,7 @@ for (const T of targets) {
         const hits = await mem.recall('deploys', { mode: 'keyword' });
         assert.deepEqual(hits.map((h) => h.content), ['We deploy to Kubernetes in eu-west-1'], 'stemmed; other namespace excluded');
         assert.equal(hits[0]!.keywordRank, 1);
-        assert.deepEqual(Object.keys(hits[0]!).sort(), ['category', 'content', 'createdAt', 'id', 'key', 'keywordRank', 'metadata', 'namespace', 'score', 'sessionId', 'updatedAt']);
+        assert.deepEqual(Object.keys(hits[0]!).sort(), ['category', 'content', 'createdAt', 'evidence', 'id', 'key', 'keywordRank', 'metadata', 'namespace', 'relevance', 'score', 'sessionId', 'updatedAt']);
         assert.equal((await mem.recall('deploy', { mode: 'keyword', namespace: '*' })).length, 2, 'every namespace with "*"');
         assert.equal((await mem.recall('4711', { mode: 'keyword' }))[0]?.content, 'Invoice 4711 was paid on March 3', 'numbers are words');
         assert.equal((await mem.recall('invoice', { mode: 'keyword', metadata: { kind: 'finance' } })).length, 1);

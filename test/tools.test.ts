@@ -72,7 +72,8 @@ test('definitions: six tools, one-line descriptions, strict JSON Schemas without
 
 test('execute: store, recall, get, list, forget on a real file, with text and structured results', async () => {
   await withMem(async (mem) => {
-    const t = memoryTools(mem, { namespace: 'agent', sessionId: 'chat-1' });
+    // minRelevance 0: this test is about the tool mechanics; the default threshold has its own test.
+    const t = memoryTools(mem, { namespace: 'agent', sessionId: 'chat-1', minRelevance: 0 });
     const s = ok(await t.execute('memory_store', { content: 'Alice prefers green tea without sugar', category: 'preference', key: 'alice-drink', metadata: { source: 'user' } }));
     assert.equal(s.replaced, false);
     const id = s.id as string;
@@ -103,7 +104,7 @@ test('execute: store, recall, get, list, forget on a real file, with text and st
     ok(await t.execute('memory_recall', { query: 'tea', category: 'fact' })).count === 0 || assert.fail('category filter');
     assert.equal(ok(await t.execute('memory_recall', { query: 'tea', since: '2999-01-01' })).count, 0);
     assert.equal(ok(await t.execute('memory_recall', { query: 'tea', until: '2999-01-01' })).count, 1);
-    assert.match((await t.execute('memory_recall', { query: 'zebra' })).text, /No memories match "zebra"/);
+    assert.match((await t.execute('memory_recall', { query: 'zebra' })).text, /No relevant memory for "zebra"/);
 
     const got = await t.execute('memory_get', { id });
     assert.equal((ok(got).memory as { content: string }).content, 'Alice prefers black tea');
@@ -246,5 +247,26 @@ test('memory_history: an agent can read what it believed before, only in its nam
     assert.equal(versions[0]!.endedBy, 'updated');
     assert.match(r.text, /Lisbon[\s\S]*\(current\) The user lives in Porto/);
     fails(await b.execute('memory_history', { id: first.id }), 'NOT_FOUND', /No memory/);
+  });
+});
+
+test('memory_recall keeps only relevant memories by default and says so plainly when none is', async () => {
+  await withMem(async (mem) => {
+    await mem.addMany([
+      { content: 'Alice prefers black tea', namespace: 'agent' },
+      { content: 'The deploy target is a Raspberry Pi 4', namespace: 'agent' },
+      { content: 'Standup moved to 9:30 on Mondays', namespace: 'agent' },
+    ]);
+    const t = memoryTools(mem, { namespace: 'agent' });
+    const hit = ok(await t.execute('memory_recall', { query: 'black tea' })) as { hits: { content: string; relevance: number }[] };
+    assert.equal(hit.hits[0]!.content, 'Alice prefers black tea');
+    assert.ok(hit.hits.every((h) => h.relevance >= 0.5));
+    const none = await t.execute('memory_recall', { query: 'What is the capital of Australia?' });
+    assert.equal(ok(none).count, 0);
+    assert.match(none.text, /^No relevant memory for "What is the capital of Australia\?"/);
+    // The caller can lower the bar per call, or for the whole tool set.
+    const all = ok(await t.execute('memory_recall', { query: 'deploy target standup', minRelevance: 0 })) as { count: number };
+    assert.ok(all.count >= 2);
+    fails(await t.execute('memory_recall', { query: 'Raspberry', minRelevance: 1.5 }), 'INVALID_INPUT', /minRelevance/);
   });
 });

@@ -42,8 +42,8 @@ export function memoriesTable(rows: MemoryRecord[]): string {
 /** Table of recall hits with per-leg ranks. */
 export function hitsTable(hits: RecallHit[]): string {
   return table(
-    ['#', 'score', 'kw', 'vec', 'id', 'content'],
-    hits.map((h, i) => [String(i + 1), h.score.toFixed(4), h.keywordRank ? String(h.keywordRank) : '-', h.vectorRank ? String(h.vectorRank) : '-', h.id.slice(0, 13), h.content]),
+    ['#', 'score', 'rel', 'kw', 'vec', 'id', 'content'],
+    hits.map((h, i) => [String(i + 1), h.score.toFixed(4), h.relevance.toFixed(2), h.keywordRank ? String(h.keywordRank) : '-', h.vectorRank ? String(h.vectorRank) : '-', h.id.slice(0, 13), h.content]),
   );
 }
 

@@ -24,6 +24,7 @@ import {
   addLifecycleFlags, addLifecycleOptions, addResultText, recallLifecycleFlags, recallLifecycleOptions, registerLifecycle, updateLifecycleFlags, updateLifecycleInput,
   type AddLifecycleFlags, type RecallLifecycleFlags, type UpdateLifecycleFlags,
 } from './lifecycle.js';
+import { relevanceFlags, relevanceOptions, type RelevanceFlags } from './relevance-flags.js';
 
 interface Globals {
   db: string;
@@ -176,7 +177,7 @@ export function buildProgram(): Command {
       });
     });
 
-  recallLifecycleFlags(filterFlags(program.command('recall')))
+  relevanceFlags(recallLifecycleFlags(filterFlags(program.command('recall'))))
     .description('find memories relevant to a query')
     .argument('<query...>', 'what to look for')
     .addOption(new Option('-m, --mode <mode>', 'hybrid, keyword or vector').choices(['hybrid', 'keyword', 'vector']))
@@ -186,7 +187,7 @@ export function buildProgram(): Command {
     .option('--vector-weight <w>', 'relative weight of the vector leg (default 1)', Number)
     .option('--rrf-k <k>', 'RRF constant k (with --fusion rrf)', Number)
     .option('--exact', 'exact vector scan')
-    .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean; fusion?: 'adaptive' | 'convex' | 'rrf'; keywordWeight?: number; vectorWeight?: number }, cmd: Command) => {
+    .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & RelevanceFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean; fusion?: 'adaptive' | 'convex' | 'rrf'; keywordWeight?: number; vectorWeight?: number }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const recallOptions = {
           ...filterFrom(o, 'default'),
@@ -199,6 +200,7 @@ export function buildProgram(): Command {
             : {}),
           ...(o.exact ? { exact: true } : {}),
           ...recallLifecycleOptions(o),
+          ...relevanceOptions(o),
         };
         const query = words.join(' ');
         const hits = await m.recall(query, recallOptions);

@@ -21,7 +21,8 @@ export function registerMcp(program: Command): void {
     .option('-n, --namespace <ns>', 'the only namespace clients can read and write', 'default')
     .option('--session <id>', 'session id recorded on stored memories')
     .option('--read-only', `offer only the read tools: ${MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n)).join(', ')}`)
-    .action(async (o: McpFlags, cmd: Command) => {
+    .option('--min-relevance <r>', 'relevance threshold of memory_recall and memory_context (0 to 1, default 0.5)', Number)
+    .action(async (o: McpFlags & { minRelevance?: number }, cmd: Command) => {
       guardStdout();
       const g = cmd.optsWithGlobals<EmbedderFlags & { db: string }>();
       if (o.namespace === '*') throw new MnemoliteError('INVALID_INPUT', '--namespace must name one namespace; "*" would expose every namespace to the client.');
@@ -33,6 +34,7 @@ export function registerMcp(program: Command): void {
           namespace: o.namespace,
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
           ...(o.readOnly ? { readOnly: true } : {}),
+          ...(o.minRelevance !== undefined ? { minRelevance: o.minRelevance } : {}),
         });
       } finally {
         await mem.close();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteDef } from './route.js';
 import {
-  AddManyResult, AddResultSchema, ErrorSchema, ExportRecordSchema, HealthResult, ListResult, MeResult, MemorySchema, RecallHitSchema, RecallResult, StatsSchema,
+  AddManyResult, AddResultSchema, ErrorSchema, ExportRecordSchema, HealthResult, ListResult, MeResult, MemorySchema, RecallHitSchema, RecallResult, ContextResultSchema, StatsSchema,
   ForgetResult, HistoryResult, PruneResultSchema,
 } from './schemas.js';
 
@@ -25,6 +25,7 @@ const OUTPUTS: Record<string, z.ZodType> = {
   AddManyResult,
   ListResult,
   RecallResult,
+  ContextResult: ContextResultSchema,
   ForgetResult,
   Stats: StatsSchema,
   HistoryResult,

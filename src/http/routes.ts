@@ -4,7 +4,7 @@ import { allows, type Principal } from './auth.js';
 import { HttpError } from './errors.js';
 import { route, type RouteDef } from './route.js';
 import {
-  AddBody, AddManyBody, ExportQuery, GetQuery, IdParams, ListQuery, PruneBody, RecallBody, ScopeQuery, StatsQuery, UpdateBody,
+  AddBody, AddManyBody, ExportQuery, GetQuery, IdParams, ListQuery, PruneBody, RecallBody, ContextBody, ScopeQuery, StatsQuery, UpdateBody,
 } from './schemas.js';
 
 /** Every namespace (the library's wildcard). */
@@ -172,6 +172,18 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
         const { query, namespace, ...opts } = body;
         const hits = await mem.recall(query, defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1]);
         return { hits };
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/context', operationId: 'context', tag: 'recall', auth: true,
+      summary: 'Relevant memories as a prompt-ready text block',
+      description: 'The memories relevant to a query above the relevance threshold (default 0.5), with their dates, current facts first and superseded ones left out, as one text block within maxTokens (Memory.context). `text` is "" when nothing is relevant.',
+      body: ContextBody, bodyName: 'ContextRequest',
+      responses: { 200: { description: 'The block and the memories in it', schema: 'ContextResult' } },
+      errors: [400, 401, 403, 413, 415, 502],
+      async handler({ body, principal }) {
+        const { query, namespace, ...opts } = body;
+        return mem.context(query, defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['context']>[1]);
       },
     }),
     route({

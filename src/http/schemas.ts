@@ -58,6 +58,14 @@ export const AddManyBody = z.object({
   memories: z.array(AddBody).min(1).max(1000).describe('1 to 1000 memories, stored in one transaction: all or nothing'),
 }).strict();
 
+/** Recall fields of issue 15, shared by /api/recall and /api/context. */
+const relevanceFields = {
+  minRelevance: z.number().min(0).max(1).optional().describe('Drop hits whose calibrated relevance is below this, 0 to 1 (default: none)'),
+  now: isoDate.optional().describe('"Now" for time words in the query ("last week", "in March"); default the clock'),
+  timePreference: z.boolean().optional().describe('Prefer memories in the time window the query names (default true)'),
+  preferCurrent: z.boolean().optional().describe('Rank a newer memory above an older one stating another value of the same thing (default true)'),
+};
+
 export const RecallBody = z.object({
   query: z.string().describe('What to look for'),
   limit: z.number().int().min(1).max(1000).optional().describe('Maximum hits (default 10)'),
@@ -84,6 +92,7 @@ export const RecallBody = z.object({
   importanceWeight: z.number().optional().describe('Weight importance: score × (0.5 + importance)^importanceWeight (default 0: off)'),
   mmr: z.union([z.boolean(), z.object({ lambda: z.number().optional().describe('1 = relevance only, 0 = diversity only (default 0.7)') }).strict()])
     .optional().describe('Re-rank the candidates for diversity (Maximal Marginal Relevance)'),
+  ...relevanceFields,
 }).strict();
 
 export const UpdateBody = z.object({
@@ -156,6 +165,12 @@ export const RecallHitSchema = MemorySchema.extend({
   score: z.number().describe('Fused score in hybrid mode (0 to 1 for adaptive/convex fusion, Σ w/(k+rank) for rrf); the leg\'s own score (negated BM25 or cosine) in single-leg modes'),
   keywordRank: z.number().int().optional().describe('1-based rank in the keyword (FTS5 BM25) leg, absent if the memory was not a keyword hit'),
   vectorRank: z.number().int().optional().describe('1-based rank in the vector (cosine) leg, absent if the memory was not a vector hit'),
+  relevance: z.number().describe('Calibrated relevance, 0 to 1, comparable across queries (filter with minRelevance)'),
+  evidence: z.object({
+    coverage: z.number().optional().describe('BM25 over the query\'s idf mass'),
+    cosine: z.number().optional().describe('Cosine to the query vector'),
+    queryCoverage: z.number().optional().describe('Best coverage any keyword candidate reaches'),
+  }).describe('Raw leg evidence relevance was computed from'),
 });
 
 export const AddResultSchema = z.looseObject({
@@ -197,6 +212,26 @@ export const ListResult = z.object({
 });
 
 export const RecallResult = z.object({ hits: z.array(RecallHitSchema) });
+
+export const ContextBody = z.object({
+  query: z.string().describe('What the answer will be about'),
+  maxTokens: z.number().int().min(20).max(100000).optional().describe('Token budget of the block (default 500)'),
+  limit: z.number().int().min(1).max(200).optional().describe('Candidates recalled before the budget cut (default 20)'),
+  header: z.string().optional().describe('First line of the block; "" for none'),
+  namespace: ns.optional().describe('Namespace (default "default")'),
+  category: z.string().optional(),
+  since: isoDate.optional(),
+  until: isoDate.optional(),
+  ...relevanceFields,
+  minRelevance: z.number().min(0).max(1).optional().describe('Relevance threshold (default 0.5)'),
+}).strict();
+
+export const ContextResultSchema = z.object({
+  text: z.string().describe('The block; "" when nothing is relevant'),
+  tokens: z.number().int(),
+  omitted: z.number().int().describe('Relevant memories left out by the budget'),
+  memories: z.array(z.object({ id: z.string(), content: z.string(), date: z.string(), relevance: z.number() })),
+});
 export const AddManyResult = z.object({ results: z.array(AddResultSchema) });
 export const ForgetResult = z.object({ id: z.string(), forgotten: z.literal(true) });
 export const MeResult = z.object({

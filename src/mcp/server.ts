@@ -12,6 +12,7 @@ import { LineLimit } from './line-limit.js';
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory.js';
+import { registerContextTool } from './context-tool.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
 
 /** Options for {@link createMcpServer}. */
@@ -26,6 +27,8 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** Server version reported to clients. */
   version?: string;
+  /** Relevance threshold of memory_recall and memory_context (default `DEFAULT_MIN_RELEVANCE`). */
+  minRelevance?: number;
 }
 
 const stderrLog = (line: string): void => { process.stderr.write(`mnemolite mcp: ${line}\n`); };
@@ -49,6 +52,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     ...(options.readOnly ? { readOnly: true } : {}),
+    ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
   });
   const server = new McpServer(
     { name: 'mnemolite', version: options.version ?? VERSION },
@@ -85,6 +89,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
       }
     });
   }
+  registerContextTool(server, mem, tools.namespace, options.minRelevance, log);
   return server;
 }
 

@@ -35,6 +35,7 @@ export const INSPECTOR_HTML = `<!doctype html>
       <option value="keyword">keyword</option>
       <option value="vector">vector</option>
     </select>
+    <input type="number" id="min-relevance" name="minRelevance" min="0" max="1" step="any" value="0" title="Hide hits below this calibrated relevance (0 to 1; 0.5 drops most off-topic hits)" aria-label="Minimum relevance">
     <button type="submit" id="search-button" class="primary">Search</button>
     <button type="button" id="clear-button">Browse all</button>
   </div>

@@ -240,7 +240,7 @@ export const INSPECTOR_JS = String.raw`
     state.rows = hits;
     $('legend').hidden = false;
     $('pager').hidden = true;
-    head([['#', 'num'], ['Score', 'num'], ['Keyword rank', 'num'], ['Vector rank', 'num'], ['Match'], ['Memory'], ['Created'], ['', 'actions']]);
+    head([['#', 'num'], ['Score', 'num'], ['Relevance', 'num'], ['Keyword rank', 'num'], ['Vector rank', 'num'], ['Match'], ['Memory'], ['Created'], ['', 'actions']]);
     var body = $('results-body');
     clear(body);
     hits.forEach(function (hit, i) {
@@ -248,6 +248,7 @@ export const INSPECTOR_JS = String.raw`
       body.appendChild(h('tr', { 'data-id': hit.id, 'data-match': m.cls === 'semantic' ? 'semantic-only' : m.cls, className: m.cls === 'semantic' ? 'semantic-only' : '' },
         h('td', { className: 'num' }, String(i + 1)),
         h('td', { className: 'num score', title: String(hit.score) }, hit.score.toFixed(4)),
+        h('td', { className: 'num relevance', title: 'calibrated relevance, 0 to 1' }, hit.relevance === undefined ? '–' : hit.relevance.toFixed(2)),
         h('td', { className: 'num keyword-rank' }, rank(hit.keywordRank)),
         h('td', { className: 'num vector-rank' }, rank(hit.vectorRank)),
         h('td', { className: 'match' }, h('span', { className: 'badge ' + m.cls, title: m.title }, m.label)),
@@ -277,6 +278,8 @@ export const INSPECTOR_JS = String.raw`
     body.query = q;
     body.mode = mode;
     body.limit = 50;
+    var minRel = parseFloat($('min-relevance').value);
+    if (!isNaN(minRel) && minRel > 0) body.minRelevance = minRel;
     if (!body.namespace) body.namespace = '*';
     setStatus('Searching…');
     var res = await api('POST', '/api/recall', body);

@@ -1,0 +1,88 @@
+/**
+ * Prompt-ready memory (issue 15): `mem.context(query, { maxTokens })` turns a recall into a compact
+ * text block for a system prompt. Only memories above the relevance threshold, each with its date;
+ * current facts first (recall's current-over-stale order), superseded memories left out; cut to a
+ * token budget (whole memories only, best first).
+ */
+import { MnemoliteError } from './errors.js';
+import { estimateTokens } from './ingest/text.js';
+import { DEFAULT_MIN_RELEVANCE } from './search/relevance.js';
+import type { RecallHit, RecallOptions } from './types.js';
+
+/** Options of {@link buildContext} / `Memory.context`. */
+export interface ContextOptions extends Omit<RecallOptions, 'limit' | 'mmr'> {
+  /** Token budget of the whole block, header included (estimated as in chunking; default 500, 20..100000). */
+  maxTokens?: number;
+  /** Candidates recalled before the budget cut (default 20, 1..200). */
+  limit?: number;
+  /** First line of the block (default "Relevant memories (most relevant first):"); `""` for none. */
+  header?: string;
+}
+
+/** One memory in the block. */
+export interface ContextItem {
+  id: string;
+  content: string;
+  /** The date shown: `eventAt` when set, else `createdAt`, as YYYY-MM-DD. */
+  date: string;
+  relevance: number;
+}
+
+/** Result of `Memory.context`. */
+export interface ContextResult {
+  /** The block ("" when nothing is relevant). */
+  text: string;
+  /** The memories in the block, in order. */
+  memories: ContextItem[];
+  /** Estimated tokens of `text`. */
+  tokens: number;
+  /** Relevant memories left out by the budget. */
+  omitted: number;
+}
+
+/** Default token budget. */
+export const DEFAULT_CONTEXT_TOKENS = 500;
+const DEFAULT_HEADER = 'Relevant memories (most relevant first):';
+
+function checkInt(v: unknown, name: string, lo: number, hi: number): void {
+  if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)) {
+    throw new MnemoliteError('INVALID_INPUT', `${name} must be an integer from ${lo} to ${hi}, got ${String(v)}.`, { field: name });
+  }
+}
+
+/** The date a memory is shown with. */
+function dateOf(h: RecallHit): string {
+  const e = (h as RecallHit & { eventAt?: Date }).eventAt;
+  return (e ?? h.createdAt).toISOString().slice(0, 10);
+}
+
+/**
+ * Build the block from a `recall` function (the Memory's). Validation of the recall options is the
+ * recall's own; the context options are checked here first, so bad input changes nothing.
+ */
+export async function buildContext(recall: (q: string, o: RecallOptions) => Promise<RecallHit[]>, query: string, options: ContextOptions = {}): Promise<ContextResult> {
+  if (options === null || typeof options !== 'object') throw new MnemoliteError('INVALID_INPUT', 'context options must be an object.');
+  const { maxTokens, limit, header, ...recallOpts } = options;
+  checkInt(maxTokens, 'maxTokens', 20, 100_000);
+  checkInt(limit, 'limit', 1, 200);
+  if (header !== undefined && typeof header !== 'string') throw new MnemoliteError('INVALID_INPUT', 'header must be a string.', { field: 'header' });
+  const budget = maxTokens ?? DEFAULT_CONTEXT_TOKENS;
+  const hits = await recall(query, { ...recallOpts, minRelevance: recallOpts.minRelevance ?? DEFAULT_MIN_RELEVANCE, limit: limit ?? 20 });
+  const relevant = hits.filter((h) => !h.supersededBy);
+  const head = header ?? DEFAULT_HEADER;
+  const lines: string[] = head ? [head] : [];
+  let tokens = estimateTokens(lines.join('\n'));
+  const memories: ContextItem[] = [];
+  for (const h of relevant) {
+    const date = dateOf(h);
+    const line = `- [${date}] ${h.content.replace(/\s*\r?\n\s*/g, ' ')}`;
+    const cost = estimateTokens(line) + 1;
+    if (tokens + cost > budget) break; // best first: a lower hit never displaces a better one
+    lines.push(line);
+    tokens += cost;
+    memories.push({ id: h.id, content: h.content, date, relevance: h.relevance });
+  }
+  if (!memories.length) return { text: '', memories, tokens: 0, omitted: relevant.length };
+  const text = lines.join('\n');
+  return { text, memories, tokens: estimateTokens(text), omitted: relevant.length - memories.length };
+}

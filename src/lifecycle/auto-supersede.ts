@@ -1,0 +1,108 @@
+/**
+ * `supersede: 'auto'` on add (issue 15): link a new memory to the older one it updates, when the
+ * evidence is strong, as if the caller had passed `supersedes`. Opt-in and precision-first: a wrong
+ * link ranks a true memory below another one (nothing is ever deleted), so every signal must agree:
+ *
+ * - the new text reads as an update ("now", "moved", "changed", "new …:", "switched", "took over",
+ *   "upgraded", "promoted", "no longer", "(was …)");
+ * - same namespace and category, same speaker when both have one, an older memory not already
+ *   superseded, with different content;
+ * - they name the same subject (a shared name or identifier) or, with no names, share two content words;
+ * - they share a content word besides the names (the attribute: "port", "team", "phone");
+ * - they are close in meaning (cosine ≥ {@link AUTO_MIN_COSINE} when vectors exist).
+ *
+ * The best such candidate (highest cosine) among the new text's top recall hits is linked.
+ */
+import { z } from 'zod';
+import type { RecallHit } from '../types.js';
+import { STOP_WORDS } from '../search/stopwords.js';
+import type { RecallOptions } from '../types.js';
+import { stems } from './current.js';
+
+/** Smallest cosine between an update and the memory it replaces (bundled model; EVAL.md). */
+export const AUTO_MIN_COSINE = 0.55;
+
+/** Add-schema field. */
+export const autoSupersedeShape = {
+  supersede: z.literal('auto', { message: 'must be "auto"' }).optional(),
+};
+
+const UPDATE_CUE = /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|new|finished|migrated|migration done|instead)\b|\(was\b/i;
+const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
+
+/** Words that open a note rather than name its subject. */
+const STARTERS = new Set(['met', 'released', 'shipped', 'decided', 'note', 'reminder', 'update', 'user', 'heads-up', 'fyi', 'todo']);
+
+/**
+ * The names a text is about, in order: capitalised words and identifiers, without short acronyms
+ * ("API", "HTTP": shared by unrelated notes), stop words, update cues and note openers.
+ */
+function names(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.replace(SPEAKER, '').match(/[\p{L}\p{N}_-]+/gu) ?? []) {
+    const x = w.replace(/-+$/, '');
+    const lower = x.toLowerCase();
+    if (x.length < 2 || /^\p{Lu}{2,4}$/u.test(x) || STOP_WORDS.has(lower) || STARTERS.has(lower) || UPDATE_CUE.test(x)) continue;
+    if ((/_/.test(x) || /\p{Ll}\p{Lu}/u.test(x) || /^\p{Lu}/u.test(x)) && !out.includes(lower)) out.push(lower);
+  }
+  return out;
+}
+
+/** What the rule knows about the memory being added. */
+export interface NewMemory {
+  content: string;
+  namespace: string;
+  category: string | null;
+  /** ms since epoch. */
+  time: number;
+}
+
+/** The candidate `content` most likely updates, or undefined. `hits` come from recalling `content` itself. */
+export function pickSuperseded(m: NewMemory, hits: readonly RecallHit[]): RecallHit | undefined {
+  if (!UPDATE_CUE.test(m.content)) return undefined;
+  const nNames = names(m.content), nStems = stems(m.content);
+  const speaker = SPEAKER.exec(m.content)?.[1];
+  let best: RecallHit | undefined;
+  for (const h of hits) {
+    if (h.namespace !== m.namespace || h.category !== m.category || h.supersededBy) continue;
+    if (h.createdAt.getTime() >= m.time || h.content.trim() === m.content.trim()) continue;
+    const hs = SPEAKER.exec(h.content)?.[1];
+    if (speaker !== undefined && hs !== undefined && speaker !== hs) continue;
+    const cos = h.evidence.cosine;
+    if (cos !== undefined && cos < AUTO_MIN_COSINE) continue;
+    const hNames = names(h.content);
+    const hStems = stems(h.content);
+    const namesAsStems = new Set([...nNames, ...hNames].map((x) => stems(x)).flatMap((s) => [...s]));
+    const sharedWords = [...nStems].filter((x) => hStems.has(x) && !namesAsStems.has(x));
+    // The same subject: both name it first ("Nimbus API moved…" is not about "Magpie API…"), or
+    // neither names anything and they share two words.
+    const subject = nNames.length && hNames.length ? nNames[0] === hNames[0] : !nNames.length && !hNames.length && sharedWords.length >= 2;
+    if (!subject || sharedWords.length < 1) continue;
+    if (!best || (cos ?? 0) > (best.evidence.cosine ?? 0)) best = h;
+  }
+  return best;
+}
+
+/** One parsed add, as `resolveAutoSupersede` reads and amends it. */
+export interface AutoItem {
+  content: string;
+  opts: { namespace?: string | undefined; category?: string | undefined; createdAt?: string | undefined; supersedes?: string | undefined; supersede?: 'auto' | undefined };
+}
+
+/**
+ * For each item asking for `supersede: 'auto'` (and naming no `supersedes` itself), recall its
+ * content among the stored memories and link it to the memory it updates. Items of one batch do not
+ * see each other. Returns the links made, by item index; sets `opts.supersedes` on those items.
+ */
+export async function resolveAutoSupersede(recall: (q: string, o: RecallOptions) => Promise<RecallHit[]>, items: AutoItem[]): Promise<Map<number, string>> {
+  const links = new Map<number, string>();
+  for (const [i, it] of items.entries()) {
+    if (it.opts.supersede !== 'auto' || it.opts.supersedes !== undefined) continue;
+    const ns = it.opts.namespace ?? 'default';
+    const at = it.opts.createdAt ? Date.parse(it.opts.createdAt) : Date.now();
+    const hits = await recall(it.content, { namespace: ns, limit: 10, preferCurrent: false, timePreference: false, ...(it.opts.category !== undefined ? { category: it.opts.category } : {}) });
+    const pick = pickSuperseded({ content: it.content, namespace: ns, category: it.opts.category ?? null, time: at }, hits);
+    if (pick) { it.opts.supersedes = pick.id; links.set(i, pick.id); }
+  }
+  return links;
+}

@@ -1,0 +1,153 @@
+/**
+ * Current over stale without hints (issue 15). When two recall candidates state different values
+ * about the same thing ("Falcon's API listens on port 6985" / later "Changed the Falcon service port
+ * to 8961"), the newer one ranks first, whether or not the agent said which memory it replaces.
+ *
+ * "The same thing" is judged from evidence a store has without labels, all of which must agree:
+ * same namespace, category and speaker ("Name: …" prefix); the two memories are close in meaning
+ * (cosine of their stored vectors, token overlap without vectors); and they match the same part of
+ * the query (the older one's matched query words are mostly matched by the newer one too), so a
+ * newer memory about another attribute of the same subject does not jump ahead. Exact restatements
+ * are left alone (they say the same value).
+ *
+ * The same judgement, with a stricter similarity, backs `supersede: 'auto'` on add
+ * (src/lifecycle/auto-supersede.ts).
+ */
+import type { FusedHit } from '../search/fusion.js';
+import { STOP_WORDS } from '../search/stopwords.js';
+import { dot } from './dedup.js';
+import { jaccard, tokenSet } from './mmr.js';
+
+/** How many of the best candidates the rule looks at (a newer one may come from far down). */
+export const CURRENT_POOL = 100;
+/** Words by which a query asks for the present value: the attribute-overlap test is then waived. */
+const CURRENT_INTENT = /\b(now|nowadays|current|currently|these days|at the moment|today|latest|still|anymore|most recent)\b/i;
+/** Smallest cosine between two memories about the same thing (bundled model; EVAL.md "Current over stale"). */
+export const SAME_THING_COSINE = 0.5;
+/** Token-overlap (Jaccard) stand-in when a memory has no vector. */
+export const SAME_THING_JACCARD = 0.3;
+/** Share of the older memory's matched query words the newer one must match too. */
+export const SHARED_QUERY_TERMS = 0.6;
+/** Smallest ratio of the newer memory's BM25 to the older one's. */
+export const KEYWORD_RATIO = 0.6;
+/** Shared words besides the query's names (query words count twice) for "the same attribute". */
+export const MIN_ATTRIBUTE_OVERLAP = 3;
+/** Candidates looked at when the query does not ask for the present value. */
+export const PLAIN_POOL = 20;
+
+/** What the rule reads about one candidate. */
+export interface CurrentMeta {
+  namespace: string;
+  category: string | null;
+  content: string;
+  /** When the memory's statement was made (ms): its `eventAt` when set, else `createdAt`. */
+  time: number;
+  vector?: Float32Array;
+}
+
+const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
+
+/** Light stem: plurals and simple verb endings, so "moved"/"moves" and "port"/"ports" meet. */
+function stem(w: string): string {
+  const x = w.replace(/'s$/, '');
+  if (x.length > 5) return x.replace(/(ing|ed|es|s)$/, '');
+  return x.length > 3 && !x.endsWith('ss') ? x.replace(/s$/, '') : x;
+}
+
+/** Content words of a text, lower-cased and lightly stemmed; identifiers (`snake_case`, `camelCase`) stay whole. */
+export function stems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) if (!STOP_WORDS.has(w) && w.length > 1) out.add(stem(w));
+  return out;
+}
+
+/**
+ * The query's naming words: names and identifiers (capitalised past the first word, ALL CAPS,
+ * camelCase, or holding a digit or underscore). A candidate about another subject lacks them.
+ */
+export function namingTerms(query: string): Set<string> {
+  const out = new Set<string>();
+  const words = query.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  words.forEach((w, i) => {
+    const naming = /[\d_]/.test(w) || /^\p{Lu}{2,}$/u.test(w) || /\p{Ll}\p{Lu}/u.test(w) || (i > 0 && /^\p{Lu}/u.test(w));
+    if (naming && !STOP_WORDS.has(w.toLowerCase())) out.add(stem(w.toLowerCase()));
+  });
+  return out;
+}
+
+/** Whether two memories are about the same thing, before looking at the query. */
+export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THING_COSINE, minJaccard = SAME_THING_JACCARD): boolean {
+  if (a.namespace !== b.namespace || a.category !== b.category) return false;
+  if (a.content.trim() === b.content.trim()) return false;
+  // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
+  // prefix on one side only is a note label ("Update: …"), not a speaker.
+  const sa = SPEAKER.exec(a.content)?.[1], sb = SPEAKER.exec(b.content)?.[1];
+  if (sa !== undefined && sb !== undefined && sa !== sb) return false;
+  if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
+  return jaccard(tokenSet(a.content), tokenSet(b.content)) >= minJaccard;
+}
+
+/**
+ * Move each newer candidate that states the same thing as a higher-ranked older one directly above
+ * it. `meta` holds the best {@link CURRENT_POOL} candidates (others are left where they are);
+ * `bm25` the keyword leg's scores (lower is better), when that leg ran. Returns a new list.
+ */
+export function preferCurrent(fused: readonly FusedHit[], meta: ReadonlyMap<number, CurrentMeta>, query: string, bm25?: ReadonlyMap<number, number>): FusedHit[] {
+  const out = fused.slice();
+  const q = stems(query);
+  const naming = namingTerms(query);
+  const intent = CURRENT_INTENT.test(query);
+  const contents = new Map<number, Set<string>>();
+  const contentStems = (seq: number): Set<string> => {
+    let s = contents.get(seq);
+    if (!s) { s = stems(meta.get(seq)!.content); contents.set(seq, s); }
+    return s;
+  };
+  const matched = new Map<number, Set<string>>();
+  const qTerms = (seq: number): Set<string> => {
+    let s = matched.get(seq);
+    if (!s) { const c = contentStems(seq); s = new Set([...q].filter((t) => c.has(t))); matched.set(seq, s); }
+    return s;
+  };
+  /** Whether the newer memory `b` matches the query where the older `a` does. */
+  const matchesLike = (a: number, b: number): boolean => {
+    const qa = qTerms(a), qb = qTerms(b);
+    if (!qa.size) return false;
+    let shared = 0;
+    for (const t of qa) if (qb.has(t)) shared++; else if (naming.has(t)) return false;
+    // A query asking for the present value needs only a shared word besides the names.
+    if (shared < (intent ? 1 : Math.max(1, Math.ceil(SHARED_QUERY_TERMS * qa.size)))) return false;
+    // Keyword evidence: the newer one must match the query's vocabulary about as strongly.
+    const ba = bm25?.get(a), bb = bm25?.get(b);
+    if (ba !== undefined && (bb === undefined || -bb < (intent ? KEYWORD_RATIO / 2 : KEYWORD_RATIO) * -ba)) return false;
+    // Same attribute, not only the same subject: the two share words besides the query's names
+    // (a shared query word counts twice), so "Pebble runs on Heroku" does not replace "Pebble's CI is Buildkite".
+    const ca = contentStems(a), cb = contentStems(b);
+    let overlap = 0;
+    for (const t of ca) if (cb.has(t) && !naming.has(t)) overlap += q.has(t) ? 2 : 1;
+    return overlap >= (intent ? 0 : MIN_ATTRIBUTE_OVERLAP);
+  };
+  const n = Math.min(out.length, intent ? CURRENT_POOL : PLAIN_POOL);
+  // Bounded passes: each move puts a strictly newer memory above an older one, so it terminates;
+  // the bound guards against odd data.
+  for (let pass = 0; pass < 2 * n; pass++) {
+    let moved = false;
+    for (let i = 0; i < n && !moved; i++) {
+      const a = meta.get(out[i]!.seq);
+      if (!a) continue;
+      for (let j = i + 1; j < n; j++) {
+        const b = meta.get(out[j]!.seq);
+        if (!b || b.time <= a.time || !sameSubject(a, b) || !matchesLike(out[i]!.seq, out[j]!.seq)) continue;
+        // Chat turns repeat themselves ("have you read …?") without updating anything: between two
+        // turns only a question about the present counts (EVAL.md: conversations fell otherwise).
+        if (!intent && SPEAKER.test(a.content) && SPEAKER.test(b.content)) continue;
+        const [h] = out.splice(j, 1);
+        out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score) });
+        moved = true;
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+/**
+ * The two query-time preferences of issue 15, applied to the fused candidates before the lifecycle
+ * re-ranking: time windows named in the query (src/recall/time-preference.ts), then current over
+ * stale (src/lifecycle/current.ts), which is skipped when the query names a time window. Reads the
+ * candidates' rows and vectors once.
+ */
+import type { Backend } from '../backend/types.js';
+import { CURRENT_POOL, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
+import type { FusedHit } from '../search/fusion.js';
+import { preferWindows, queryWindows } from './time-preference.js';
+
+/** Options the preferences read (validated). */
+export interface PreferOptions {
+  now?: string;
+  timePreference?: boolean;
+  preferCurrent?: boolean;
+}
+
+/** When a row's statement was made: its `event_at` when the store has it, else `created_at`. */
+function timeOf(r: { created_at: string; event_at?: string | null }): number {
+  return Date.parse(r.event_at ?? r.created_at);
+}
+
+/** Apply the time-window and current-over-stale preferences. Returns a new list (or `fused` when neither applies). */
+export async function applyPreferences(
+  src: Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>, fused: FusedHit[], query: string, o: PreferOptions, model: string | null, keyword: readonly { seq: number; bm25: number }[] | null,
+): Promise<FusedHit[]> {
+  if (fused.length < 2) return fused;
+  const now = o.now ? new Date(o.now) : new Date();
+  const windows = o.timePreference === false ? [] : queryWindows(query, now);
+  // A question about a past time ("in March", "last week") asks for what held then, not for the
+  // current value; a window that holds now ("today", "this week") still asks about the present.
+  const current = o.preferCurrent !== false && !windows.some((w) => w.to.getTime() <= now.getTime());
+  if (!windows.length && !current) return fused;
+  const need = windows.length ? fused : fused.slice(0, CURRENT_POOL);
+  const rows = await src.rowsBySeqs(need.map((h) => h.seq));
+  let list = fused;
+  if (windows.length) {
+    const times = new Map([...rows].map(([seq, r]) => [seq, timeOf(r)]));
+    list = preferWindows(list, windows, times);
+  }
+  if (current) {
+    const top = list.slice(0, CURRENT_POOL).map((h) => h.seq);
+    const vecs = model !== null ? await src.vectorsOf(top, model) : new Map<number, Float32Array>();
+    const meta = new Map<number, CurrentMeta>();
+    for (const seq of top) {
+      const r = rows.get(seq);
+      if (!r) continue;
+      const m: CurrentMeta = { namespace: r.namespace, category: r.category, content: r.content, time: timeOf(r) };
+      const v = vecs.get(seq);
+      if (v) m.vector = v;
+      meta.set(seq, m);
+    }
+    list = preferCurrent(list, meta, query, keyword ? new Map(keyword.map((h) => [h.seq, h.bm25])) : undefined);
+  }
+  return list;
+}
