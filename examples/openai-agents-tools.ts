@@ -29,7 +29,8 @@ const scripted = new ScriptedModel([
 const agent = new Agent({
   name: 'assistant',
   instructions: 'Save durable facts about the user with memory_store; check memory_recall before answering.',
-  tools: openAIAgentsMemoryTools(mem, { namespace: 'user-42' }),
+  // minRelevance 0: a one-memory demo store is too small for the idf-based relevance threshold.
+  tools: openAIAgentsMemoryTools(mem, { namespace: 'user-42', minRelevance: 0 }),
   ...(process.env.OPENAI_API_KEY ? { model: 'gpt-4.1-mini' } : { model: scripted }),
 });
 const result = await new Runner({ tracingDisabled: !process.env.OPENAI_API_KEY }).run(agent, 'I am allergic to peanuts. What snacks should I avoid?');
