@@ -9,7 +9,12 @@ const COLORS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'
 
 /** Render the chart for the given results (synthetic-vector runs with a hybrid mode), plus `keywordOnly` ones dashed. */
 export function renderChart(rs: Result[], keywordOnly: Result[] = []): string {
-  const W = 720, H = 440, L = 70, R = 190, T = 40, B = 60;
+  const W = 720,
+    H = 440,
+    L = 70,
+    R = 190,
+    T = 40,
+    B = 60;
   const p50 = (r: Result): number => (r.hybrid ? r.hybrid.p50 : r.keyword.p50);
   const hybridSystems = [...new Set(rs.map((r) => r.system))];
   const kwSystems = [...new Set(keywordOnly.map((r) => r.system))].filter((s) => !hybridSystems.includes(s));
@@ -18,8 +23,10 @@ export function renderChart(rs: Result[], keywordOnly: Result[] = []): string {
   const sizes = [...new Set(all.map((r) => r.size))].sort((a, b) => a - b);
   const ys = all.map(p50).filter((v) => v > 0);
   if (!sizes.length || !ys.length) return '<svg xmlns="http://www.w3.org/2000/svg"/>';
-  const lx0 = Math.log10(sizes[0]!) - 0.15, lx1 = Math.log10(sizes[sizes.length - 1]!) + 0.15;
-  const ly0 = Math.floor(Math.log10(Math.min(...ys))), ly1 = Math.ceil(Math.log10(Math.max(...ys)));
+  const lx0 = Math.log10(sizes[0]!) - 0.15,
+    lx1 = Math.log10(sizes[sizes.length - 1]!) + 0.15;
+  const ly0 = Math.floor(Math.log10(Math.min(...ys))),
+    ly1 = Math.ceil(Math.log10(Math.max(...ys)));
   const x = (n: number): number => L + ((Math.log10(n) - lx0) / (lx1 - lx0)) * (W - L - R);
   const y = (ms: number): number => T + (1 - (Math.log10(ms) - ly0) / (ly1 - ly0 || 1)) * (H - T - B);
   const out: string[] = [];
@@ -43,7 +50,10 @@ export function renderChart(rs: Result[], keywordOnly: Result[] = []): string {
   out.push(`<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="none" stroke="#999"/>`);
   systems.forEach((sys, i) => {
     const kwOnly = kwSystems.includes(sys);
-    const pts = all.filter((r) => r.system === sys).sort((a, b) => a.size - b.size).map((r) => [x(r.size), y(p50(r))] as const);
+    const pts = all
+      .filter((r) => r.system === sys)
+      .sort((a, b) => a.size - b.size)
+      .map((r) => [x(r.size), y(p50(r))] as const);
     const color = COLORS[i % COLORS.length]!;
     const dash = kwOnly ? ' stroke-dasharray="6,4"' : '';
     out.push(`<polyline fill="none" stroke="${color}" stroke-width="2.5"${dash} points="${pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ')}"/>`);

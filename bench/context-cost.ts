@@ -12,7 +12,10 @@ import { LocalEmbedder } from '../src/embed/local.js';
 import { CachingEmbedder } from '../eval/embed-cache.js';
 import { defaultLocomoDir, loadLocomo, storeConversation } from '../eval/locomo.js';
 
-const arg = (n: string): string | undefined => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
+const arg = (n: string): string | undefined => {
+  const i = process.argv.indexOf(n);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
 const convs = loadLocomo(arg('--locomo') ?? defaultLocomoDir());
 const turns = convs.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
 const embedder = new CachingEmbedder(new LocalEmbedder(), join(new URL('.', import.meta.url).pathname, '.cache', 'eval'));

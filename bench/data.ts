@@ -51,10 +51,12 @@ export function syntheticCorpus(size: number): Corpus {
   }
   const qs = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')) as { text: string; target: number }[];
   return {
-    size, kind: 'synthetic',
+    size,
+    kind: 'synthetic',
     texts: JSON.parse(readFileSync(join(dir, 'texts.json'), 'utf8')) as string[],
     docs: readF32(join(dir, 'docs.f32')),
-    queries: qs.map((q) => q.text), targets: qs.map((q) => q.target),
+    queries: qs.map((q) => q.text),
+    targets: qs.map((q) => q.target),
     qvecs: readF32(join(dir, 'qvecs.f32')),
   };
 }

@@ -15,7 +15,9 @@ const dir = process.argv[2] ?? '/work/shared/locomo-dev';
 const n = Number(process.argv[3] ?? 400);
 const turns: string[] = [];
 const questions: string[] = [];
-for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+for (const f of readdirSync(dir)
+  .filter((x) => x.endsWith('.json'))
+  .sort()) {
   const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
   for (const k of Object.keys(d).filter((x) => /^session_\d+$/.test(x))) {
     for (const t of d[k] as { speaker: string; text: string }[]) turns.push(`${t.speaker}: ${t.text}`);
@@ -40,7 +42,9 @@ async function run(name: string, embedder: Embedder | 'none'): Promise<void> {
   }
   const stats = embedder instanceof LocalEmbedder ? embedder.workerStats() : [];
   await mem.close();
-  process.stdout.write(`RESULT ${JSON.stringify({ name, turns: sample.length, ingestMs: Math.round(ingestMs), turnsPerS: +(sample.length / ingestMs * 1000).toFixed(1), recall: pct(ms), workers: stats })}\n`);
+  process.stdout.write(
+    `RESULT ${JSON.stringify({ name, turns: sample.length, ingestMs: Math.round(ingestMs), turnsPerS: +((sample.length / ingestMs) * 1000).toFixed(1), recall: pct(ms), workers: stats })}\n`,
+  );
 }
 
 await run('none', 'none');

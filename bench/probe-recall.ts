@@ -17,7 +17,8 @@ const rounds = Number(process.argv[3] ?? 5);
 const modes = (process.env.MODES ?? 'hybrid,keyword,vector,legk,legv').split(',');
 const c = syntheticCorpus(size);
 const emb = new PrecomputedEmbedder('synthetic-512', DIMS, 'bench');
-emb.add(c.texts, c.docs); emb.add(c.queries, c.qvecs);
+emb.add(c.texts, c.docs);
+emb.add(c.queries, c.qvecs);
 const dir = `/tmp/probe/${size}`;
 const path = `${dir}/mnemolite.db`;
 if (!existsSync(path)) {
@@ -27,9 +28,12 @@ if (!existsSync(path)) {
   for (const q of c.queries) await mem.recall(q, { limit: 10 }); // fill the query cache
   await mem.close();
 }
-const med = (a: number[]): number => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]!; };
+const med = (a: number[]): number => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.floor(s.length / 2)]!;
+};
 const opens: number[] = [];
-for (let r = 0; r < (Number(process.env.OPENS ?? 3)); r++) {
+for (let r = 0; r < Number(process.env.OPENS ?? 3); r++) {
   const t = performance.now();
   const m = await openMemory({ path, embedder: emb });
   await m.recall(c.queries[0]!, { limit: 10 });
@@ -54,9 +58,14 @@ for (const mode of modes) {
   for (let i = 0; i < n; i++) await run[mode]!(i);
   for (let r = 0; r < rounds; r++) {
     const ms: number[] = [];
-    for (let i = 0; i < n; i++) { const t = performance.now(); await run[mode]!(i); ms.push(performance.now() - t); }
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await run[mode]!(i);
+      ms.push(performance.now() - t);
+    }
     p50s.push(med(ms));
   }
   console.log(`${mode.padEnd(8)} p50 ${med(p50s).toFixed(3)} ms  (rounds ${p50s.map((x) => x.toFixed(3)).join(' ')})`);
 }
-await mem.close(); store.close();
+await mem.close();
+store.close();

@@ -31,7 +31,10 @@ import { startPgliteProcess, startPostgres, type PgServer } from '../test/pg-ser
 
 const here = dirname(fileURLToPath(import.meta.url));
 const env = process.env;
-const sizes = (env.BENCH_SIZES ?? '1000,10000,50000,200000').split(',').map(Number).filter((n) => n > 0);
+const sizes = (env.BENCH_SIZES ?? '1000,10000,50000,200000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const systems = (env.BENCH_SYSTEMS ?? 'mnemolite,recipe,orama,lancedb,mnemolite-pg,mnemolite-pglite').split(',');
 const baseQueries = Number(env.BENCH_QUERIES ?? 200);
 const oramaMax = Number(env.BENCH_ORAMA_MAX ?? 10_000);
@@ -47,7 +50,9 @@ function log(s: string): void {
 /** Run a bench script in a child process (its own heap and RSS) and parse its RESULT line. */
 function child<T>(script: string, args: string[], extraEnv: Record<string, string> = {}): T | null {
   const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, script), ...args], {
-    encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...env, RUST_LOG: 'error', ...extraEnv },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...env, RUST_LOG: 'error', ...extraEnv },
   });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (r.status !== 0 || !line) {
@@ -79,8 +84,12 @@ async function stopServers(): Promise<void> {
   await pgServer?.stop().catch(() => {});
   pgServer = null;
 }
-process.once('SIGINT', () => { void stopServers().finally(() => process.exit(130)); });
-process.once('SIGTERM', () => { void stopServers().finally(() => process.exit(143)); });
+process.once('SIGINT', () => {
+  void stopServers().finally(() => process.exit(130));
+});
+process.once('SIGTERM', () => {
+  void stopServers().finally(() => process.exit(143));
+});
 
 /** The client-visible RSS of a process (Linux), or undefined. */
 function rssOf(pid: number | undefined): number | undefined {
@@ -88,7 +97,9 @@ function rssOf(pid: number | undefined): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : undefined;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {
@@ -104,8 +115,9 @@ async function dropSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-const PGLITE_NOTE = 'PGlite is PostgreSQL compiled to single-threaded WebAssembly, and pglite-socket multiplexes every client connection onto its one '
-  + 'backend session (so the pool is kept at 1 connection): not representative of a tuned PostgreSQL server';
+const PGLITE_NOTE =
+  'PGlite is PostgreSQL compiled to single-threaded WebAssembly, and pglite-socket multiplexes every client connection onto its one ' +
+  'backend session (so the pool is kept at 1 connection): not representative of a tuned PostgreSQL server';
 
 /** One PostgreSQL cell: a fresh schema on the server (a fresh PGlite process for PGlite), ingest and query processes as for mnemolite. */
 async function pgCell(system: string, size: number, kind: string, q: number): Promise<Result | null> {
@@ -120,9 +132,15 @@ async function pgCell(system: string, size: number, kind: string, q: number): Pr
         pgServer = null;
         pgServerWhyNot = (err as Error).message.split('\n')[0]!;
       }
-      if (pgServer) log(`  mnemolite-pg: ${pgServer.label}${pgServer.vectors ? '' : '; no pgvector on this server: keyword recall only, vector and hybrid are reported as —'}`);
+      if (pgServer)
+        log(
+          `  mnemolite-pg: ${pgServer.label}${pgServer.vectors ? '' : '; no pgvector on this server: keyword recall only, vector and hybrid are reported as —'}`,
+        );
     }
-    if (!pgServer) { log(`  mnemolite-pg skipped: ${pgServerWhyNot}`); return null; }
+    if (!pgServer) {
+      log(`  mnemolite-pg skipped: ${pgServerWhyNot}`);
+      return null;
+    }
     server = pgServer;
   } else {
     try {
@@ -131,14 +149,19 @@ async function pgCell(system: string, size: number, kind: string, q: number): Pr
       log(`  mnemolite-pglite skipped: ${(err as Error).message}`);
       return null;
     }
-    log(`  mnemolite-pglite: ${pgliteServer.label}, pid ${pgliteServer.pid}; single-threaded WebAssembly, one session for all clients (poolSize 1), not representative of a tuned server`);
+    log(
+      `  mnemolite-pglite: ${pgliteServer.label}, pid ${pgliteServer.pid}; single-threaded WebAssembly, one session for all clients (poolSize 1), not representative of a tuned server`,
+    );
     server = pgliteServer;
     poolSize = 1;
   }
   const schema = `bench_${process.pid}_${system.replace(/-/g, '_')}_${size}_${kind}`;
   try {
     const r = cell(system, size, kind, q, {
-      BENCH_PG_CELL_URL: server.url, BENCH_PG_CELL_SCHEMA: schema, BENCH_PG_CELL_POOL: String(poolSize), BENCH_PG_CELL_VECTORS: server.vectors ? '1' : '0',
+      BENCH_PG_CELL_URL: server.url,
+      BENCH_PG_CELL_SCHEMA: schema,
+      BENCH_PG_CELL_POOL: String(poolSize),
+      BENCH_PG_CELL_VECTORS: server.vectors ? '1' : '0',
     });
     if (r) {
       const host = new URL(server.url).hostname;
@@ -151,7 +174,10 @@ async function pgCell(system: string, size: number, kind: string, q: number): Pr
     }
     return r;
   } finally {
-    if (system === 'mnemolite-pglite') { await pgliteServer?.stop(); pgliteServer = null; } else await dropSchema(server.url, schema);
+    if (system === 'mnemolite-pglite') {
+      await pgliteServer?.stop();
+      pgliteServer = null;
+    } else await dropSchema(server.url, schema);
   }
 }
 
@@ -162,8 +188,14 @@ try {
     log(`corpus ${size}`);
     syntheticCorpus(size); // generate once, cached for the children
     for (const system of systems) {
-      if (system === 'orama' && size > oramaMax) { log(`  orama skipped at ${size} (BENCH_ORAMA_MAX=${oramaMax})`); continue; }
-      if (PG_SYSTEMS.includes(system) && size > pgMax) { log(`  ${system} skipped at ${size} (BENCH_PG_MAX=${pgMax})`); continue; }
+      if (system === 'orama' && size > oramaMax) {
+        log(`  orama skipped at ${size} (BENCH_ORAMA_MAX=${oramaMax})`);
+        continue;
+      }
+      if (PG_SYSTEMS.includes(system) && size > pgMax) {
+        log(`  ${system} skipped at ${size} (BENCH_PG_MAX=${pgMax})`);
+        continue;
+      }
       // Fewer questions where a baseline needs 100+ ms per query (Orama and PGlite past 1k, every system at 200k).
       const q = size >= 200_000 || ((system === 'orama' || system === 'mnemolite-pglite') && size > 1000) ? Math.min(baseQueries, 100) : baseQueries;
       log(`  ${system} ${size} (${q} questions)`);
@@ -177,7 +209,10 @@ try {
 
 // The quality check: the same 10k texts with vectors from the bundled model.
 if (real) {
-  if (!realCorpus(10_000)) { log('embedding 10k texts with the bundled model (cached afterwards)'); child('embed-real.ts', ['10000']); }
+  if (!realCorpus(10_000)) {
+    log('embedding 10k texts with the bundled model (cached afterwards)');
+    child('embed-real.ts', ['10000']);
+  }
   if (realCorpus(10_000)) {
     log('  mnemolite 10000 (model vectors)');
     const r = cell('mnemolite', 10_000, 'real', baseQueries);
@@ -188,13 +223,20 @@ if (real) {
   }
 }
 
-const out = { machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version, platform: process.platform }, seconds: (performance.now() - started) / 1000, results };
+const out = {
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version, platform: process.platform },
+  seconds: (performance.now() - started) / 1000,
+  results,
+};
 writeFileSync(join(here, 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
 // Stores without a hybrid mode (PostgreSQL without pgvector) are drawn dashed, with their keyword p50.
-writeFileSync(join(here, 'latency.svg'), renderChart(
-  results.filter((r) => r.vectors === 'synthetic' && r.hybrid),
-  results.filter((r) => r.vectors === 'synthetic' && !r.hybrid && r.keyword),
-));
+writeFileSync(
+  join(here, 'latency.svg'),
+  renderChart(
+    results.filter((r) => r.vectors === 'synthetic' && r.hybrid),
+    results.filter((r) => r.vectors === 'synthetic' && !r.hybrid && r.keyword),
+  ),
+);
 const md = table(results);
 writeFileSync(join(here, 'results.md'), md);
 process.stdout.write(md);
@@ -204,20 +246,33 @@ log(`done in ${out.seconds.toFixed(0)} s`);
 function table(rs: Result[]): string {
   const f = (x: number | null | undefined, d = 2): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
   const lines: string[] = [];
-  lines.push(`Machine: ${out.machine.cpus} cores (${out.machine.cpu}), Node ${out.machine.node}. Latencies in ms. Ratios: recipe p50 / system p50 (same run).`, '');
-  lines.push('| system | size | keyword p50/p95/p99 | vector p50/p95/p99 | hybrid p50/p95/p99 | hybrid × vs recipe | recall@10 vs exact | hit@10 | ingest /s | open ms | file MB | RSS B/memory |');
+  lines.push(
+    `Machine: ${out.machine.cpus} cores (${out.machine.cpu}), Node ${out.machine.node}. Latencies in ms. Ratios: recipe p50 / system p50 (same run).`,
+    '',
+  );
+  lines.push(
+    '| system | size | keyword p50/p95/p99 | vector p50/p95/p99 | hybrid p50/p95/p99 | hybrid × vs recipe | recall@10 vs exact | hit@10 | ingest /s | open ms | file MB | RSS B/memory |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rs) {
     if (!r.keyword) continue; // the end-to-end entry has a line of its own
     const recipe = rs.find((x) => x.system.startsWith('recipe') && x.size === r.size && x.vectors === r.vectors);
-    const ratio = recipe?.hybrid && r.hybrid ? f(recipe.hybrid.p50 / r.hybrid.p50, 1)
-      // No hybrid mode (PostgreSQL without pgvector): the keyword ratio instead, labelled.
-      : recipe && !r.hybrid ? `— (keyword ${f(recipe.keyword.p50 / r.keyword.p50, 1)})` : '—';
+    const ratio =
+      recipe?.hybrid && r.hybrid
+        ? f(recipe.hybrid.p50 / r.hybrid.p50, 1)
+        : // No hybrid mode (PostgreSQL without pgvector): the keyword ratio instead, labelled.
+          recipe && !r.hybrid
+          ? `— (keyword ${f(recipe.keyword.p50 / r.keyword.p50, 1)})`
+          : '—';
     const l = (x: { p50: number; p95: number; p99: number } | null): string => (x ? `${f(x.p50)} / ${f(x.p95)} / ${f(x.p99)}` : '—');
-    lines.push(`| ${r.system}${r.vectors === 'real' ? ' (model vectors)' : ''} | ${r.size} | ${l(r.keyword)} | ${l(r.vector)} | ${l(r.hybrid)} | ${ratio} | ${f(r.recall10, 3)} | ${f(r.hit10, 3)} | ${f(r.ingestPerSec, 0)} | ${f(r.openMs, 0)} | ${f(r.fileBytes === null ? null : r.fileBytes / 1e6, 1)} | ${f(r.rssBytesPerMemory, 0)} |`);
+    lines.push(
+      `| ${r.system}${r.vectors === 'real' ? ' (model vectors)' : ''} | ${r.size} | ${l(r.keyword)} | ${l(r.vector)} | ${l(r.hybrid)} | ${ratio} | ${f(r.recall10, 3)} | ${f(r.hit10, 3)} | ${f(r.ingestPerSec, 0)} | ${f(r.openMs, 0)} | ${f(r.fileBytes === null ? null : r.fileBytes / 1e6, 1)} | ${f(r.rssBytesPerMemory, 0)} |`,
+    );
     if (r.legs) lines.push(`| mnemolite legs alone | ${r.size} | ${l(r.legs.keyword)} | ${l(r.legs.vector)} | | | | | | | | |`);
     if (r.exact) {
-      lines.push(`| mnemolite exact:true | ${r.size} | | ${l(r.exact.vector)} | ${l(r.exact.hybrid)} | ${f(recipe?.hybrid ? recipe.hybrid.p50 / r.exact.hybrid.p50 : NaN, 1)} | ${f(r.exact.recall10, 3)} | | | | | |`);
+      lines.push(
+        `| mnemolite exact:true | ${r.size} | | ${l(r.exact.vector)} | ${l(r.exact.hybrid)} | ${f(recipe?.hybrid ? recipe.hybrid.p50 / r.exact.hybrid.p50 : NaN, 1)} | ${f(r.exact.recall10, 3)} | | | | | |`,
+      );
     }
   }
   // What the PostgreSQL columns are (one line per system, from its first row).
@@ -225,15 +280,23 @@ function table(rs: Result[]): string {
   const notes = [...new Map(pgRows.map((r) => [r.system, r])).values()].map((r) => {
     const sizes = pgRows.filter((x) => x.system === r.system);
     const kw = sizes.map((x) => `${f(x.keywordHit10, 3)} at ${x.size}`).join(', ');
-    const srv = sizes.filter((x) => x.serverRssBytes).map((x) => `${f(x.serverRssBytes! / 1e6, 0)} MB at ${x.size}`).join(', ');
-    return `- **${r.system}**: mnemolite's Memory API on ${r.server}; file MB = pg_total_relation_size of the store's tables (indexes, TOAST); `
-      + `RSS is the client process only. ${r.note ? `${r.note[0]!.toUpperCase()}${r.note.slice(1)}. ` : ''}`
-      + `Keyword-mode hit@10: ${kw}.${srv ? ` Server process RSS after the queries: ${srv}.` : ''}`;
+    const srv = sizes
+      .filter((x) => x.serverRssBytes)
+      .map((x) => `${f(x.serverRssBytes! / 1e6, 0)} MB at ${x.size}`)
+      .join(', ');
+    return (
+      `- **${r.system}**: mnemolite's Memory API on ${r.server}; file MB = pg_total_relation_size of the store's tables (indexes, TOAST); ` +
+      `RSS is the client process only. ${r.note ? `${r.note[0]!.toUpperCase()}${r.note.slice(1)}. ` : ''}` +
+      `Keyword-mode hit@10: ${kw}.${srv ? ` Server process RSS after the queries: ${srv}.` : ''}`
+    );
   });
   if (notes.length) lines.push('', 'PostgreSQL columns:', '', ...notes);
   const e2e = (rs as unknown as { system: string; e2e?: { p50: number; p95: number; p99: number; embedP50: number; queries: number } }[]).find((x) => x.e2e);
   if (e2e?.e2e) {
-    lines.push('', `End to end at 10k (bundled model embeds each new question, then hybrid recall): p50 ${f(e2e.e2e.p50)} / p95 ${f(e2e.e2e.p95)} / p99 ${f(e2e.e2e.p99)} ms over ${e2e.e2e.queries} questions; embedding alone p50 ${f(e2e.e2e.embedP50)} ms.`);
+    lines.push(
+      '',
+      `End to end at 10k (bundled model embeds each new question, then hybrid recall): p50 ${f(e2e.e2e.p50)} / p95 ${f(e2e.e2e.p95)} / p99 ${f(e2e.e2e.p99)} ms over ${e2e.e2e.queries} questions; embedding alone p50 ${f(e2e.e2e.embedP50)} ms.`,
+    );
   }
   lines.push('');
   return lines.join('\n');

@@ -15,7 +15,11 @@ import { DIMS, pct, row, type Corpus } from './data.js';
 import { PrecomputedEmbedder } from './precomputed.js';
 
 /** Latency percentiles in ms. */
-export interface Lat { p50: number; p95: number; p99: number }
+export interface Lat {
+  p50: number;
+  p95: number;
+  p99: number;
+}
 
 /** What one system measured on one corpus. */
 export interface Result {
@@ -65,7 +69,11 @@ export interface RunOptions {
 }
 
 /** What the ingest phase leaves for the query phase. */
-interface IngestMeta { ingestPerSec: number; size: number; ids?: string[] }
+interface IngestMeta {
+  ingestPerSec: number;
+  size: number;
+  ids?: string[];
+}
 
 function saveMeta(o: RunOptions, m: IngestMeta): void {
   writeFileSync(`${o.dir}-meta.json`, JSON.stringify(m)); // beside the store, not counted in its size
@@ -78,13 +86,32 @@ function loadMeta(o: RunOptions): IngestMeta {
 /** Result of an ingest-only phase (the query phase reports everything). */
 function ingestOnly(system: string, m: IngestMeta, kind: Corpus['kind']): Result {
   const z = { p50: 0, p95: 0, p99: 0 };
-  return { system, size: m.size, vectors: kind, ingestPerSec: m.ingestPerSec, openMs: null, fileBytes: null, rssBytesPerMemory: 0, keyword: z, vector: z, hybrid: z, recall10: 0, hit10: 0, queries: 0 };
+  return {
+    system,
+    size: m.size,
+    vectors: kind,
+    ingestPerSec: m.ingestPerSec,
+    openMs: null,
+    fileBytes: null,
+    rssBytesPerMemory: 0,
+    keyword: z,
+    vector: z,
+    hybrid: z,
+    recall10: 0,
+    hit10: 0,
+    queries: 0,
+  };
 }
 
 function dirBytes(dir: string): number {
   let n = 0;
   for (const f of readdirSync(dir, { recursive: true }) as string[]) {
-    try { const s = statSync(join(dir, f)); if (s.isFile()) n += s.size; } catch { /* gone */ }
+    try {
+      const s = statSync(join(dir, f));
+      if (s.isFile()) n += s.size;
+    } catch {
+      /* gone */
+    }
   }
   return n;
 }
@@ -95,10 +122,16 @@ function rss(): number {
 }
 
 /** Time the three modes (after one untimed pass each) and score quality. */
-async function measure(c: Corpus, o: RunOptions, modes: { keyword: Ask; vector: Ask; hybrid: Ask }, warmAll = false): Promise<{ keyword: Lat; vector: Lat; hybrid: Lat; recall10: number; hit10: number; queries: number }> {
+async function measure(
+  c: Corpus,
+  o: RunOptions,
+  modes: { keyword: Ask; vector: Ask; hybrid: Ask },
+  warmAll = false,
+): Promise<{ keyword: Lat; vector: Lat; hybrid: Lat; recall10: number; hit10: number; queries: number }> {
   const n = Math.min(o.queries, c.queries.length);
   const out: Record<string, Lat> = {};
-  let recall = 0, hits = 0;
+  let recall = 0,
+    hits = 0;
   for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
     const ask = modes[mode];
     // Warm-up: JIT and caches; mnemolite also caches each question's vector on first use (a write), so all of them.
@@ -160,32 +193,54 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
   await mem.recall(c.queries[0]!, { limit: 10 });
   const openMs = performance.now() - t1;
   const ids = (hits: { id: string }[]): number[] => hits.map((h) => idOf.get(h.id) ?? -1);
-  const m = await measure(c, o, {
-    keyword: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'keyword' })),
-    vector: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector' })),
-    hybrid: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10 })),
-  }, true);
+  const m = await measure(
+    c,
+    o,
+    {
+      keyword: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'keyword' })),
+      vector: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector' })),
+      hybrid: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10 })),
+    },
+    true,
+  );
   const rssPer = (rss() - base) / meta.size;
   // The same file and API with `exact: true`: a float scan of every vector.
-  const e = await measure(c, o, {
-    keyword: async () => [],
-    vector: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector', exact: true })),
-    hybrid: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, exact: true })),
-  }, true);
+  const e = await measure(
+    c,
+    o,
+    {
+      keyword: async () => [],
+      vector: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector', exact: true })),
+      hybrid: async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, exact: true })),
+    },
+    true,
+  );
   await mem.close();
   // The legs alone (no API validation, fusion, lifecycle ranking or row fetch), on the same file.
   const store = new Store(path, { readonly: true });
   const leg = new SearchIndex(store, emb.id, DIMS);
   const f = { namespace: 'default', activeAt: new Date().toISOString() };
-  const legs = await measure(c, o, {
-    keyword: async (i) => leg.keyword(c.queries[i]!, 50, f).map((h) => h.seq),
-    vector: async (i) => leg.search(row(c.qvecs, i), 50, f).map((h) => h.seq),
-    hybrid: async () => [],
-  }, true);
+  const legs = await measure(
+    c,
+    o,
+    {
+      keyword: async (i) => leg.keyword(c.queries[i]!, 50, f).map((h) => h.seq),
+      vector: async (i) => leg.search(row(c.qvecs, i), 50, f).map((h) => h.seq),
+      hybrid: async () => [],
+    },
+    true,
+  );
   store.close();
   return {
     legs: { keyword: legs.keyword, vector: legs.vector },
-    system: 'mnemolite', size: meta.size, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m,
+    system: 'mnemolite',
+    size: meta.size,
+    vectors: c.kind,
+    ingestPerSec: ingest,
+    openMs,
+    fileBytes: dirBytes(o.dir),
+    rssBytesPerMemory: rssPer,
+    ...m,
     exact: { vector: e.vector, hybrid: e.hybrid, recall10: e.recall10 },
   };
 }
@@ -197,7 +252,8 @@ export async function runMnemolite(c: Corpus, o: RunOptions): Promise<Result> {
  * of its own (fresh for each cell), pool size, and whether the server has pgvector.
  */
 function pgCell(): { url: string; schema: string; poolSize: number; vectors: boolean } {
-  const url = process.env.BENCH_PG_CELL_URL, schema = process.env.BENCH_PG_CELL_SCHEMA;
+  const url = process.env.BENCH_PG_CELL_URL,
+    schema = process.env.BENCH_PG_CELL_SCHEMA;
   if (!url || !schema) throw new Error('BENCH_PG_CELL_URL and BENCH_PG_CELL_SCHEMA are set by bench/run.ts');
   return { url, schema, poolSize: Number(process.env.BENCH_PG_CELL_POOL ?? 10), vectors: process.env.BENCH_PG_CELL_VECTORS === '1' };
 }
@@ -213,7 +269,8 @@ function pgCell(): { url: string; schema: string; poolSize: number; vectors: boo
 export async function runMnemolitePg(system: string, c: Corpus, o: RunOptions): Promise<Result> {
   const cell = pgCell();
   const emb = embedderFor(c);
-  const open = (): Promise<Memory> => openMemory({ url: cell.url, embedder: cell.vectors ? emb : 'none', postgres: { schema: cell.schema, poolSize: cell.poolSize } });
+  const open = (): Promise<Memory> =>
+    openMemory({ url: cell.url, embedder: cell.vectors ? emb : 'none', postgres: { schema: cell.schema, poolSize: cell.poolSize } });
   let mem: Memory;
   if (o.phase !== 'query') {
     await ingestThroughApi(await open(), c, o);
@@ -229,11 +286,20 @@ export async function runMnemolitePg(system: string, c: Corpus, o: RunOptions): 
   const ids = (hits: { id: string }[]): number[] => hits.map((h) => idOf.get(h.id) ?? -1);
   const keywordTop = new Map<number, number[]>();
   const none = async (): Promise<number[]> => [];
-  const m = await measure(c, o, {
-    keyword: async (i) => { const got = ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'keyword' })); keywordTop.set(i, got); return got; },
-    vector: cell.vectors ? async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector' })) : none,
-    hybrid: cell.vectors ? async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10 })) : none,
-  }, true);
+  const m = await measure(
+    c,
+    o,
+    {
+      keyword: async (i) => {
+        const got = ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'keyword' }));
+        keywordTop.set(i, got);
+        return got;
+      },
+      vector: cell.vectors ? async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10, mode: 'vector' })) : none,
+      hybrid: cell.vectors ? async (i) => ids(await mem.recall(c.queries[i]!, { limit: 10 })) : none,
+    },
+    true,
+  );
   const rssPer = (rss() - base) / meta.size;
   const st = await mem.stats();
   await mem.close();
@@ -241,9 +307,15 @@ export async function runMnemolitePg(system: string, c: Corpus, o: RunOptions): 
   for (let i = 0; i < m.queries; i++) if (keywordTop.get(i)?.includes(c.targets[i]!)) kwHits++;
   const note = cell.vectors
     ? undefined
-    : 'keyword only: the server has no pgvector, so the store is opened with embedder \'none\'; vector and hybrid recall are not available (—), not measured';
+    : "keyword only: the server has no pgvector, so the store is opened with embedder 'none'; vector and hybrid recall are not available (—), not measured";
   return {
-    system, size: meta.size, vectors: c.kind, ingestPerSec: meta.ingestPerSec, openMs, fileBytes: st.fileBytes, rssBytesPerMemory: rssPer,
+    system,
+    size: meta.size,
+    vectors: c.kind,
+    ingestPerSec: meta.ingestPerSec,
+    openMs,
+    fileBytes: st.fileBytes,
+    rssBytesPerMemory: rssPer,
     ...m,
     ...(cell.vectors ? {} : { vector: null, hybrid: null, recall10: null, hit10: null }),
     keywordHit10: kwHits / m.queries,
@@ -295,10 +367,24 @@ export async function runRecipe(c: Corpus, o: RunOptions): Promise<Result> {
   const kwSt = db.prepare('SELECT rowid FROM docs_fts WHERE docs_fts MATCH ? ORDER BY rank LIMIT 50').pluck();
   const vecSt = db.prepare('SELECT rowid FROM docs_vec WHERE embedding MATCH ? AND k = 50').pluck();
   const rowsSt = db.prepare('SELECT id, content FROM docs WHERE id IN (SELECT value FROM json_each(?))');
-  const kw = (i: number): number[] => { const m = toMatchExpression(c.queries[i]!); return m ? (kwSt.all(m) as number[]) : []; };
-  const vq = (i: number): number[] => { const v = row(c.qvecs, i); return vecSt.all(Buffer.from(v.buffer, v.byteOffset, v.byteLength)) as number[]; };
-  const fetch = (ids: number[]): number[] => { rowsSt.all(JSON.stringify(ids)); return ids.map((id) => id - 1); };
-  const hybrid = (i: number): number[] => fetch(rrf(kw(i), vq(i)).slice(0, 10).map((h) => h.seq));
+  const kw = (i: number): number[] => {
+    const m = toMatchExpression(c.queries[i]!);
+    return m ? (kwSt.all(m) as number[]) : [];
+  };
+  const vq = (i: number): number[] => {
+    const v = row(c.qvecs, i);
+    return vecSt.all(Buffer.from(v.buffer, v.byteOffset, v.byteLength)) as number[];
+  };
+  const fetch = (ids: number[]): number[] => {
+    rowsSt.all(JSON.stringify(ids));
+    return ids.map((id) => id - 1);
+  };
+  const hybrid = (i: number): number[] =>
+    fetch(
+      rrf(kw(i), vq(i))
+        .slice(0, 10)
+        .map((h) => h.seq),
+    );
   hybrid(0);
   const openMs = performance.now() - t1;
   const m = await measure(c, o, {
@@ -308,7 +394,16 @@ export async function runRecipe(c: Corpus, o: RunOptions): Promise<Result> {
   });
   const rssPer = (rss() - base) / meta.size;
   db.close();
-  return { system: 'recipe (FTS5 + sqlite-vec)', size: meta.size, vectors: c.kind, ingestPerSec: ingest, openMs, fileBytes: dirBytes(o.dir), rssBytesPerMemory: rssPer, ...m };
+  return {
+    system: 'recipe (FTS5 + sqlite-vec)',
+    size: meta.size,
+    vectors: c.kind,
+    ingestPerSec: ingest,
+    openMs,
+    fileBytes: dirBytes(o.dir),
+    rssBytesPerMemory: rssPer,
+    ...m,
+  };
 }
 
 // ---- Orama -----------------------------------------------------------------------------
@@ -329,9 +424,9 @@ export async function runOrama(c: Corpus, o: RunOptions): Promise<Result> {
   const ids = (r: { hits: { document: { i: number } }[] }): number[] => r.hits.map((h) => h.document.i);
   const vec = (i: number) => ({ value: Array.from(row(c.qvecs, i)), property: 'embedding' });
   const m = await measure(c, o, {
-    keyword: async (i) => ids(await orama.search(db, { term: c.queries[i]!, limit: 10 }) as never),
-    vector: async (i) => ids(await orama.search(db, { mode: 'vector', vector: vec(i), similarity: 0, limit: 10 } as never) as never),
-    hybrid: async (i) => ids(await orama.search(db, { mode: 'hybrid', term: c.queries[i]!, vector: vec(i), similarity: 0, limit: 10 } as never) as never),
+    keyword: async (i) => ids((await orama.search(db, { term: c.queries[i]!, limit: 10 })) as never),
+    vector: async (i) => ids((await orama.search(db, { mode: 'vector', vector: vec(i), similarity: 0, limit: 10 } as never)) as never),
+    hybrid: async (i) => ids((await orama.search(db, { mode: 'hybrid', term: c.queries[i]!, vector: vec(i), similarity: 0, limit: 10 } as never)) as never),
   });
   const rssPer = (rss() - base) / c.texts.length;
   return { system: 'Orama', size: c.texts.length, vectors: c.kind, ingestPerSec: ingest, openMs: null, fileBytes: null, rssBytesPerMemory: rssPer, ...m };
@@ -372,12 +467,29 @@ export async function runLance(c: Corpus, o: RunOptions): Promise<Result> {
   type Row = { i: number };
   const ids = (rows: Row[]): number[] => rows.map((r) => Number(r.i));
   const hybrid = async (i: number): Promise<number[]> =>
-    ids(await t.query().nearestTo(Array.from(row(c.qvecs, i))).fullTextSearch(c.queries[i]!).rerank(reranker).select(['i', 'content']).limit(10).toArray() as Row[]);
+    ids(
+      (await t
+        .query()
+        .nearestTo(Array.from(row(c.qvecs, i)))
+        .fullTextSearch(c.queries[i]!)
+        .rerank(reranker)
+        .select(['i', 'content'])
+        .limit(10)
+        .toArray()) as Row[],
+    );
   await hybrid(0);
   const openMs = performance.now() - t1;
   const m = await measure(c, o, {
-    keyword: async (i) => ids(await t.query().fullTextSearch(c.queries[i]!).select(['i', 'content']).limit(10).toArray() as Row[]),
-    vector: async (i) => ids(await t.query().nearestTo(Array.from(row(c.qvecs, i))).select(['i', 'content']).limit(10).toArray() as Row[]),
+    keyword: async (i) => ids((await t.query().fullTextSearch(c.queries[i]!).select(['i', 'content']).limit(10).toArray()) as Row[]),
+    vector: async (i) =>
+      ids(
+        (await t
+          .query()
+          .nearestTo(Array.from(row(c.qvecs, i)))
+          .select(['i', 'content'])
+          .limit(10)
+          .toArray()) as Row[],
+      ),
     hybrid,
   });
   const rssPer = (rss() - base) / meta.size;

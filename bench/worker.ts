@@ -9,7 +9,8 @@ import { groundTruth, questionsOf, realCorpus, syntheticCorpus, type Corpus } fr
 import { runLance, runMnemolite, runMnemolitePg, runOrama, runRecipe, scratch, type Result, type RunOptions } from './systems.js';
 
 const [system, sizeArg, kind, queriesArg, dir, phaseArg] = process.argv.slice(2);
-const size = Number(sizeArg), queries = Number(queriesArg);
+const size = Number(sizeArg),
+  queries = Number(queriesArg);
 const phase = (phaseArg ?? 'all') as RunOptions['phase'];
 const full = (): Corpus => {
   const c = kind === 'real' ? realCorpus(size) : syntheticCorpus(size);
@@ -21,12 +22,18 @@ const c = phase === 'query' ? questionsOf(size, kind as Corpus['kind']) : full()
 const truth = groundTruth(c, Math.min(queries, c.queries.length));
 const o: RunOptions = { dir: phase === 'query' ? dir! : scratch(dir!), queries, truth, phase };
 const runners: Record<string, (c: Corpus, o: RunOptions) => Promise<Result>> = {
-  mnemolite: runMnemolite, recipe: runRecipe, orama: runOrama, lancedb: runLance,
+  mnemolite: runMnemolite,
+  recipe: runRecipe,
+  orama: runOrama,
+  lancedb: runLance,
   'mnemolite-pg': (c, o) => runMnemolitePg('mnemolite-pg', c, o),
   'mnemolite-pglite': (c, o) => runMnemolitePg('mnemolite-pglite', c, o),
 };
 const run = runners[system!];
 if (!run) throw new Error(`unknown system ${system}`);
 const r = await run(c, o);
-if (phase !== 'ingest') { scratch(dir!); rmSync(`${dir}-meta.json`, { force: true }); }
+if (phase !== 'ingest') {
+  scratch(dir!);
+  rmSync(`${dir}-meta.json`, { force: true });
+}
 process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);

@@ -28,14 +28,20 @@ const toEval = new Map<string, string[]>();
 const links: [string, string][] = []; // [new data id, linked library id]
 for (let i = 0; i < byTime.length; i += BATCH) {
   const chunk = byTime.slice(i, i + BATCH);
-  const res = await mem.addMany(chunk.map((m) => ({ content: m.content, createdAt: m.createdAt, supersede: 'auto' as const, ...(m.category ? { category: m.category } : {}) })));
+  const res = await mem.addMany(
+    chunk.map((m) => ({ content: m.content, createdAt: m.createdAt, supersede: 'auto' as const, ...(m.category ? { category: m.category } : {}) })),
+  );
   res.forEach((r, j) => {
     toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]);
     if (r.autoSuperseded) links.push([chunk[j]!.id, r.autoSuperseded]);
   });
 }
 const byId = new Map(ds.memories.map((m) => [m.id, m]));
-const root = (id: string): string => { let g = id; for (let n = 0; n < 5 && byId.get(g)?.duplicateOf; n++) g = byId.get(g)!.duplicateOf!; return g; };
+const root = (id: string): string => {
+  let g = id;
+  for (let n = 0; n < 5 && byId.get(g)?.duplicateOf; n++) g = byId.get(g)!.duplicateOf!;
+  return g;
+};
 let correct = 0;
 const wrong: string[] = [];
 for (const [newId, libId] of links) {
@@ -48,8 +54,12 @@ for (const [newId, libId] of links) {
 }
 const labelled = ds.memories.filter((m) => m.supersedes).length;
 const resched = wrong.filter((w) => w.includes('appointment moved to')).length;
-console.log(`of the ${wrong.length} unlabelled links, ${resched} link one "Dentist appointment moved to <day>" note to the previous one (the set labels them as separate events).`);
-console.log(`supersede: 'auto' on facts (batches of ${BATCH}): ${links.length} links, ${correct} correct: precision ${(correct / Math.max(1, links.length)).toFixed(3)}, recall ${(correct / labelled).toFixed(3)} of ${labelled} labelled updates.`);
+console.log(
+  `of the ${wrong.length} unlabelled links, ${resched} link one "Dentist appointment moved to <day>" note to the previous one (the set labels them as separate events).`,
+);
+console.log(
+  `supersede: 'auto' on facts (batches of ${BATCH}): ${links.length} links, ${correct} correct: precision ${(correct / Math.max(1, links.length)).toFixed(3)}, recall ${(correct / labelled).toFixed(3)} of ${labelled} labelled updates.`,
+);
 if (process.argv.includes('--show')) console.log(wrong.slice(0, 30).join('\n'));
 await mem.close();
 rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ const ds = JSON.parse(readFileSync(join(here, 'data', `${name}.json`), 'utf8')) 
 const dir = mkdtempSync(join(tmpdir(), 'legs-'));
 const path = join(dir, 'm.db');
 const mem = await openMemory({ path, embedder: new CachingEmbedder(new LocalEmbedder(), join(here, '..', 'bench', '.cache', 'eval')) });
-const res = await mem.addMany(ds.memories.map((m) => ({ content: m.content, createdAt: m.createdAt, force: true } as never)));
+const res = await mem.addMany(ds.memories.map((m) => ({ content: m.content, createdAt: m.createdAt, force: true }) as never));
 const libToEval = new Map(res.map((r, i) => [r.id, ds.memories[i]!.id]));
 const db = new Database(path, { readonly: true });
 db.exec('CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, memories_fts, row)');
@@ -35,7 +35,11 @@ for (const q of ds.queries) {
     return { t, df: n };
   });
   queries.push({
-    id: q.id, kind: q.kind, query: q.query, relevant: q.relevant, terms,
+    id: q.id,
+    kind: q.kind,
+    query: q.query,
+    relevant: q.relevant,
+    terms,
     kw: kw.map((h) => ({ id: libToEval.get(h.id)!, s: h.score, content: h.content })),
     vec: vec.map((h) => ({ id: libToEval.get(h.id)!, s: h.score })),
   });

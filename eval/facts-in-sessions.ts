@@ -19,22 +19,39 @@ const ds = JSON.parse(readFileSync(join(here, 'data', 'facts.json'), 'utf8')) as
 const embedder = new CachingEmbedder(new LocalEmbedder(), join(here, '..', 'bench', '.cache', 'eval'));
 const dir = mkdtempSync(join(tmpdir(), 'mnemolite-facts-sessions-'));
 const f3 = (x: number): string => x.toFixed(3);
-console.log(`facts (${ds.memories.length} memories, ${ds.queries.length} queries), one session per day noted; sessions: ${new Set(ds.memories.map((m) => m.createdAt.slice(0, 10))).size}\n`);
+console.log(
+  `facts (${ds.memories.length} memories, ${ds.queries.length} queries), one session per day noted; sessions: ${new Set(ds.memories.map((m) => m.createdAt.slice(0, 10))).size}\n`,
+);
 console.log('| contextWindow | mode | R@5 | R@10 | MRR |\n|--:|:--|--:|--:|--:|');
 try {
   for (const window of [0, 2]) {
     const mem = await openMemory({ path: join(dir, `w${window}.db`), embedder });
     const ids = new Map<string, string[]>();
-    const res = await mem.addMany(ds.memories.map((m) => ({
-      content: m.content, createdAt: m.createdAt, sessionId: m.createdAt.slice(0, 10), contextWindow: window,
-      ...(m.category ? { category: m.category } : {}), ...(m.namespace ? { namespace: m.namespace } : {}),
-    })));
+    const res = await mem.addMany(
+      ds.memories.map((m) => ({
+        content: m.content,
+        createdAt: m.createdAt,
+        sessionId: m.createdAt.slice(0, 10),
+        contextWindow: window,
+        ...(m.category ? { category: m.category } : {}),
+        ...(m.namespace ? { namespace: m.namespace } : {}),
+      })),
+    );
     res.forEach((r, i) => ids.set(r.id, [...(ids.get(r.id) ?? []), ds.memories[i]!.id]));
     for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
       const per: Scores[] = [];
       for (const q of ds.queries) {
-        const hits = await mem.recall(q.query, { mode, limit: 10, ...(q.namespace ? { namespace: q.namespace } : {}), ...(q.since ? { since: q.since } : {}), ...(q.until ? { until: q.until } : {}) });
-        const ranked = hits.map((h) => { const es = ids.get(h.id) ?? [h.id]; return es.reduce((b, e) => ((q.relevant[e] ?? 0) > (q.relevant[b] ?? 0) ? e : b), es[0]!); });
+        const hits = await mem.recall(q.query, {
+          mode,
+          limit: 10,
+          ...(q.namespace ? { namespace: q.namespace } : {}),
+          ...(q.since ? { since: q.since } : {}),
+          ...(q.until ? { until: q.until } : {}),
+        });
+        const ranked = hits.map((h) => {
+          const es = ids.get(h.id) ?? [h.id];
+          return es.reduce((b, e) => ((q.relevant[e] ?? 0) > (q.relevant[b] ?? 0) ? e : b), es[0]!);
+        });
         per.push(score(ranked, q.relevant, (id) => id));
       }
       const m = mean(per);

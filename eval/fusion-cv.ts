@@ -32,8 +32,15 @@ console.log('| unit left out | chosen on the others | R@5 | R@10 | MRR |\n|:--|:
 const wins = new Map<string, number>();
 for (const held of units) {
   const train = units.filter((u) => u !== held);
-  let best = CANDIDATES[0]!, bs = -Infinity;
-  for (const c of CANDIDATES) { const s = train.reduce((a, u) => a + obj(u.score(c)), 0) / train.length; if (s > bs) { bs = s; best = c; } }
+  let best = CANDIDATES[0]!,
+    bs = -Infinity;
+  for (const c of CANDIDATES) {
+    const s = train.reduce((a, u) => a + obj(u.score(c)), 0) / train.length;
+    if (s > bs) {
+      bs = s;
+      best = c;
+    }
+  }
   wins.set(best.name, (wins.get(best.name) ?? 0) + 1);
   const s = held.score(best);
   console.log(`| ${held.unit} | ${best.name} | ${f(s.r5)} | ${f(s.r10)} | ${f(s.mrr)} |`);
@@ -41,4 +48,12 @@ for (const held of units) {
 console.log(`\nChosen: ${[...wins].map(([n, k]) => `${n} (${k}/${units.length} folds)`).join(', ')}.`);
 console.log('\nEvery candidate on every unit (R@5 / R@10 / MRR):\n');
 console.log(`| candidate | ${units.map((u) => u.unit).join(' | ')} |\n|:--|${units.map(() => '--:').join('|')}|`);
-for (const c of CANDIDATES) console.log(`| ${c.name} | ${units.map((u) => { const s = u.score(c); return `${f(s.r5)} / ${f(s.r10)} / ${f(s.mrr)}`; }).join(' | ')} |`);
+for (const c of CANDIDATES)
+  console.log(
+    `| ${c.name} | ${units
+      .map((u) => {
+        const s = u.score(c);
+        return `${f(s.r5)} / ${f(s.r10)} / ${f(s.mrr)}`;
+      })
+      .join(' | ')} |`,
+  );

@@ -116,7 +116,9 @@ const FUNCTION_WORDS = new Set(
   done have has had having i me my we our us you your he him his she her it its they them their this that these those
   what which who whom whose when where why how there here not no nor so too very can could should would will shall may might
   must just also than then any some all each every both either neither own same such only up down out over under again
-  one s t d ll re ve m`.split(/\s+/).filter(Boolean),
+  one s t d ll re ve m`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /** Lower-cased letter/digit tokens minus function words. */

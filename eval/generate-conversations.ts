@@ -19,17 +19,31 @@ export const KINDS: Record<string, string> = {
   multi: 'two evidence turns in different sessions (e.g. two trips by the same person)',
 };
 
-interface Speaker { name: string; they: string; them: string; their: string }
+interface Speaker {
+  name: string;
+  they: string;
+  them: string;
+  their: string;
+}
 const pron = (p: 'she' | 'he'): Omit<Speaker, 'name'> => (p === 'she' ? { they: 'she', them: 'her', their: 'her' } : { they: 'he', them: 'him', their: 'his' });
 
-interface Happening { def: EventDef; who: Speaker; vars: Record<string, string>; shareId?: string; detailId?: string }
+interface Happening {
+  def: EventDef;
+  who: Speaker;
+  vars: Record<string, string>;
+  shareId?: string;
+  detailId?: string;
+}
 
 function slotVars(def: EventDef, r: Rng): Record<string, string> {
   const v: Record<string, string> = {};
   for (const [k, vals] of Object.entries(def.slots)) {
     const x = r.pick(vals);
     if (typeof x === 'string') v[k] = x;
-    else x.forEach((s, i) => { v[`${k}${i}`] = s; });
+    else
+      x.forEach((s, i) => {
+        v[`${k}${i}`] = s;
+      });
   }
   return v;
 }
@@ -37,7 +51,9 @@ function slotVars(def: EventDef, r: Rng): Record<string, string> {
 /** Capitalised words of names and slot values: never lower-cased after a chatty lead-in. */
 const PROPER = new Set<string>([
   ...PAIRS.flatMap(([a, b]) => [a[0], b[0]]),
-  ...EVENTS.flatMap((e) => Object.values(e.slots).flat(2) as string[]).flatMap((v) => v.split(/\s+/)).filter((w) => /^[A-Z]/.test(w)),
+  ...EVENTS.flatMap((e) => Object.values(e.slots).flat(2) as string[])
+    .flatMap((v) => v.split(/\s+/))
+    .filter((w) => /^[A-Z]/.test(w)),
 ]);
 
 const memories: EvalMemory[] = [];
@@ -47,7 +63,10 @@ const CONVS = PAIRS.length;
 for (let c = 0; c < CONVS; c++) {
   const ns = `conv${String(c + 1).padStart(2, '0')}`;
   const [[n1, p1], [n2, p2]] = PAIRS[c]!;
-  const sp: Speaker[] = [{ name: n1, ...pron(p1) }, { name: n2, ...pron(p2) }];
+  const sp: Speaker[] = [
+    { name: n1, ...pron(p1) },
+    { name: n2, ...pron(p2) },
+  ];
   const other = (s: Speaker): Speaker => (s === sp[0] ? sp[1]! : sp[0]!);
   const sessions = rng.int(24, 30);
   let day = new Date(Date.UTC(2023, rng.int(0, 3), rng.int(1, 28), rng.int(8, 20), rng.int(0, 59)));
@@ -90,13 +109,19 @@ for (let c = 0; c < CONVS; c++) {
       const who = rng.pick(sp);
       let def = rng.pick(EVENTS);
       let vars = slotVars(def, rng);
-      for (let tries = 0; tries < 20 && used.has(`${who.name}|${JSON.stringify(vars)}`); tries++) { def = rng.pick(EVENTS); vars = slotVars(def, rng); }
+      for (let tries = 0; tries < 20 && used.has(`${who.name}|${JSON.stringify(vars)}`); tries++) {
+        def = rng.pick(EVENTS);
+        vars = slotVars(def, rng);
+      }
       used.add(`${who.name}|${JSON.stringify(vars)}`);
       const h: Happening = { def, who, vars };
-      if (rng.chance(0.3)) say(other(who), rng.pick(['What is new with you, {A}?', 'Okay, your turn, {A}. Any news?', 'So how have you been, {A}?']), { A: who.name });
+      if (rng.chance(0.3))
+        say(other(who), rng.pick(['What is new with you, {A}?', 'Okay, your turn, {A}. Any news?', 'So how have you been, {A}?']), { A: who.name });
       h.shareId = say(who, chatty(rng.pick(def.share), 0.6, 0.5), vars);
       say(other(who), chatty(rng.pick(def.react), 0.3, 0.5), { ...vars, A: who.name });
-      if (rng.chance(0.2)) { say(who, chatty(rng.pick(SMALL_TALK.filler), 0.3, 0.3)); }
+      if (rng.chance(0.2)) {
+        say(who, chatty(rng.pick(SMALL_TALK.filler), 0.3, 0.3));
+      }
       h.detailId = say(who, chatty(rng.pick(def.detail), 0.5, 0.6), vars);
       say(other(who), chatty(rng.pick(def.follow), 0.3, 0.5), { ...vars, A: who.name });
       if (rng.chance(0.3)) say(rng.pick(sp), chatty(rng.pick(SMALL_TALK.filler), 0.3, 0.3));
@@ -120,15 +145,28 @@ for (let c = 0; c < CONVS; c++) {
       if (!def.agg) continue;
       const hs = happenings.filter((h) => h.who === who && h.def === def);
       if (hs.length !== 2) continue; // "one or two turns" of evidence
-      cands.push({ text: fill(def.agg.t, { A: who.name, their: who.their }), kind: 'multi', ev: hs.map((h) => (def.agg!.ev === 'share' ? h.shareId! : h.detailId!)) });
+      cands.push({
+        text: fill(def.agg.t, { A: who.name, their: who.their }),
+        kind: 'multi',
+        ev: hs.map((h) => (def.agg!.ev === 'share' ? h.shareId! : h.detailId!)),
+      });
     }
   }
   const count = new Map<string, number>();
   for (const q of cands) count.set(q.text, (count.get(q.text) ?? 0) + 1);
   const unique = cands.filter((q) => count.get(q.text) === 1);
-  const multi = rng.sample(unique.filter((q) => q.kind === 'multi'), 6);
-  const temporal = rng.sample(unique.filter((q) => q.kind === 'temporal'), 8);
-  const single = rng.sample(unique.filter((q) => q.kind === 'single'), 38 - multi.length - temporal.length);
+  const multi = rng.sample(
+    unique.filter((q) => q.kind === 'multi'),
+    6,
+  );
+  const temporal = rng.sample(
+    unique.filter((q) => q.kind === 'temporal'),
+    8,
+  );
+  const single = rng.sample(
+    unique.filter((q) => q.kind === 'single'),
+    38 - multi.length - temporal.length,
+  );
   for (const q of [...single, ...temporal, ...multi]) {
     const relevant: Record<string, number> = {};
     for (const e of q.ev) relevant[e] = 2;
@@ -139,11 +177,15 @@ for (let c = 0; c < CONVS; c++) {
 const order = Object.keys(KINDS);
 queries.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.namespace!.localeCompare(b.namespace!));
 const counters: Record<string, number> = {};
-for (const q of queries) { counters[q.kind] = (counters[q.kind] ?? 0) + 1; q.id = `${q.kind}-${String(counters[q.kind]).padStart(3, '0')}`; }
+for (const q of queries) {
+  counters[q.kind] = (counters[q.kind] ?? 0) + 1;
+  q.id = `${q.kind}-${String(counters[q.kind]).padStart(3, '0')}`;
+}
 
 const ds: Dataset = {
   name: 'conversations',
-  description: 'Multi-session chats between two friends, one memory per speaker-prefixed turn, one namespace per conversation; questions with one or two evidence turns.',
+  description:
+    'Multi-session chats between two friends, one memory per speaker-prefixed turn, one namespace per conversation; questions with one or two evidence turns.',
   generator: 'npx tsx eval/generate-conversations.ts',
   seed: SEED,
   kinds: KINDS,
@@ -153,4 +195,8 @@ const ds: Dataset = {
 checkDataset(ds);
 const { writeDataset } = await import('./gen-util.js');
 writeDataset(new URL('./data/conversations.json', import.meta.url).pathname, ds);
-console.log(`conversations.json: ${CONVS} conversations, ${memories.length} turns, ${queries.length} questions (${Object.entries(counters).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+console.log(
+  `conversations.json: ${CONVS} conversations, ${memories.length} turns, ${queries.length} questions (${Object.entries(counters)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ')})`,
+);

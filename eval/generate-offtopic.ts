@@ -11,16 +11,77 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const templates: [string, string[]][] = [
   ['What is the capital of {}?', ['Australia', 'Mongolia', 'Peru', 'Kenya', 'Norway', 'Vietnam', 'Uruguay', 'Iceland', 'Morocco', 'Nepal', 'Chile', 'Finland']],
-  ['Who wrote {}?', ['War and Peace', 'Pride and Prejudice', 'One Hundred Years of Solitude', 'The Odyssey', 'Moby-Dick', 'Crime and Punishment', 'Don Quixote', 'The Divine Comedy', 'Middlemarch', 'Things Fall Apart']],
+  [
+    'Who wrote {}?',
+    [
+      'War and Peace',
+      'Pride and Prejudice',
+      'One Hundred Years of Solitude',
+      'The Odyssey',
+      'Moby-Dick',
+      'Crime and Punishment',
+      'Don Quixote',
+      'The Divine Comedy',
+      'Middlemarch',
+      'Things Fall Apart',
+    ],
+  ],
   ['What is the chemical symbol for {}?', ['tungsten', 'potassium', 'mercury', 'sodium', 'antimony', 'lead', 'silver', 'tin', 'iron', 'gold']],
-  ['How tall is {}?', ['Mount Kilimanjaro', 'the Eiffel Tower', 'Mount Everest', 'the Burj Khalifa', 'Denali', 'the Statue of Liberty', 'Aconcagua', 'Mont Blanc']],
-  ['When did {} happen?', ['the fall of the Berlin Wall', 'the French Revolution', 'the Battle of Hastings', 'the first Moon landing', 'the signing of the Magna Carta', 'the sinking of the Titanic', 'the Meiji Restoration', 'the Chernobyl disaster']],
-  ['How many {} are in a {}?', ['ounces|pound', 'feet|mile', 'teaspoons|tablespoon', 'milliliters|cup', 'seconds|day', 'acres|square mile', 'bytes|kilobyte', 'pints|gallon']],
+  [
+    'How tall is {}?',
+    ['Mount Kilimanjaro', 'the Eiffel Tower', 'Mount Everest', 'the Burj Khalifa', 'Denali', 'the Statue of Liberty', 'Aconcagua', 'Mont Blanc'],
+  ],
+  [
+    'When did {} happen?',
+    [
+      'the fall of the Berlin Wall',
+      'the French Revolution',
+      'the Battle of Hastings',
+      'the first Moon landing',
+      'the signing of the Magna Carta',
+      'the sinking of the Titanic',
+      'the Meiji Restoration',
+      'the Chernobyl disaster',
+    ],
+  ],
+  [
+    'How many {} are in a {}?',
+    ['ounces|pound', 'feet|mile', 'teaspoons|tablespoon', 'milliliters|cup', 'seconds|day', 'acres|square mile', 'bytes|kilobyte', 'pints|gallon'],
+  ],
   ['What is the boiling point of {}?', ['ethanol', 'liquid nitrogen', 'acetone', 'olive oil', 'sea water', 'mercury']],
-  ['Translate "{}" into {}.', ['good morning|Japanese', 'thank you very much|Portuguese', 'where is the train station|German', 'I would like a coffee|Italian', 'happy birthday|Korean', 'see you tomorrow|Turkish', 'how much does it cost|Polish', 'the weather is nice|Swedish']],
-  ['Explain how {} works.', ['photosynthesis', 'a jet engine', 'the immune system', 'plate tectonics', 'a nuclear reactor', 'the electoral college', 'compound interest', 'a rainbow', 'the tides', 'a refrigerator']],
+  [
+    'Translate "{}" into {}.',
+    [
+      'good morning|Japanese',
+      'thank you very much|Portuguese',
+      'where is the train station|German',
+      'I would like a coffee|Italian',
+      'happy birthday|Korean',
+      'see you tomorrow|Turkish',
+      'how much does it cost|Polish',
+      'the weather is nice|Swedish',
+    ],
+  ],
+  [
+    'Explain how {} works.',
+    [
+      'photosynthesis',
+      'a jet engine',
+      'the immune system',
+      'plate tectonics',
+      'a nuclear reactor',
+      'the electoral college',
+      'compound interest',
+      'a rainbow',
+      'the tides',
+      'a refrigerator',
+    ],
+  ],
   ['What is the population of {}?', ['Brazil', 'Lagos', 'Tokyo', 'Canada', 'Jakarta', 'Cairo', 'Bolivia', 'Ireland']],
-  ['Who painted {}?', ['the Mona Lisa', 'The Starry Night', 'Guernica', 'The Birth of Venus', 'The Night Watch', 'The Persistence of Memory', 'Girl with a Pearl Earring']],
+  [
+    'Who painted {}?',
+    ['the Mona Lisa', 'The Starry Night', 'Guernica', 'The Birth of Venus', 'The Night Watch', 'The Persistence of Memory', 'Girl with a Pearl Earring'],
+  ],
   ['What is {} times {}?', ['17|23', '144|12', '39|41', '250|16', '73|9', '88|11']],
   ['Give me a recipe for {}.', ['shakshuka', 'beef bourguignon', 'pad thai', 'tiramisu', 'gazpacho', 'chicken tikka masala', 'ratatouille', 'miso soup']],
   ['What are the rules of {}?', ['cricket', 'water polo', 'curling', 'rugby union', 'mahjong', 'backgammon', 'lacrosse', 'fencing']],
@@ -54,7 +115,10 @@ const queries: { id: string; query: string }[] = [];
 const dropped: string[] = [];
 for (const [t, fillers] of templates) {
   for (const f of fillers) {
-    if (collides(f)) { dropped.push(f); continue; }
+    if (collides(f)) {
+      dropped.push(f);
+      continue;
+    }
     const parts = f.split('|');
     let i = 0;
     const q = t.replace(/\{\}/g, () => parts[i++] ?? '');
@@ -64,7 +128,8 @@ for (const [t, fillers] of templates) {
 
 const ds = {
   name: 'offtopic',
-  description: 'Questions no memory of the facts or conversations sets answers (world knowledge, translations, recipes, arithmetic): recall with a relevance threshold should return nothing for them.',
+  description:
+    'Questions no memory of the facts or conversations sets answers (world knowledge, translations, recipes, arithmetic): recall with a relevance threshold should return nothing for them.',
   generator: 'npx tsx eval/generate-offtopic.ts',
   droppedFillers: dropped,
   queries,

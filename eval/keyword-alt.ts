@@ -13,7 +13,9 @@ async function loadStopWords(): Promise<ReadonlySet<string>> {
   try {
     const m = (await import('../src/search/stopwords.js')) as { STOP_WORDS?: ReadonlySet<string> };
     if (m.STOP_WORDS) return m.STOP_WORDS;
-  } catch { /* fall through */ }
+  } catch {
+    /* fall through */
+  }
   return new Set();
 }
 
@@ -76,10 +78,20 @@ export class AltKeyword {
     const table = this.tables.get(spec.tokenize)!;
     const where: string[] = [`${table} MATCH ?`];
     const params: (string | number)[] = [match];
-    if (q.namespace) { where.push('ns = ?'); params.push(q.namespace); }
-    if (q.since) { where.push('at >= ?'); params.push(Date.parse(q.since)); }
-    if (q.until) { where.push('at < ?'); params.push(Date.parse(q.until)); }
-    const rows = this.db.prepare(`SELECT rowid AS r, bm25(${table}) AS b FROM ${table} WHERE ${where.join(' AND ')} ORDER BY b, rowid LIMIT ?`)
+    if (q.namespace) {
+      where.push('ns = ?');
+      params.push(q.namespace);
+    }
+    if (q.since) {
+      where.push('at >= ?');
+      params.push(Date.parse(q.since));
+    }
+    if (q.until) {
+      where.push('at < ?');
+      params.push(Date.parse(q.until));
+    }
+    const rows = this.db
+      .prepare(`SELECT rowid AS r, bm25(${table}) AS b FROM ${table} WHERE ${where.join(' AND ')} ORDER BY b, rowid LIMIT ?`)
       .all(...params, depth) as { r: number; b: number }[];
     return rows.map((x) => ({ id: this.ids[x.r - 1]!, s: -x.b }));
   }

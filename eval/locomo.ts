@@ -19,10 +19,25 @@ import type { RecallOptions } from '../src/types.js';
 import { LocalEmbedder } from '../src/embed/local.js';
 import { CachingEmbedder } from './embed-cache.js';
 
-interface RawTurn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-interface Question { question: string; evidence: string[]; category: number }
+interface RawTurn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+interface Question {
+  question: string;
+  evidence: string[];
+  category: number;
+}
 /** One conversation as the protocol stores it. */
-export interface LocomoConversation { id: string; speakers: string[]; sessions: { n: number; date: Date | undefined; turns: { dia: string; speaker: string; text: string }[] }[]; questions: Question[]; adversarial: Question[] }
+export interface LocomoConversation {
+  id: string;
+  speakers: string[];
+  sessions: { n: number; date: Date | undefined; turns: { dia: string; speaker: string; text: string }[] }[];
+  questions: Question[];
+  adversarial: Question[];
+}
 
 /** "1:56 pm on 8 May, 2023" → Date (UTC). */
 function sessionDate(s: string | undefined): Date | undefined {
@@ -37,38 +52,71 @@ function sessionDate(s: string | undefined): Date | undefined {
 
 /** Read the conversations of a LoCoMo folder (`conv-*.json`), evidence ids normalised as its README says. */
 export function loadLocomo(dir: string): LocomoConversation[] {
-  return readdirSync(dir).filter((f) => /^conv-.*\.json$/.test(f)).sort().map((f) => {
-    const j = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
-    const sessions: LocomoConversation['sessions'] = [];
-    for (let n = 1; Array.isArray(j[`session_${n}`]); n++) {
-      const turns = (j[`session_${n}`] as RawTurn[]).map((t) => ({ dia: t.dia_id, speaker: t.speaker, text: `${t.text}${t.blip_caption ? ` [${t.blip_caption}]` : ''}` }));
-      sessions.push({ n, date: sessionDate(j[`session_${n}_date_time`] as string | undefined), turns });
-    }
-    const dias = new Set(sessions.flatMap((s) => s.turns.map((t) => t.dia)));
-    const norm = (e: string): string => { const m = /^D:?(\d+):0*(\d+)$/.exec(e.trim()); return m ? `D${Number(m[1])}:${Number(m[2])}` : e; };
-    const qa = (j.qa as { question: string; evidence?: string[]; category: number }[]).map((q) => ({
-      question: q.question, category: q.category, evidence: [...new Set((q.evidence ?? []).map(norm))].filter((e) => dias.has(e)),
-    }));
-    return {
-      id: f.replace(/\.json$/, ''), speakers: [j.speaker_a as string, j.speaker_b as string], sessions,
-      questions: qa.filter((q) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0),
-      adversarial: qa.filter((q) => q.category === 5),
-    };
-  });
+  return readdirSync(dir)
+    .filter((f) => /^conv-.*\.json$/.test(f))
+    .sort()
+    .map((f) => {
+      const j = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
+      const sessions: LocomoConversation['sessions'] = [];
+      for (let n = 1; Array.isArray(j[`session_${n}`]); n++) {
+        const turns = (j[`session_${n}`] as RawTurn[]).map((t) => ({
+          dia: t.dia_id,
+          speaker: t.speaker,
+          text: `${t.text}${t.blip_caption ? ` [${t.blip_caption}]` : ''}`,
+        }));
+        sessions.push({ n, date: sessionDate(j[`session_${n}_date_time`] as string | undefined), turns });
+      }
+      const dias = new Set(sessions.flatMap((s) => s.turns.map((t) => t.dia)));
+      const norm = (e: string): string => {
+        const m = /^D:?(\d+):0*(\d+)$/.exec(e.trim());
+        return m ? `D${Number(m[1])}:${Number(m[2])}` : e;
+      };
+      const qa = (j.qa as { question: string; evidence?: string[]; category: number }[]).map((q) => ({
+        question: q.question,
+        category: q.category,
+        evidence: [...new Set((q.evidence ?? []).map(norm))].filter((e) => dias.has(e)),
+      }));
+      return {
+        id: f.replace(/\.json$/, ''),
+        speakers: [j.speaker_a as string, j.speaker_b as string],
+        sessions,
+        questions: qa.filter((q) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0),
+        adversarial: qa.filter((q) => q.category === 5),
+      };
+    });
 }
 
 /** Store one conversation; returns library id → the dia ids it stands for. */
-export async function storeConversation(mem: Memory, c: LocomoConversation, path: 'conversation' | 'turns', write: { contextWindow?: number } = {}): Promise<Map<string, string[]>> {
+export async function storeConversation(
+  mem: Memory,
+  c: LocomoConversation,
+  path: 'conversation' | 'turns',
+  write: { contextWindow?: number } = {},
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const s of c.sessions) {
     const sessionId = `D${s.n}`;
     if (path === 'conversation') {
-      const res = await mem.addConversation(s.turns.map((t) => ({ speaker: t.speaker, content: t.text, ...(s.date ? { at: s.date } : {}) })), { namespace: c.id, sessionId, ...write });
-      for (const r of res) out.set(r.id, s.turns.slice(r.turns[0], r.turns[1] + 1).map((t) => t.dia));
+      const res = await mem.addConversation(
+        s.turns.map((t) => ({ speaker: t.speaker, content: t.text, ...(s.date ? { at: s.date } : {}) })),
+        { namespace: c.id, sessionId, ...write },
+      );
+      for (const r of res)
+        out.set(
+          r.id,
+          s.turns.slice(r.turns[0], r.turns[1] + 1).map((t) => t.dia),
+        );
     } else {
-      const res = await mem.addMany(s.turns.map((t) => ({
-        content: `${t.speaker}: ${t.text}`, namespace: c.id, sessionId, force: true, ...(s.date ? { createdAt: s.date } : {}), ...write,
-      })));
+      const res = await mem.addMany(
+        s.turns.map((t) => ({
+          content: `${t.speaker}: ${t.text}`,
+          namespace: c.id,
+          sessionId,
+          force: true,
+          ...(s.date ? { createdAt: s.date } : {}),
+          ...write,
+        })),
+      );
       res.forEach((r, i) => out.set(r.id, [s.turns[i]!.dia]));
     }
   }
@@ -79,12 +127,19 @@ export async function storeConversation(mem: Memory, c: LocomoConversation, path
 export function scoreQuestion(ranked: string[], toDia: Map<string, string[]>, evidence: string[]): { r5: number; r10: number; mrr: number } {
   const ev = new Set(evidence);
   const diasAt = (k: number): Set<string> => new Set(ranked.slice(0, k).flatMap((id) => toDia.get(id) ?? []));
-  const r = (k: number): number => { const got = diasAt(k); return [...ev].filter((e) => got.has(e)).length / ev.size; };
+  const r = (k: number): number => {
+    const got = diasAt(k);
+    return [...ev].filter((e) => got.has(e)).length / ev.size;
+  };
   const first = ranked.findIndex((id) => (toDia.get(id) ?? []).some((d) => ev.has(d)));
   return { r5: r(5), r10: r(10), mrr: first < 0 ? 0 : 1 / (first + 1) };
 }
 
-export interface LocomoVariant { name: string; recall: RecallOptions & Record<string, unknown>; write?: { contextWindow?: number } }
+export interface LocomoVariant {
+  name: string;
+  recall: RecallOptions & Record<string, unknown>;
+  write?: { contextWindow?: number };
+}
 export const LOCOMO_VARIANTS: LocomoVariant[] = [
   { name: 'keyword', recall: { mode: 'keyword' } },
   { name: 'vector', recall: { mode: 'vector' } },
@@ -93,12 +148,30 @@ export const LOCOMO_VARIANTS: LocomoVariant[] = [
 
 type Scores = { r5: number; r10: number; mrr: number };
 /** One variant on one storage path. `speaker`: over questions naming exactly one of the two people, the share of the top 5 hits that are that person's turns, and the same share among the evidence turns. */
-export interface LocomoResult { path: string; variant: string; overall: Scores; byConversation: Record<string, Scores>; perQuestion: Scores[]; speaker: { questions: number; top5: number; evidence: number } }
-const avg = (xs: Scores[]): Scores => ({ r5: xs.reduce((a, x) => a + x.r5, 0) / xs.length, r10: xs.reduce((a, x) => a + x.r10, 0) / xs.length, mrr: xs.reduce((a, x) => a + x.mrr, 0) / xs.length });
+export interface LocomoResult {
+  path: string;
+  variant: string;
+  overall: Scores;
+  byConversation: Record<string, Scores>;
+  perQuestion: Scores[];
+  speaker: { questions: number; top5: number; evidence: number };
+}
+const avg = (xs: Scores[]): Scores => ({
+  r5: xs.reduce((a, x) => a + x.r5, 0) / xs.length,
+  r10: xs.reduce((a, x) => a + x.r10, 0) / xs.length,
+  mrr: xs.reduce((a, x) => a + x.mrr, 0) / xs.length,
+});
 
 /** Run every variant on every conversation and path; returns per-variant, per-path results (overall and per conversation). */
-export async function runLocomo(dir: string, variants: LocomoVariant[], paths: ('conversation' | 'turns')[], embedder: CachingEmbedder, log = (s: string): void => { process.stderr.write(s); }):
-Promise<LocomoResult[]> {
+export async function runLocomo(
+  dir: string,
+  variants: LocomoVariant[],
+  paths: ('conversation' | 'turns')[],
+  embedder: CachingEmbedder,
+  log = (s: string): void => {
+    process.stderr.write(s);
+  },
+): Promise<LocomoResult[]> {
   const convs = loadLocomo(dir);
   const tmp = mkdtempSync(join(tmpdir(), 'mnemolite-locomo-'));
   const results: LocomoResult[] = [];
@@ -109,7 +182,10 @@ Promise<LocomoResult[]> {
       for (const w of writes) {
         const mem = await openMemory({ path: join(tmp, `${path}-${writes.indexOf(w)}.db`), embedder });
         const maps = new Map<string, Map<string, string[]>>();
-        for (const c of convs) { maps.set(c.id, await storeConversation(mem, c, path, JSON.parse(w) as { contextWindow?: number })); log(`\r  locomo ${path} ${w}: stored ${c.id}   `); }
+        for (const c of convs) {
+          maps.set(c.id, await storeConversation(mem, c, path, JSON.parse(w) as { contextWindow?: number }));
+          log(`\r  locomo ${path} ${w}: stored ${c.id}   `);
+        }
         log('\n');
         for (const v of variants.filter((x) => JSON.stringify(x.write ?? {}) === w)) {
           const per: Scores[] = [];
@@ -120,7 +196,13 @@ Promise<LocomoResult[]> {
             const speakerOf = new Map(c.sessions.flatMap((s) => s.turns.map((t) => [t.dia, t.speaker] as const)));
             for (const q of c.questions) {
               const hits = await mem.recall(q.question, { namespace: c.id, limit: 50, ...v.recall });
-              mine.push(scoreQuestion(hits.map((h) => h.id), maps.get(c.id)!, q.evidence));
+              mine.push(
+                scoreQuestion(
+                  hits.map((h) => h.id),
+                  maps.get(c.id)!,
+                  q.evidence,
+                ),
+              );
               const named = c.speakers.filter((n) => new RegExp(`\\b${n}\\b`, 'i').test(q.question));
               if (named.length === 1) {
                 const by = (dias: string[]): number => (dias.length ? dias.filter((d) => speakerOf.get(d) === named[0]).length / dias.length : 0);
@@ -132,7 +214,14 @@ Promise<LocomoResult[]> {
             byConversation[c.id] = avg(mine);
             per.push(...mine);
           }
-          results.push({ path, variant: v.name, overall: avg(per), byConversation, perQuestion: per, speaker: { questions: sp.questions, top5: sp.top5 / Math.max(1, sp.questions), evidence: sp.evidence / Math.max(1, sp.questions) } });
+          results.push({
+            path,
+            variant: v.name,
+            overall: avg(per),
+            byConversation,
+            perQuestion: per,
+            speaker: { questions: sp.questions, top5: sp.top5 / Math.max(1, sp.questions), evidence: sp.evidence / Math.max(1, sp.questions) },
+          });
           log(`  locomo ${path}: ${v.name}\n`);
         }
         await mem.close();
@@ -156,7 +245,11 @@ export function locomoReport(rs: LocomoResult[], dir: string): string {
     out.push(`Storage path \`${path}\`:`, '', '| variant | R@5 | R@10 | MRR |', '|:--|--:|--:|--:|');
     for (const r of rs.filter((x) => x.path === path)) out.push(`| ${r.variant} | ${f(r.overall.r5)} | ${f(r.overall.r10)} | ${f(r.overall.mrr)} |`);
     const d = rs.find((x) => x.path === path && x.variant === 'hybrid (default)');
-    if (d) out.push('', `Speakers: on the ${d.speaker.questions} questions that name one of the two people, ${(100 * d.speaker.top5).toFixed(0)}% of the default's top 5 hits are that person's turns (${(100 * d.speaker.evidence).toFixed(0)}% of the evidence turns are).`);
+    if (d)
+      out.push(
+        '',
+        `Speakers: on the ${d.speaker.questions} questions that name one of the two people, ${(100 * d.speaker.top5).toFixed(0)}% of the default's top 5 hits are that person's turns (${(100 * d.speaker.evidence).toFixed(0)}% of the evidence turns are).`,
+      );
     out.push('');
   }
   return out.join('\n');
@@ -180,6 +273,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const rs = await runLocomo(dir, variants, paths, embedder);
     console.log(locomoReport(rs, dir));
     const j = arg('--json');
-    if (j) writeFileSync(j, JSON.stringify(rs.map(({ perQuestion: _p, ...r }) => r), null, 1));
+    if (j)
+      writeFileSync(
+        j,
+        JSON.stringify(
+          rs.map(({ perQuestion: _p, ...r }) => r),
+          null,
+          1,
+        ),
+      );
   }
 }

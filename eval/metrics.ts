@@ -39,7 +39,10 @@ export function score(ranked: readonly string[], relevant: Readonly<Record<strin
   const total = groupGrade.size;
   if (!total) throw new Error('score: no relevant item');
   const seen = new Set<string>();
-  let found5 = 0, found10 = 0, mrr = 0, dcg = 0;
+  let found5 = 0,
+    found10 = 0,
+    mrr = 0,
+    dcg = 0;
   const top = ranked.slice(0, 10);
   top.forEach((id, i) => {
     const grp = groupOf(id);
@@ -81,12 +84,16 @@ function near(a: number, b: number, what: string): void {
 export function selfCheck(): void {
   // One relevant item at rank 3.
   let s = score(['x', 'y', 'a', 'z'], { a: 2 });
-  near(s.r5, 1, 'r5 single'); near(s.r10, 1, 'r10 single'); near(s.mrr, 1 / 3, 'mrr single');
-  near(s.ndcg10, (3 / Math.log2(4)) / 3, 'ndcg single');
+  near(s.r5, 1, 'r5 single');
+  near(s.r10, 1, 'r10 single');
+  near(s.mrr, 1 / 3, 'mrr single');
+  near(s.ndcg10, 3 / Math.log2(4) / 3, 'ndcg single');
   // Two relevant, one at rank 7 and one missing.
   s = score(['1', '2', '3', '4', '5', '6', 'b', '8'], { a: 2, b: 1 });
-  near(s.r5, 0, 'r5 two'); near(s.r10, 0.5, 'r10 two'); near(s.mrr, 1 / 7, 'mrr two');
-  near(s.ndcg10, (1 / Math.log2(8)) / (3 / Math.log2(2) + 1 / Math.log2(3)), 'ndcg two');
+  near(s.r5, 0, 'r5 two');
+  near(s.r10, 0.5, 'r10 two');
+  near(s.mrr, 1 / 7, 'mrr two');
+  near(s.ndcg10, 1 / Math.log2(8) / (3 / Math.log2(2) + 1 / Math.log2(3)), 'ndcg two');
   // Nothing found.
   s = score(['1', '2'], { a: 2 });
   near(s.r10 + s.mrr + s.ndcg10, 0, 'miss');
@@ -96,12 +103,17 @@ export function selfCheck(): void {
   // Duplicates: a and a2 form one group; two copies count once, and the ideal has one item.
   const grp = (id: string): string => (id === 'a2' ? 'a' : id);
   s = score(['a2', 'a', 'x'], { a: 2, a2: 2 }, grp);
-  near(s.r5, 1, 'dup r5'); near(s.mrr, 1, 'dup mrr'); near(s.ndcg10, 1, 'dup ndcg');
+  near(s.r5, 1, 'dup r5');
+  near(s.mrr, 1, 'dup mrr');
+  near(s.ndcg10, 1, 'dup ndcg');
   s = score(['x', 'a', 'a2', 'b'], { a: 2, a2: 2, b: 2 }, grp);
   near(s.r5, 1, 'dup r5 two groups');
   near(s.ndcg10, (3 / Math.log2(3) + 3 / Math.log2(5)) / (3 + 3 / Math.log2(3)), 'dup ndcg two groups');
   // Mean.
-  const m = mean([{ r5: 1, r10: 1, mrr: 1, ndcg10: 1 }, { r5: 0, r10: 0.5, mrr: 0, ndcg10: 0 }]);
+  const m = mean([
+    { r5: 1, r10: 1, mrr: 1, ndcg10: 1 },
+    { r5: 0, r10: 0.5, mrr: 0, ndcg10: 0 },
+  ]);
   near(m.r10, 0.75, 'mean');
   near(firstRank(['x', 'a2'], ['a'], grp), 2, 'firstRank');
 }

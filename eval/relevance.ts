@@ -24,10 +24,17 @@ import { CachingEmbedder } from './embed-cache.js';
 import type { Dataset } from './gen-util.js';
 
 const here = new URL('.', import.meta.url).pathname;
-const arg = (n: string): string | undefined => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
+const arg = (n: string): string | undefined => {
+  const i = process.argv.indexOf(n);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
 
 /** One query's hits: evidence and whether each is relevant (undefined for off-topic). */
-interface QueryRun { set: string; offtopic: boolean; hits: { e: RelevanceEvidence; rel: boolean }[] }
+interface QueryRun {
+  set: string;
+  offtopic: boolean;
+  hits: { e: RelevanceEvidence; rel: boolean }[];
+}
 
 let pgUrl: string | undefined;
 async function open(dir: string, name: string, embedder: CachingEmbedder): Promise<Memory> {
@@ -39,7 +46,15 @@ async function loadDataset(mem: Memory, ds: Dataset): Promise<Map<string, string
   const toEval = new Map<string, string[]>();
   for (let i = 0; i < ds.memories.length; i += 500) {
     const chunk = ds.memories.slice(i, i + 500);
-    const res = await mem.addMany(chunk.map((m) => ({ content: m.content, createdAt: m.createdAt, ...(m.namespace ? { namespace: m.namespace } : {}), ...(m.category ? { category: m.category } : {}), ...(m.sessionId ? { sessionId: m.sessionId } : {}) })));
+    const res = await mem.addMany(
+      chunk.map((m) => ({
+        content: m.content,
+        createdAt: m.createdAt,
+        ...(m.namespace ? { namespace: m.namespace } : {}),
+        ...(m.category ? { category: m.category } : {}),
+        ...(m.sessionId ? { sessionId: m.sessionId } : {}),
+      })),
+    );
     res.forEach((r, j) => toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]));
   }
   return toEval;
@@ -54,8 +69,17 @@ function locomoDate(s: string): string {
   return new Date(Date.UTC(Number(m[6]), months.indexOf(m[5]!.toLowerCase()), Number(m[4]), h, Number(m[2]))).toISOString();
 }
 
-interface LocomoTurn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-interface LocomoQa { question: string; evidence: string[]; category: number }
+interface LocomoTurn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+interface LocomoQa {
+  question: string;
+  evidence: string[];
+  category: number;
+}
 
 async function main(): Promise<void> {
   const pglite = arg('--store') === 'pglite' ? await startPgliteProcess() : null;
@@ -92,7 +116,9 @@ async function main(): Promise<void> {
     const ldir = existsSync(locomoDir) ? locomoDir : '/work/shared/locomo-dev';
     if (existsSync(ldir)) {
       const mem = await open(dir, 'locomo', embedder);
-      for (const f of readdirSync(ldir).filter((x) => x.endsWith('.json')).sort()) {
+      for (const f of readdirSync(ldir)
+        .filter((x) => x.endsWith('.json'))
+        .sort()) {
         const c = JSON.parse(readFileSync(join(ldir, f), 'utf8')) as Record<string, unknown> & { qa: LocomoQa[] };
         const ns = f.replace('.json', '');
         const items: Parameters<Memory['addMany']>[0] = [];
@@ -100,7 +126,13 @@ async function main(): Promise<void> {
         for (let n = 1; c[`session_${n}`]; n++) {
           const at = locomoDate(c[`session_${n}_date_time`] as string);
           for (const t of c[`session_${n}`] as LocomoTurn[]) {
-            items.push({ content: `${t.speaker}: ${t.text}${t.blip_caption ? ` [${t.blip_caption}]` : ''}`, createdAt: at, namespace: ns, sessionId: `D${n}`, force: true });
+            items.push({
+              content: `${t.speaker}: ${t.text}${t.blip_caption ? ` [${t.blip_caption}]` : ''}`,
+              createdAt: at,
+              namespace: ns,
+              sessionId: `D${n}`,
+              force: true,
+            });
             dias.push(t.dia_id);
           }
         }
@@ -109,7 +141,10 @@ async function main(): Promise<void> {
         const norm = (e: string): string => e.replace(/^D:?(\d+):0*(\d+)$/, 'D$1:$2');
         for (const qa of c.qa) {
           if (qa.category === 5) await record(mem, 'locomo cat-5', qa.question, { namespace: ns }, null);
-          else { const ev = new Set(qa.evidence.map(norm)); await record(mem, 'locomo', qa.question, { namespace: ns }, (id) => ev.has(dia.get(id) ?? '')); }
+          else {
+            const ev = new Set(qa.evidence.map(norm));
+            await record(mem, 'locomo', qa.question, { namespace: ns }, (id) => ev.has(dia.get(id) ?? ''));
+          }
         }
         process.stderr.write(`locomo ${ns}: done\n`);
       }
@@ -129,14 +164,27 @@ async function main(): Promise<void> {
 function fit(rs: QueryRun[], mode: string): void {
   const xs: [number, number, number][] = [];
   for (const r of rs) if (!r.set.startsWith('locomo')) for (const h of r.hits) xs.push([h.e.coverage ?? 0, h.e.cosine ?? 0, h.rel ? 1 : 0]);
-  let b = 0, wc = 0, ws = 0;
+  let b = 0,
+    wc = 0,
+    ws = 0;
   const lr = 0.5;
   for (let it = 0; it < 4000; it++) {
-    let gb = 0, gc = 0, gs = 0;
-    for (const [c, s, y] of xs) { const p = 1 / (1 + Math.exp(-(b + wc * c + ws * s))); gb += p - y; gc += (p - y) * c; gs += (p - y) * s; }
-    b -= (lr * gb) / xs.length; wc -= (lr * gc) / xs.length * 4; ws -= (lr * gs) / xs.length * 4;
+    let gb = 0,
+      gc = 0,
+      gs = 0;
+    for (const [c, s, y] of xs) {
+      const p = 1 / (1 + Math.exp(-(b + wc * c + ws * s)));
+      gb += p - y;
+      gc += (p - y) * c;
+      gs += (p - y) * s;
+    }
+    b -= (lr * gb) / xs.length;
+    wc -= ((lr * gc) / xs.length) * 4;
+    ws -= ((lr * gs) / xs.length) * 4;
   }
-  console.log(`fit ${mode}: bias ${b.toFixed(2)}, coverage ${wc.toFixed(2)}, cosine ${ws.toFixed(2)} (${xs.length} hits, ${xs.filter((x) => x[2]).length} relevant)`);
+  console.log(
+    `fit ${mode}: bias ${b.toFixed(2)}, coverage ${wc.toFixed(2)}, cosine ${ws.toFixed(2)} (${xs.length} hits, ${xs.filter((x) => x[2]).length} relevant)`,
+  );
 }
 
 /** Off-topic: share with no hit ≥ t. Answerable: share (of those with a relevant hit in the top 10) whose first relevant hit is ≥ t. */
@@ -156,9 +204,19 @@ function curve(rs: QueryRun[], mode: string, rel: (e: RelevanceEvidence) => numb
     const n = xs[0]!.offtopic ? xs.length : xs.filter((r) => r.hits.some((h) => h.rel)).length;
     console.log(`| ${label} (${n}) | ${cells.map((c) => `${(100 * c).toFixed(1)}%`).join(' | ')} |`);
   };
-  for (const s of sets) row(s, rs.filter((r) => r.set === s));
-  row('all off-topic (facts + conversations)', rs.filter((r) => r.set.startsWith('offtopic')));
-  row('all answerable (facts + conversations)', rs.filter((r) => r.set === 'facts' || r.set === 'conversations'));
+  for (const s of sets)
+    row(
+      s,
+      rs.filter((r) => r.set === s),
+    );
+  row(
+    'all off-topic (facts + conversations)',
+    rs.filter((r) => r.set.startsWith('offtopic')),
+  );
+  row(
+    'all answerable (facts + conversations)',
+    rs.filter((r) => r.set === 'facts' || r.set === 'conversations'),
+  );
 }
 
 await main();

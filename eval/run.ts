@@ -50,8 +50,18 @@ import { METRICS, METRIC_LABEL, firstRank, mean, score, selfCheck, type Scores }
 /** Options passed to recall; loosely typed so options a newer library accepts can be listed here. */
 type RecallVariantOptions = RecallOptions & Record<string, unknown>;
 
-interface LibraryVariant { kind: 'library'; name: string; group: string; options: RecallVariantOptions | ((ds: Dataset) => RecallVariantOptions) }
-interface SimVariant { kind: 'sim'; name: string; group: string; fuse: (legs: Legs, q: EvalQuery) => string[] }
+interface LibraryVariant {
+  kind: 'library';
+  name: string;
+  group: string;
+  options: RecallVariantOptions | ((ds: Dataset) => RecallVariantOptions);
+}
+interface SimVariant {
+  kind: 'sim';
+  name: string;
+  group: string;
+  fuse: (legs: Legs, q: EvalQuery) => string[];
+}
 type Variant = LibraryVariant | SimVariant;
 
 const lib = (group: string, name: string, options: LibraryVariant['options']): LibraryVariant => ({ kind: 'library', group, name, options });
@@ -92,7 +102,13 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
 ];
 
 /** Both legs' ranked lists for one query, deepest we look at. */
-interface Legs { kw: { id: string; s: number }[]; vec: { id: string; s: number }[]; /** Alternative keyword legs (eval/keyword-alt.ts), by name. */ alt: Record<string, { id: string; s: number }[]>; /** Insertion order of a memory (the library's last tie-break). */ pos: (id: string) => number; /** Whether a memory is relevant to the query (oracle only). */ rel: (id: string, q: EvalQuery) => boolean }
+interface Legs {
+  kw: { id: string; s: number }[];
+  vec: { id: string; s: number }[] /** Alternative keyword legs (eval/keyword-alt.ts), by name. */;
+  alt: Record<string, { id: string; s: number }[]> /** Insertion order of a memory (the library's last tie-break). */;
+  pos: (id: string) => number /** Whether a memory is relevant to the query (oracle only). */;
+  rel: (id: string, q: EvalQuery) => boolean;
+}
 // The library's default candidate depth: the keyword leg's order among equal BM25 scores depends on
 // the LIMIT (SQLite's top-N sorter is not stable), so the legs are fetched at the depth the
 // library's hybrid uses, or the offline RRF would not reproduce it.
@@ -101,12 +117,13 @@ const LEG_DEPTH = 50;
 /** Weighted RRF over the legs cut at `depth`. Ties as in the library: better single-leg rank, then older memory. */
 function rrfFuse(legs: Legs, k: number, wk: number, wv: number, depth: number): string[] {
   const acc = new Map<string, { s: number; best: number }>();
-  const add = (list: { id: string }[], w: number): void => list.slice(0, depth).forEach((h, i) => {
-    const e = acc.get(h.id) ?? { s: 0, best: Infinity };
-    e.s += w / (k + i + 1);
-    e.best = Math.min(e.best, i + 1);
-    acc.set(h.id, e);
-  });
+  const add = (list: { id: string }[], w: number): void =>
+    list.slice(0, depth).forEach((h, i) => {
+      const e = acc.get(h.id) ?? { s: 0, best: Infinity };
+      e.s += w / (k + i + 1);
+      e.best = Math.min(e.best, i + 1);
+      acc.set(h.id, e);
+    });
   add(legs.kw, wk);
   add(legs.vec, wv);
   return [...acc.entries()].sort((a, b) => b[1].s - a[1].s || a[1].best - b[1].best || legs.pos(a[0]) - legs.pos(b[0])).map(([id]) => id);
@@ -117,13 +134,17 @@ function convexFuse(legs: Legs, alpha: number, depth: number): string[] {
   const norm = (list: { id: string; s: number }[]): Map<string, number> => {
     const top = list.slice(0, depth);
     if (!top.length) return new Map();
-    const max = Math.max(...top.map((h) => h.s)), min = Math.min(...top.map((h) => h.s));
+    const max = Math.max(...top.map((h) => h.s)),
+      min = Math.min(...top.map((h) => h.s));
     return new Map(top.map((h) => [h.id, max > min ? (h.s - min) / (max - min) : 1]));
   };
-  const k = norm(legs.kw), v = norm(legs.vec);
+  const k = norm(legs.kw),
+    v = norm(legs.vec);
   const ids = new Set([...k.keys(), ...v.keys()]);
-  return [...ids].map((id) => ({ id, s: alpha * (k.get(id) ?? 0) + (1 - alpha) * (v.get(id) ?? 0) }))
-    .sort((a, b) => b.s - a.s || legs.pos(a.id) - legs.pos(b.id)).map((x) => x.id);
+  return [...ids]
+    .map((id) => ({ id, s: alpha * (k.get(id) ?? 0) + (1 - alpha) * (v.get(id) ?? 0) }))
+    .sort((a, b) => b.s - a.s || legs.pos(a.id) - legs.pos(b.id))
+    .map((x) => x.id);
 }
 
 const sim = (group: string, name: string, fuse: SimVariant['fuse']): SimVariant => ({ kind: 'sim', group, name, fuse });
@@ -133,7 +154,10 @@ const SIM_VARIANTS: SimVariant[] = [
   ...[0.3, 0.4, 0.5, 0.6, 0.7, 0.8].map((a) => sim('sim convex', `sim convex kw=${a}`, (l) => convexFuse(l, a, 50))),
   // Upper bound for any per-query choice between the two legs (uses the labels: not a method).
   sim('sim oracle', 'sim oracle: better leg per query', (l, q) => {
-    const rr = (list: { id: string }[]): number => { const i = list.slice(0, 10).findIndex((h) => l.rel(h.id, q)); return i < 0 ? 0 : 1 / (i + 1); };
+    const rr = (list: { id: string }[]): number => {
+      const i = list.slice(0, 10).findIndex((h) => l.rel(h.id, q));
+      return i < 0 ? 0 : 1 / (i + 1);
+    };
     return (rr(l.vec) > rr(l.kw) ? l.vec : l.kw).map((h) => h.id);
   }),
   // Tokenizer / stop-word alternatives for the keyword leg, alone and fused with the library's vector leg.
@@ -143,7 +167,14 @@ const SIM_VARIANTS: SimVariant[] = [
 
 // ---- data ------------------------------------------------------------------------------
 
-interface Loaded { ds: Dataset; mem: Memory; toEval: Map<string, string[]>; toLib: Map<string, string>; groupOf: (id: string) => string; loadMs: number }
+interface Loaded {
+  ds: Dataset;
+  mem: Memory;
+  toEval: Map<string, string[]>;
+  toLib: Map<string, string>;
+  groupOf: (id: string) => string;
+  loadMs: number;
+}
 
 /**
  * Store a data set. With `hints`, a memory that replaces an earlier one is added with
@@ -165,23 +196,35 @@ async function load(ds: Dataset, dir: string, embedder: CachingEmbedder, hints =
     while (i < ds.memories.length && chunk.length < BATCH) {
       const m = ds.memories[i]!;
       if (hints && m.supersedes && inChunk.has(m.supersedes)) break;
-      chunk.push(m); inChunk.add(m.id); i++;
+      chunk.push(m);
+      inChunk.add(m.id);
+      i++;
     }
-    const res = await mem.addMany(chunk.map((m) => {
-      const item: Parameters<Memory['addMany']>[0][number] & { supersedes?: string } = { content: m.content, createdAt: m.createdAt };
-      if (m.namespace) item.namespace = m.namespace;
-      if (m.category) item.category = m.category;
-      if (m.sessionId) item.sessionId = m.sessionId;
-      if (hints && m.supersedes) item.supersedes = toLib.get(m.supersedes)!;
-      return item;
-    }));
+    const res = await mem.addMany(
+      chunk.map((m) => {
+        const item: Parameters<Memory['addMany']>[0][number] & { supersedes?: string } = { content: m.content, createdAt: m.createdAt };
+        if (m.namespace) item.namespace = m.namespace;
+        if (m.category) item.category = m.category;
+        if (m.sessionId) item.sessionId = m.sessionId;
+        if (hints && m.supersedes) item.supersedes = toLib.get(m.supersedes)!;
+        return item;
+      }),
+    );
     // A library that de-duplicates on write may return one id for several inputs: keep them all.
-    res.forEach((r, j) => { toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]); toLib.set(chunk[j]!.id, r.id); });
-    if (process.stderr.isTTY || i === ds.memories.length) process.stderr.write(`\r  ${ds.name}${hints ? ' (supersedes hints)' : ''}: stored ${i}/${ds.memories.length} (model calls so far: ${embedder.misses})`);
+    res.forEach((r, j) => {
+      toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]);
+      toLib.set(chunk[j]!.id, r.id);
+    });
+    if (process.stderr.isTTY || i === ds.memories.length)
+      process.stderr.write(`\r  ${ds.name}${hints ? ' (supersedes hints)' : ''}: stored ${i}/${ds.memories.length} (model calls so far: ${embedder.misses})`);
   }
   process.stderr.write('\n');
   const dupOf = new Map(ds.memories.filter((m) => m.duplicateOf).map((m) => [m.id, m.duplicateOf!]));
-  const groupOf = (id: string): string => { let g = id; for (let n = 0; n < 5 && dupOf.has(g); n++) g = dupOf.get(g)!; return g; };
+  const groupOf = (id: string): string => {
+    let g = id;
+    for (let n = 0; n < 5 && dupOf.has(g); n++) g = dupOf.get(g)!;
+    return g;
+  };
   return { ds, mem, toEval, toLib, groupOf, loadMs: performance.now() - t0 };
 }
 
@@ -195,17 +238,34 @@ function filterOf(q: EvalQuery): RecallOptions {
 
 // ---- running -------------------------------------------------------------------------------
 
-interface QueryResult { id: string; kind: string; scores: Scores; ranked: string[]; staleAbove?: boolean }
-interface VariantResult { name: string; group: string; kind: 'library' | 'sim'; unsupported?: string; msPerQuery: number; overall: Scores; byKind: Record<string, Scores>; staleAbove?: number; perQuery: QueryResult[] }
+interface QueryResult {
+  id: string;
+  kind: string;
+  scores: Scores;
+  ranked: string[];
+  staleAbove?: boolean;
+}
+interface VariantResult {
+  name: string;
+  group: string;
+  kind: 'library' | 'sim';
+  unsupported?: string;
+  msPerQuery: number;
+  overall: Scores;
+  byKind: Record<string, Scores>;
+  staleAbove?: number;
+  perQuery: QueryResult[];
+}
 
 async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult[]> {
   const { ds, mem, toEval, toLib, groupOf } = L;
   // Rankings are lists of library ids (one per stored memory). A memory the library merged on write
   // (exact duplicate) stands for several data-set ids: it is scored as the best of them, once.
-  const toEvalIds = (q: EvalQuery, ids: string[]): string[] => ids.map((id) => {
-    const es = toEval.get(id) ?? [id];
-    return es.reduce((b, e) => ((q.relevant[e] ?? 0) > (q.relevant[b] ?? 0) ? e : b), es[0]!);
-  });
+  const toEvalIds = (q: EvalQuery, ids: string[]): string[] =>
+    ids.map((id) => {
+      const es = toEval.get(id) ?? [id];
+      return es.reduce((b, e) => ((q.relevant[e] ?? 0) > (q.relevant[b] ?? 0) ? e : b), es[0]!);
+    });
   const legs = new Map<string, Legs>();
   const firstEval = new Map([...toEval].map(([lib, es]) => [lib, es[0]!]));
   const order = new Map(ds.memories.map((m, i) => [m.id, i]));
@@ -222,7 +282,13 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
       const kw = await mem.recall(q.query, { ...f, mode: 'keyword', limit: LEG_DEPTH, candidates: LEG_DEPTH });
       const vec = await mem.recall(q.query, { ...f, mode: 'vector', limit: LEG_DEPTH, candidates: LEG_DEPTH });
       const conv = (hs: typeof kw): { id: string; s: number }[] => hs.map((h) => ({ id: h.id, s: h.score }));
-      legs.set(q.id, { kw: conv(kw), vec: conv(vec), pos, rel: (id, qq) => (toEval.get(id) ?? [id]).some((e) => (qq.relevant[e] ?? 0) > 0), alt: Object.fromEntries(ALT_LEGS.map((a) => [a.name, alt ? asLib(alt.search(q, a, LEG_DEPTH)) : []])) });
+      legs.set(q.id, {
+        kw: conv(kw),
+        vec: conv(vec),
+        pos,
+        rel: (id, qq) => (toEval.get(id) ?? [id]).some((e) => (qq.relevant[e] ?? 0) > 0),
+        alt: Object.fromEntries(ALT_LEGS.map((a) => [a.name, alt ? asLib(alt.search(q, a, LEG_DEPTH)) : []])),
+      });
     }
     alt?.close();
   }
@@ -237,10 +303,19 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
         try {
           const { dropTimeFilters, ...opts } = typeof v.options === 'function' ? v.options(ds) : v.options;
           const f = filterOf(q);
-          if (dropTimeFilters) { delete f.since; delete f.until; }
-          ranked = toEvalIds(q, (await mem.recall(q.query, { ...f, limit: 10, ...opts })).map((h) => h.id));
+          if (dropTimeFilters) {
+            delete f.since;
+            delete f.until;
+          }
+          ranked = toEvalIds(
+            q,
+            (await mem.recall(q.query, { ...f, limit: 10, ...opts })).map((h) => h.id),
+          );
         } catch (err) {
-          if ((err as { code?: string }).code === 'INVALID_INPUT' && perQuery.length === 0) { unsupported = (err as Error).message; break; }
+          if ((err as { code?: string }).code === 'INVALID_INPUT' && perQuery.length === 0) {
+            unsupported = (err as Error).message;
+            break;
+          }
           throw err;
         }
       } else {
@@ -258,9 +333,20 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
     const ms = (performance.now() - t0) / Math.max(1, perQuery.length);
     const kinds = Object.keys(ds.kinds);
     const byKind: Record<string, Scores> = {};
-    for (const k of kinds) { const xs = perQuery.filter((r) => r.kind === k); if (xs.length) byKind[k] = mean(xs.map((r) => r.scores)); }
+    for (const k of kinds) {
+      const xs = perQuery.filter((r) => r.kind === k);
+      if (xs.length) byKind[k] = mean(xs.map((r) => r.scores));
+    }
     const withStale = perQuery.filter((r) => r.staleAbove !== undefined);
-    const res: VariantResult = { name: v.name, group: v.group, kind: v.kind, msPerQuery: v.kind === 'library' ? ms : NaN, overall: mean(perQuery.map((r) => r.scores)), byKind, perQuery };
+    const res: VariantResult = {
+      name: v.name,
+      group: v.group,
+      kind: v.kind,
+      msPerQuery: v.kind === 'library' ? ms : NaN,
+      overall: mean(perQuery.map((r) => r.scores)),
+      byKind,
+      perQuery,
+    };
     if (withStale.length) res.staleAbove = withStale.filter((r) => r.staleAbove).length / withStale.length;
     if (unsupported) res.unsupported = unsupported;
     results.push(res);
@@ -286,32 +372,63 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
   const stored = L.toEval.size < ds.memories.length ? ` (stored as ${L.toEval.size}: the library merged exact repeats)` : '';
   out.push(`### ${label}: ${ds.memories.length} memories${ns > 1 ? ` in ${ns} namespaces` : ''}${stored}, ${n} queries`, '');
   const ok = rs.filter((r) => !r.unsupported);
-  out.push(table(['variant', ...METRICS.map((m) => METRIC_LABEL[m]), 'ms/query'], ok.map((r) => [r.name, ...METRICS.map((m) => f3(r.overall[m])), Number.isFinite(r.msPerQuery) ? r.msPerQuery.toFixed(1) : 'sim'])));
+  out.push(
+    table(
+      ['variant', ...METRICS.map((m) => METRIC_LABEL[m]), 'ms/query'],
+      ok.map((r) => [r.name, ...METRICS.map((m) => f3(r.overall[m])), Number.isFinite(r.msPerQuery) ? r.msPerQuery.toFixed(1) : 'sim']),
+    ),
+  );
   for (const r of rs.filter((x) => x.unsupported)) out.push(`\n(${r.name}: not supported by this build: ${r.unsupported})`);
   const get = (name: string): VariantResult | undefined => ok.find((r) => r.name === name);
   const [kw, vec, hy] = [get('keyword'), get('vector'), get('hybrid')];
   const kindRows = perKindAll ? ok : ok.filter((r) => r.group === 'mode' || r.group === 'issue 15');
   out.push('', `Per kind, R@10 / MRR:`, '');
   const kinds = Object.keys(ds.kinds).filter((k) => ds.queries.some((q) => q.kind === k));
-  out.push(table(['kind (queries)', ...kindRows.map((r) => r.name)], kinds.map((k) => [`${k} (${ds.queries.filter((q) => q.kind === k).length})`, ...kindRows.map((r) => `${f3(r.byKind[k]!.r10)} / ${f3(r.byKind[k]!.mrr)}`)])));
+  out.push(
+    table(
+      ['kind (queries)', ...kindRows.map((r) => r.name)],
+      kinds.map((k) => [
+        `${k} (${ds.queries.filter((q) => q.kind === k).length})`,
+        ...kindRows.map((r) => `${f3(r.byKind[k]!.r10)} / ${f3(r.byKind[k]!.mrr)}`),
+      ]),
+    ),
+  );
   if (kw && vec && hy) {
     const idx = new Map(ds.queries.map((q, i) => [q.id, i]));
-    let both = 0, kOnly = 0, vOnly = 0, neither = 0, lossMrr = 0, lossR10 = 0, lossR5 = 0, winMrr = 0;
+    let both = 0,
+      kOnly = 0,
+      vOnly = 0,
+      neither = 0,
+      lossMrr = 0,
+      lossR10 = 0,
+      lossR5 = 0,
+      winMrr = 0;
     for (const q of ds.queries) {
       const i = idx.get(q.id)!;
-      const a = kw.perQuery[i]!.scores, b = vec.perQuery[i]!.scores, h = hy.perQuery[i]!.scores;
-      const ka = a.r10 > 0, vb = b.r10 > 0;
-      if (ka && vb) both++; else if (ka) kOnly++; else if (vb) vOnly++; else neither++;
+      const a = kw.perQuery[i]!.scores,
+        b = vec.perQuery[i]!.scores,
+        h = hy.perQuery[i]!.scores;
+      const ka = a.r10 > 0,
+        vb = b.r10 > 0;
+      if (ka && vb) both++;
+      else if (ka) kOnly++;
+      else if (vb) vOnly++;
+      else neither++;
       if (h.mrr < Math.max(a.mrr, b.mrr) - 1e-9) lossMrr++;
       if (h.mrr > Math.max(a.mrr, b.mrr) + 1e-9) winMrr++;
       if (h.r10 < Math.max(a.r10, b.r10) - 1e-9) lossR10++;
       if (h.r5 < Math.max(a.r5, b.r5) - 1e-9) lossR5++;
     }
     out.push('', `Legs (a relevant memory in the top 10): both ${both}, keyword only ${kOnly}, vector only ${vOnly}, neither ${neither}.`);
-    out.push(`Hybrid vs. the better leg of each query: lower MRR on ${lossMrr}, higher MRR on ${winMrr}, lower R@5 on ${lossR5}, lower R@10 on ${lossR10} of ${n} queries.`);
+    out.push(
+      `Hybrid vs. the better leg of each query: lower MRR on ${lossMrr}, higher MRR on ${winMrr}, lower R@5 on ${lossR5}, lower R@10 on ${lossR10} of ${n} queries.`,
+    );
     for (const m of METRICS) {
       const best = Math.max(kw.overall[m], vec.overall[m]);
-      if (hy.overall[m] < best - 1e-9) out.push(`Overall ${METRIC_LABEL[m]}: hybrid ${f3(hy.overall[m])} is BELOW the better single leg (${kw.overall[m] >= vec.overall[m] ? 'keyword' : 'vector'} ${f3(best)}).`);
+      if (hy.overall[m] < best - 1e-9)
+        out.push(
+          `Overall ${METRIC_LABEL[m]}: hybrid ${f3(hy.overall[m])} is BELOW the better single leg (${kw.overall[m] >= vec.overall[m] ? 'keyword' : 'vector'} ${f3(best)}).`,
+        );
     }
     const simRrf = get('sim rrf k=60 d=50');
     const libRrf = get('hybrid rrf');
@@ -323,7 +440,11 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
     }
   }
   const stale = ok.filter((r) => r.staleAbove !== undefined && (r.group === 'mode' || r.group === 'issue 15'));
-  if (stale.length) out.push('', `"latest" queries where a superseded version ranks above the current one: ${stale.map((r) => `${r.name} ${(100 * r.staleAbove!).toFixed(0)}%`).join(', ')}.`);
+  if (stale.length)
+    out.push(
+      '',
+      `"latest" queries where a superseded version ranks above the current one: ${stale.map((r) => `${r.name} ${(100 * r.staleAbove!).toFixed(0)}%`).join(', ')}.`,
+    );
   return out.join('\n');
 }
 
@@ -368,21 +489,38 @@ async function evaluate(store: string | undefined): Promise<void> {
   const names = (arg('--data') ?? 'facts,conversations').split(',').filter(Boolean);
   const paths = names.map((n) => (n.endsWith('.json') ? resolve(n) : join(here, 'data', `${n}.json`)));
   const which = arg('--variants') ?? 'all';
-  const variants: Variant[] = which === 'core' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode')
-    : which === 'fusion' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'fusion')
-    : which === 'issue15' ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'issue 15') : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
+  const variants: Variant[] =
+    which === 'core'
+      ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode')
+      : which === 'fusion'
+        ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'fusion')
+        : which === 'issue15'
+          ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'issue 15')
+          : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
   const embedder = new CachingEmbedder(new LocalEmbedder(), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
   const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
   const t0 = performance.now();
   const sections: string[] = [];
-  const json: Record<string, unknown> = { rev: null as string | null, embedder: embedder.id, dims: embedder.dims, date: new Date().toISOString(), node: process.version, datasets: {} };
+  const json: Record<string, unknown> = {
+    rev: null as string | null,
+    embedder: embedder.id,
+    dims: embedder.dims,
+    date: new Date().toISOString(),
+    node: process.version,
+    datasets: {},
+  };
   try {
     for (const p of paths) {
       const ds = JSON.parse(readFileSync(p, 'utf8')) as Dataset;
       process.stderr.write(`${ds.name}: ${ds.memories.length} memories, ${ds.queries.length} queries\n`);
       const runs: { label: string; hints: boolean; variants: Variant[] }[] = [{ label: ds.name, hints: false, variants }];
       if (ds.memories.some((m) => m.supersedes) && which !== 'core' && !process.argv.includes('--no-hints')) {
-        if (await supportsSupersedes()) runs.push({ label: `${ds.name} + supersedes hints`, hints: true, variants: variants.filter((v) => v.kind === 'library' && (v.group === 'mode' || v.group === 'lifecycle')) });
+        if (await supportsSupersedes())
+          runs.push({
+            label: `${ds.name} + supersedes hints`,
+            hints: true,
+            variants: variants.filter((v) => v.kind === 'library' && (v.group === 'mode' || v.group === 'lifecycle')),
+          });
         else process.stderr.write('  (this build has no `supersedes` option: skipping the run with supersession hints)\n');
       }
       for (const run of runs) {
@@ -390,8 +528,20 @@ async function evaluate(store: string | undefined): Promise<void> {
         const rs = await runDataset(L, run.variants);
         sections.push(report(L, rs, arg('--per-kind') === 'all', run.label));
         (json.datasets as Record<string, unknown>)[run.label] = {
-          memories: ds.memories.length, stored: L.toEval.size, queries: ds.queries.length, loadMs: Math.round(L.loadMs),
-          variants: rs.map((r) => ({ ...r, perQuery: r.perQuery.map((q) => ({ id: q.id, kind: q.kind, ...q.scores, ...(q.staleAbove !== undefined ? { staleAbove: q.staleAbove } : {}), ranked: q.ranked })) })),
+          memories: ds.memories.length,
+          stored: L.toEval.size,
+          queries: ds.queries.length,
+          loadMs: Math.round(L.loadMs),
+          variants: rs.map((r) => ({
+            ...r,
+            perQuery: r.perQuery.map((q) => ({
+              id: q.id,
+              kind: q.kind,
+              ...q.scores,
+              ...(q.staleAbove !== undefined ? { staleAbove: q.staleAbove } : {}),
+              ranked: q.ranked,
+            })),
+          })),
         };
         await L.mem.close();
       }
@@ -414,16 +564,27 @@ async function evaluate(store: string | undefined): Promise<void> {
   const secs = ((performance.now() - t0) / 1000).toFixed(0);
   let rev = arg('--rev');
   if (!rev) {
-    try { rev = `${execSync('git describe --always --dirty', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()} (working tree)`; } catch { /* not a git checkout */ }
+    try {
+      rev = `${execSync('git describe --always --dirty', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim()} (working tree)`;
+    } catch {
+      /* not a git checkout */
+    }
   }
   const on = store ? `, on PostgreSQL (${store === 'pglite' ? 'PGlite' : store.replace(/:[^:@/]*@/, ':***@')})` : '';
   console.log(`## mnemolite quality benchmark (${rev ? `library at ${rev}, ` : ''}embedder ${embedder.id}${on}, Node ${process.version})\n`);
   console.log(sections.join('\n\n'));
-  console.log(`\nEmbeddings: ${embedder.hits} from cache, ${embedder.misses} computed (${(embedder.modelMs / 1000).toFixed(0)} s in the model). Total ${secs} s.`);
+  console.log(
+    `\nEmbeddings: ${embedder.hits} from cache, ${embedder.misses} computed (${(embedder.modelMs / 1000).toFixed(0)} s in the model). Total ${secs} s.`,
+  );
   const jsonPath = arg('--json');
   json.rev = rev ?? null;
   json.store = store ?? 'sqlite';
-  if (jsonPath) { writeFileSync(jsonPath, JSON.stringify(json, null, 1)); console.log(`JSON written to ${jsonPath}`); }
+  if (jsonPath) {
+    writeFileSync(jsonPath, JSON.stringify(json, null, 1));
+    console.log(`JSON written to ${jsonPath}`);
+  }
 }
 
 await main();

@@ -4,34 +4,127 @@
  */
 
 export const PEOPLE: [string, string][] = [
-  ['Priya', 'Raman'], ['Marco', 'Rossi'], ['Alex', 'Kim'], ['Alex', 'Moreau'], ['Tom', 'Becker'], ['Sofia', 'Almeida'],
-  ['Jonas', 'Lindqvist'], ['Hannah', 'Okafor'], ['Wei', 'Zhang'], ['Fatima', 'Haddad'], ['Lucas', 'Ferreira'], ['Nina', 'Petrova'],
-  ['Omar', 'Siddiqui'], ['Chloe', 'Martin'], ['Diego', 'Alvarez'], ['Yuki', 'Tanaka'], ['Sam', 'Whitfield'], ['Grace', 'Mensah'],
-  ['Ivan', 'Horvat'], ['Leila', 'Nasser'], ['Ben', 'Carter'], ['Maya', 'Goldberg'], ['Ravi', 'Iyer'], ['Elena', 'Vasquez'],
-  ['Kofi', 'Boateng'], ['Anna', 'Novak'], ['Felix', 'Wagner'], ['Sara', 'Lind'], ['Mateo', 'Rojas'], ['Zoe', 'Fischer'],
-  ['Arjun', 'Mehta'], ['Clara', 'Dubois'], ['Noah', 'Jensen'], ['Amara', 'Eze'], ['Pedro', 'Santos'], ['Lena', 'Hoffmann'],
-  ['Kenji', 'Mori'], ['Ines', 'Costa'], ['Dmitri', 'Volkov'], ['Rosa', 'Moretti'], ['Jamal', 'Wright'], ['Mei', 'Lin'],
-  ['Tariq', 'Aziz'], ['Julia', 'Kowalski'], ['Oscar', 'Nilsson'], ['Aisha', 'Bello'], ['Hugo', 'Laurent'], ['Vera', 'Sokolova'],
+  ['Priya', 'Raman'],
+  ['Marco', 'Rossi'],
+  ['Alex', 'Kim'],
+  ['Alex', 'Moreau'],
+  ['Tom', 'Becker'],
+  ['Sofia', 'Almeida'],
+  ['Jonas', 'Lindqvist'],
+  ['Hannah', 'Okafor'],
+  ['Wei', 'Zhang'],
+  ['Fatima', 'Haddad'],
+  ['Lucas', 'Ferreira'],
+  ['Nina', 'Petrova'],
+  ['Omar', 'Siddiqui'],
+  ['Chloe', 'Martin'],
+  ['Diego', 'Alvarez'],
+  ['Yuki', 'Tanaka'],
+  ['Sam', 'Whitfield'],
+  ['Grace', 'Mensah'],
+  ['Ivan', 'Horvat'],
+  ['Leila', 'Nasser'],
+  ['Ben', 'Carter'],
+  ['Maya', 'Goldberg'],
+  ['Ravi', 'Iyer'],
+  ['Elena', 'Vasquez'],
+  ['Kofi', 'Boateng'],
+  ['Anna', 'Novak'],
+  ['Felix', 'Wagner'],
+  ['Sara', 'Lind'],
+  ['Mateo', 'Rojas'],
+  ['Zoe', 'Fischer'],
+  ['Arjun', 'Mehta'],
+  ['Clara', 'Dubois'],
+  ['Noah', 'Jensen'],
+  ['Amara', 'Eze'],
+  ['Pedro', 'Santos'],
+  ['Lena', 'Hoffmann'],
+  ['Kenji', 'Mori'],
+  ['Ines', 'Costa'],
+  ['Dmitri', 'Volkov'],
+  ['Rosa', 'Moretti'],
+  ['Jamal', 'Wright'],
+  ['Mei', 'Lin'],
+  ['Tariq', 'Aziz'],
+  ['Julia', 'Kowalski'],
+  ['Oscar', 'Nilsson'],
+  ['Aisha', 'Bello'],
+  ['Hugo', 'Laurent'],
+  ['Vera', 'Sokolova'],
 ];
 
 export const ROLES = [
-  'backend engineer', 'staff engineer', 'engineering manager', 'product manager', 'site reliability engineer', 'data scientist',
-  'product designer', 'QA lead', 'frontend engineer', 'security engineer', 'tech lead', 'data engineer', 'ML engineer',
-  'developer advocate', 'support lead', 'platform engineer', 'mobile engineer', 'principal engineer',
+  'backend engineer',
+  'staff engineer',
+  'engineering manager',
+  'product manager',
+  'site reliability engineer',
+  'data scientist',
+  'product designer',
+  'QA lead',
+  'frontend engineer',
+  'security engineer',
+  'tech lead',
+  'data engineer',
+  'ML engineer',
+  'developer advocate',
+  'support lead',
+  'platform engineer',
+  'mobile engineer',
+  'principal engineer',
 ];
 export const TEAMS = [
-  'Payments', 'Platform', 'Search', 'Data', 'Mobile', 'Growth', 'Identity', 'Infrastructure', 'Support Tools', 'Machine Learning',
-  'Billing', 'Developer Experience', 'Security', 'Web',
+  'Payments',
+  'Platform',
+  'Search',
+  'Data',
+  'Mobile',
+  'Growth',
+  'Identity',
+  'Infrastructure',
+  'Support Tools',
+  'Machine Learning',
+  'Billing',
+  'Developer Experience',
+  'Security',
+  'Web',
 ];
 export const CITIES: [string, string][] = [
-  ['Lisbon', 'WET'], ['Berlin', 'CET'], ['Amsterdam', 'CET'], ['London', 'GMT'], ['Bangalore', 'IST'], ['Toronto', 'EST'],
-  ['São Paulo', 'BRT'], ['Warsaw', 'CET'], ['Nairobi', 'EAT'], ['Singapore', 'SGT'], ['Austin', 'CST'], ['Barcelona', 'CET'],
-  ['Stockholm', 'CET'], ['Tokyo', 'JST'], ['Melbourne', 'AEST'], ['Dublin', 'GMT'], ['Lagos', 'WAT'], ['Zurich', 'CET'],
-  ['Montreal', 'EST'], ['Prague', 'CET'],
+  ['Lisbon', 'WET'],
+  ['Berlin', 'CET'],
+  ['Amsterdam', 'CET'],
+  ['London', 'GMT'],
+  ['Bangalore', 'IST'],
+  ['Toronto', 'EST'],
+  ['São Paulo', 'BRT'],
+  ['Warsaw', 'CET'],
+  ['Nairobi', 'EAT'],
+  ['Singapore', 'SGT'],
+  ['Austin', 'CST'],
+  ['Barcelona', 'CET'],
+  ['Stockholm', 'CET'],
+  ['Tokyo', 'JST'],
+  ['Melbourne', 'AEST'],
+  ['Dublin', 'GMT'],
+  ['Lagos', 'WAT'],
+  ['Zurich', 'CET'],
+  ['Montreal', 'EST'],
+  ['Prague', 'CET'],
 ];
 export const EXPERTISE = [
-  'Postgres internals', 'incident response', 'pricing experiments', 'accessibility', 'Kubernetes networking', 'data modelling',
-  'hiring loops', 'OAuth flows', 'mobile performance', 'search relevance', 'cost optimisation', 'threat modelling',
+  'Postgres internals',
+  'incident response',
+  'pricing experiments',
+  'accessibility',
+  'Kubernetes networking',
+  'data modelling',
+  'hiring loops',
+  'OAuth flows',
+  'mobile performance',
+  'search relevance',
+  'cost optimisation',
+  'threat modelling',
 ];
 
 export const ROLE_T = [
@@ -42,18 +135,41 @@ export const ROLE_T = [
   '{full} joined {team} as {arole}.',
 ];
 export const CITY_T = ['{full} is based in {city}.', '{full} works remotely from {city} ({tz}).', '{full} lives in {city}, so mind the {tz} time zone.'];
-export const HANDLE_T = ["{full}'s Slack handle is @{handle}.", 'Reach {full} on Slack as @{handle}; email is slow.', '{full}: Slack @{handle}, prefers DMs to email.'];
+export const HANDLE_T = [
+  "{full}'s Slack handle is @{handle}.",
+  'Reach {full} on Slack as @{handle}; email is slow.',
+  '{full}: Slack @{handle}, prefers DMs to email.',
+];
 export const MANAGER_T = ['{full} reports to {mfull}.', "{full}'s manager is {mfull}.", '{mfull} manages {full}.'];
 export const WORKSTYLE = [
-  'likes agendas sent a day before meetings', 'prefers async updates over calls', 'is usually offline on Fridays',
-  'wants PR reviews within one working day', 'prefers afternoon meetings', 'shares written notes after every meeting',
-  'answers Slack in batches, twice a day', 'likes to whiteboard before writing any code', 'asks for a design doc before big changes',
+  'likes agendas sent a day before meetings',
+  'prefers async updates over calls',
+  'is usually offline on Fridays',
+  'wants PR reviews within one working day',
+  'prefers afternoon meetings',
+  'shares written notes after every meeting',
+  'answers Slack in batches, twice a day',
+  'likes to whiteboard before writing any code',
+  'asks for a design doc before big changes',
   'prefers to be looped in on incidents early',
 ];
 
 export interface Project {
-  name: string; what: string; lang: string; fw: string; db: string; queue: string; host: string; region: string;
-  ci: string; cadence: string; chan: string; repo: string; key: string; port: number; ext: string;
+  name: string;
+  what: string;
+  lang: string;
+  fw: string;
+  db: string;
+  queue: string;
+  host: string;
+  region: string;
+  ci: string;
+  cadence: string;
+  chan: string;
+  repo: string;
+  key: string;
+  port: number;
+  ext: string;
 }
 export const PROJECT_BASE: [string, string, string][] = [
   ['Falcon', 'payments API that charges cards and issues refunds', 'FAL'],
@@ -87,8 +203,12 @@ export const HOSTS = ['AWS ECS Fargate', 'GKE', 'Fly.io', 'Hetzner bare metal', 
 export const REGIONS = ['eu-west-1', 'us-east-2', 'eu-central-1', 'ap-southeast-1', 'europe-west4', 'us-west-2'];
 export const CIS = ['GitHub Actions', 'CircleCI', 'Buildkite', 'GitLab CI', 'Jenkins', 'Drone'];
 export const CADENCES = [
-  'every Tuesday and Thursday', 'continuously on every merge to main', 'once a fortnight', 'every weekday morning',
-  'on Mondays after the release review', 'when the Wednesday release train leaves',
+  'every Tuesday and Thursday',
+  'continuously on every merge to main',
+  'once a fortnight',
+  'every weekday morning',
+  'on Mondays after the release review',
+  'when the Wednesday release train leaves',
 ];
 
 /** Attribute templates: memory phrasings and "partial" queries (share the project name, not the attribute words). */
@@ -102,7 +222,12 @@ export const ATTR: Record<string, { mem: string[]; q: string[] }> = {
     q: ['What programming language is {P} implemented in?', 'Which tech stack powers {P}?'],
   },
   db: {
-    mem: ['{P} stores its data in {db}.', 'The {P} service persists everything to {db}.', '{P} primary datastore: {db}.', 'For {P} we picked {db} as the main store.'],
+    mem: [
+      '{P} stores its data in {db}.',
+      'The {P} service persists everything to {db}.',
+      '{P} primary datastore: {db}.',
+      'For {P} we picked {db} as the main store.',
+    ],
     q: ['Which database engine backs {P}?', 'What DB does {P} write to?'],
   },
   queue: {
@@ -126,7 +251,11 @@ export const ATTR: Record<string, { mem: string[]; q: string[] }> = {
     q: ['Where do I escalate a {P} problem?', 'Who gets told when {P} is down?'],
   },
   dash: {
-    mem: ["Grafana board '{P} / Overview' has the golden signals for {P}.", "{P} health is on the Grafana dashboard '{P} / Overview'.", "Check Grafana, '{P} / Overview', for {P} latency and errors."],
+    mem: [
+      "Grafana board '{P} / Overview' has the golden signals for {P}.",
+      "{P} health is on the Grafana dashboard '{P} / Overview'.",
+      "Check Grafana, '{P} / Overview', for {P} latency and errors.",
+    ],
     q: ['Where can I watch how {P} is doing?', 'How do I monitor {P}?'],
   },
   repo: {
@@ -196,20 +325,35 @@ export const PREFS: [string, string, string?][] = [
  * when present) and a query that shares no content word with either. The generator checks that.
  */
 export const PARAPHRASE: { m: string[]; q: string }[] = [
-  { m: ['Runs the home automation stack on a Raspberry Pi 4 in the hallway closet.', 'Their smart-home services are hosted on a little Pi board by the front door.'], q: 'Which ARM microcomputer powers the house gadgets?' },
+  {
+    m: [
+      'Runs the home automation stack on a Raspberry Pi 4 in the hallway closet.',
+      'Their smart-home services are hosted on a little Pi board by the front door.',
+    ],
+    q: 'Which ARM microcomputer powers the house gadgets?',
+  },
   { m: ['Is vegetarian and allergic to peanuts.', 'Eats no meat; peanuts cause a reaction.'], q: 'Dietary restrictions when ordering lunch' },
   { m: ['Gets migraines from bright screens, so every editor theme must be dark.'], q: 'Display colour scheme needs because of headaches' },
   { m: ['Daughter Mia starts kindergarten in September.', 'Mia, their little girl, enters kindergarten this autumn.'], q: 'When does the child begin school?' },
   { m: ['Commutes by bicycle, about 12 km each way along the canal.', 'Cycles to work daily along the canal path.'], q: 'How do they get to the office?' },
   { m: ['Hates long meetings; keep calls under 25 minutes.'], q: 'Preferred duration for video conferences' },
   { m: ['The Kubernetes cluster autoscaler keeps at least three nodes warm.'], q: 'Minimum machine count in the container orchestration setup' },
-  { m: ['Nightly backups of the Postgres database go to an S3 bucket in eu-west-1.', 'Postgres dumps are copied every night to S3 (eu-west-1).'], q: 'Where are relational DB snapshots stored overnight?' },
+  {
+    m: ['Nightly backups of the Postgres database go to an S3 bucket in eu-west-1.', 'Postgres dumps are copied every night to S3 (eu-west-1).'],
+    q: 'Where are relational DB snapshots stored overnight?',
+  },
   { m: ['Learning Japanese on Duolingo, currently a 200-day streak.'], q: 'Which foreign tongue are they studying?' },
   { m: ['Is allergic to cats.'], q: 'Which animal makes them sneeze?' },
-  { m: ['Prefers written summaries in bullet points rather than long paragraphs.', 'Wants recaps as short bullet lists, not prose.'], q: 'How should notes sent to them be formatted?' },
+  {
+    m: ['Prefers written summaries in bullet points rather than long paragraphs.', 'Wants recaps as short bullet lists, not prose.'],
+    q: 'How should notes sent to them be formatted?',
+  },
   { m: ['Training for the Berlin marathon in late September.'], q: 'Upcoming long-distance running race' },
   { m: ['Their laptop is a 2021 MacBook Pro with the M1 Max chip.'], q: 'Apple computer specs for their work machine' },
-  { m: ['Moved from Lisbon to Amsterdam in the spring.', 'Relocated to Amsterdam earlier this year after Lisbon.'], q: 'Which Dutch city do they live in now?' },
+  {
+    m: ['Moved from Lisbon to Amsterdam in the spring.', 'Relocated to Amsterdam earlier this year after Lisbon.'],
+    q: 'Which Dutch city do they live in now?',
+  },
   { m: ['Budget for the offsite is capped at 15,000 euros.'], q: 'Spending limit for the team retreat' },
   { m: ['The staging site is protected by basic auth; credentials live in 1Password.'], q: 'Where is the login for the pre-production website kept?' },
   { m: ['Sleeps badly before big launches, so avoid scheduling anything before 10am on release days.'], q: 'No early morning appointments on ship dates' },
@@ -217,7 +361,10 @@ export const PARAPHRASE: { m: string[]; q: string }[] = [
   { m: ['Drinks only decaf after 2pm.'], q: 'Caffeine habits later in the day' },
   { m: ['The CEO wants a weekly written update every Friday by noon.'], q: 'Status report deadline for leadership' },
   { m: ['Our error tracking runs on Sentry, self-hosted.'], q: 'Which crash monitoring tool do we use?' },
-  { m: ['Uses a split ergonomic keyboard because of wrist pain.', 'Types on a split keyboard since their wrist hurts.'], q: 'Repetitive strain injury accommodations' },
+  {
+    m: ['Uses a split ergonomic keyboard because of wrist pain.', 'Types on a split keyboard since their wrist hurts.'],
+    q: 'Repetitive strain injury accommodations',
+  },
   { m: ['The mobile app is built with React Native and ships through Expo.'], q: 'Cross-platform phone framework' },
   { m: ['Is colour-blind (deuteranopia); never rely on red versus green in charts.'], q: 'Accessibility needs for graphs and dashboards' },
   { m: ["Wife's name is Sofia; anniversary on June 12.", 'Married to Sofia, wedding anniversary 12 June.'], q: 'When do they celebrate with their spouse?' },
@@ -226,7 +373,10 @@ export const PARAPHRASE: { m: string[]; q: string }[] = [
   { m: ['Volunteers at the food bank on Saturday mornings.', 'Helps out at the food bank every Saturday morning.'], q: 'Charity work at weekends' },
   { m: ["The company's fiscal year starts in February."], q: 'When does the financial calendar begin?' },
   { m: ['Prefers pairing over asynchronous code review for tricky changes.'], q: 'Collaboration style for difficult pull requests' },
-  { m: ['Recovering from knee surgery; no hiking plans until spring.', 'Had an operation on the knee, so hikes are off for now.'], q: 'Physical limitations while healing' },
+  {
+    m: ['Recovering from knee surgery; no hiking plans until spring.', 'Had an operation on the knee, so hikes are off for now.'],
+    q: 'Physical limitations while healing',
+  },
   { m: ['Wants answers in British English spelling.'], q: 'UK orthography for replies' },
   { m: ['Password manager of choice is Bitwarden.'], q: 'Which credential vault app do they use?' },
   { m: ['Photographs birds with a 600mm lens on weekends.', 'Spends weekends shooting birds with a 600mm telephoto.'], q: 'Wildlife camera hobby' },
@@ -240,20 +390,29 @@ export const PARAPHRASE: { m: string[]; q: string }[] = [
   { m: ['Invoices must be sent by the 5th of each month.'], q: 'Billing deadline' },
   { m: ['Is nervous about public speaking; offer to rehearse talks beforehand.'], q: 'Stage fright ahead of presentations' },
   { m: ['Grew up in Cape Town.'], q: 'South African hometown' },
-  { m: ['The VPN drops every few hours on hotel wifi; they use a phone hotspot instead.', 'On hotel internet the VPN keeps disconnecting, so they tether.'], q: 'Unstable remote network connection workaround' },
+  {
+    m: ['The VPN drops every few hours on hotel wifi; they use a phone hotspot instead.', 'On hotel internet the VPN keeps disconnecting, so they tether.'],
+    q: 'Unstable remote network connection workaround',
+  },
   { m: ['Reads science fiction, currently working through the Expanse series.'], q: 'Favourite genre of novels' },
   { m: ['Their greyhound, Pixel, needs a walk at 6pm.', 'Pixel the greyhound gets walked at six every evening.'], q: 'Pet care routine' },
   { m: ['Runs Arch Linux on the desktop and macOS on the laptop.'], q: 'Operating systems on their computers' },
   { m: ['Meditates for twenty minutes every morning with Headspace.'], q: 'Mindfulness practice' },
   { m: ['The load balancer terminates TLS and forwards plain HTTP to the pods.'], q: 'Where encryption ends in front of the containers' },
-  { m: ['Is saving for a house deposit and cutting discretionary spending.', 'Putting money aside to buy a house; trimming extras.'], q: 'Financial goal of buying a home' },
+  {
+    m: ['Is saving for a house deposit and cutting discretionary spending.', 'Putting money aside to buy a house; trimming extras.'],
+    q: 'Financial goal of buying a home',
+  },
   { m: ['Salary review happens every April with their manager, Tom.'], q: 'Annual pay raise conversation' },
   { m: ['Hates being interrupted during deep work blocks from 9 to 12.'], q: 'Focus time without distractions' },
   { m: ['Sister Ana is a nurse in Porto.'], q: "Sibling's job in healthcare" },
   { m: ['Migrated the monorepo from Lerna to Turborepo last quarter.'], q: 'JavaScript build orchestration switch' },
   { m: ['Our feature flags are managed in LaunchDarkly.'], q: 'Toggle service for gradual rollouts' },
   { m: ['Uses Obsidian for personal notes, synced through iCloud.'], q: 'Knowledge base app across devices' },
-  { m: ['Takes insulin for type 1 diabetes; keep snacks in mind for long meetings.', 'Type 1 diabetic on insulin, may need a snack break.'], q: 'Medical condition involving blood sugar' },
+  {
+    m: ['Takes insulin for type 1 diabetes; keep snacks in mind for long meetings.', 'Type 1 diabetic on insulin, may need a snack break.'],
+    q: 'Medical condition involving blood sugar',
+  },
   { m: ['Dislikes emoji in professional messages.'], q: 'Smiley icons in work chat' },
   { m: ['The API rate limit for partners is 100 requests per second.'], q: 'Throttling threshold for external integrators' },
   { m: ['Is a night owl and does the best work after 10pm.'], q: 'Most productive hours late' },

@@ -60,7 +60,11 @@ function dateOf(h: RecallHit): string {
  * Build the block from a `recall` function (the Memory's). Validation of the recall options is the
  * recall's own; the context options are checked here first, so bad input changes nothing.
  */
-export async function buildContext(recall: (q: string, o: RecallOptions) => Promise<RecallHit[]>, query: string, options: ContextOptions = {}): Promise<ContextResult> {
+export async function buildContext(
+  recall: (q: string, o: RecallOptions) => Promise<RecallHit[]>,
+  query: string,
+  options: ContextOptions = {},
+): Promise<ContextResult> {
   if (options === null || typeof options !== 'object') throw new MnemoliteError('INVALID_INPUT', 'context options must be an object.');
   const { maxTokens, limit, header, ...recallOpts } = options;
   checkInt(maxTokens, 'maxTokens', 20, 100_000);

@@ -8,12 +8,36 @@ export { openMemory } from './memory/open.js';
 export { migrateMemories } from './memory/transfer.js';
 export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult } from './memory/transfer.js';
 export type {
-  AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, Metadata, OpenOptions, PostgresOptions, RecallHit, RecallMode, RecallOptions, Stats, UpdateInput,
+  AddInput,
+  AddOptions,
+  AddResult,
+  Filter,
+  ListOptions,
+  MemoryRecord,
+  Metadata,
+  OpenOptions,
+  PostgresOptions,
+  RecallHit,
+  RecallMode,
+  RecallOptions,
+  Stats,
+  UpdateInput,
 } from './types.js';
 export type { Embedder } from './embed/provider.js';
 export type {
-  DedupInfo, Duration, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, MemoryVersion, MmrOptions,
-  NearDuplicate, NearDuplicateMode, PruneOptions, PruneResult, RecencyOptions,
+  DedupInfo,
+  Duration,
+  LifecycleAddOptions,
+  LifecycleFields,
+  LifecycleRecallOptions,
+  LifecycleUpdateInput,
+  MemoryVersion,
+  MmrOptions,
+  NearDuplicate,
+  NearDuplicateMode,
+  PruneOptions,
+  PruneResult,
+  RecencyOptions,
 } from './lifecycle/types.js';
 export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
 export type { LocalEmbedderOptions } from './embed/local.js';
@@ -31,7 +55,17 @@ export type { ErrorCode } from './errors.js';
 export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';
 export { memoryTools, MEMORY_TOOL_NAMES } from './tools.js';
 export type {
-  AISDKTool, JsonSchema, MemoryToolName, MemoryTools, MemoryToolsOptions, OpenAIChatTool, OpenAIResponsesTool, ToolDefinition, ToolHit, ToolMemory, ToolResult,
+  AISDKTool,
+  JsonSchema,
+  MemoryToolName,
+  MemoryTools,
+  MemoryToolsOptions,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  ToolDefinition,
+  ToolHit,
+  ToolMemory,
+  ToolResult,
 } from './tools.js';
 export { createMcpServer, serveMcpStdio } from './mcp/index.js';
 export type { McpServerOptions } from './mcp/server.js';

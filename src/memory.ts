@@ -25,12 +25,8 @@ import type { MemoryVersion, PruneOptions, PruneResult } from './lifecycle/types
 import { toRecord } from './memory/records.js';
 import { namespaceFor } from './namespaces.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './memory/transfer.js';
-import type {
-  AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput,
-} from './types.js';
-import {
-  ALL_NAMESPACES, checkContent, checkId, checkQuery, parseAdd, parseList, parseRecall, parseScope, parseUpdate, toRowFilter,
-} from './validate.js';
+import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput } from './types.js';
+import { ALL_NAMESPACES, checkContent, checkId, checkQuery, parseAdd, parseList, parseRecall, parseScope, parseUpdate, toRowFilter } from './validate.js';
 
 /** Options for {@link Memory.reindex}. */
 export interface ReindexOptions {
@@ -121,20 +117,36 @@ export class Memory {
     const links = parsed.some((p) => p.opts.supersede === 'auto') ? await resolveAutoSupersede((q, o) => this.recall(q, o), parsed) : null;
     const hashes = parsed.map((p) => contentHash(p.content));
     // Each text's cache lookup stays inside its own namespace (no timing signal about others).
-    const vecs = this.embeddings ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]!, scope: namespaceFor('add', p.opts.namespace) }))) : null;
+    const vecs = this.embeddings
+      ? await this.embeddings.embedMany(parsed.map((p, i) => ({ text: p.content, hash: hashes[i]!, scope: namespaceFor('add', p.opts.namespace) })))
+      : null;
     this.live();
     const model = this.embedder?.id ?? null;
     const contexts = await batchContexts(
       parsed.map((p) => ({
-        namespace: namespaceFor('add', p.opts.namespace), sessionId: p.opts.sessionId ?? null, window: p.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+        namespace: namespaceFor('add', p.opts.namespace),
+        sessionId: p.opts.sessionId ?? null,
+        window: p.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
         ...(p.opts.key !== undefined ? { key: p.opts.key } : {}),
       })),
-      parsed.map((p) => p.content), vecs, (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model), contextGate(model),
+      parsed.map((p) => p.content),
+      vecs,
+      (ns, sid, n) => this.backend.sessionTail(ns, sid, n, model),
+      contextGate(model),
     );
     this.live();
-    const results = await this.backend.addMany(parsed.map((p, i) => ({
-      content: p.content, opts: p.opts, hash: hashes[i]!, vector: vecs ? vecs[i]! : null, context: contexts[i]!.texts, contextVector: contexts[i]!.vector,
-    })), model, this.dedupDefaults);
+    const results = await this.backend.addMany(
+      parsed.map((p, i) => ({
+        content: p.content,
+        opts: p.opts,
+        hash: hashes[i]!,
+        vector: vecs ? vecs[i]! : null,
+        context: contexts[i]!.texts,
+        contextVector: contexts[i]!.vector,
+      })),
+      model,
+      this.dedupDefaults,
+    );
     if (links) for (const [i, id] of links) results[i]!.autoSuperseded = id;
     return results;
   }
@@ -163,9 +175,16 @@ export class Memory {
       [vector] = await this.embeddings.embedMany([{ text: content, hash, scope: current.namespace }]);
     }
     this.live();
-    const row = await this.backend.update(id, ns, {
-      u, ...(content !== undefined ? { content, hash } : {}), ...(vector ? { vector } : {}),
-    }, this.embedder?.id ?? null);
+    const row = await this.backend.update(
+      id,
+      ns,
+      {
+        u,
+        ...(content !== undefined ? { content, hash } : {}),
+        ...(vector ? { vector } : {}),
+      },
+      this.embedder?.id ?? null,
+    );
     return toRecord(row);
   }
 
@@ -226,7 +245,10 @@ export class Memory {
     const f = toRowFilter('recall', o);
     const mode = o.mode ?? (this.embedder ? 'hybrid' : 'keyword');
     if (mode !== 'keyword' && !this.embeddings) {
-      throw new MnemoliteError('SEMANTIC_DISABLED', `Semantic recall is off (${this.semanticOff ?? 'no embedder'}), so mode "${mode}" cannot run. Use mode "keyword", or open with an embedder.`);
+      throw new MnemoliteError(
+        'SEMANTIC_DISABLED',
+        `Semantic recall is off (${this.semanticOff ?? 'no embedder'}), so mode "${mode}" cannot run. Use mode "keyword", or open with an embedder.`,
+      );
     }
     const limit = o.limit ?? 10;
     const depth = Math.min(MAX_CANDIDATES, Math.max(o.candidates ?? Math.max(50, limit * 3), limit));
@@ -234,7 +256,12 @@ export class Memory {
     const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q, f.namespace);
     this.live();
     const legs = await this.backend.legs({
-      text: mode === 'vector' ? null : q, vector: qvec, model: this.embedder?.id ?? null, depth, filter: f, exact: o.exact === true,
+      text: mode === 'vector' ? null : q,
+      vector: qvec,
+      model: this.embedder?.id ?? null,
+      depth,
+      filter: f,
+      exact: o.exact === true,
     });
     // The sharp signal (a memory's own words) and the broad one (its conversational context), added.
     // Then session evidence: a session with a strong match lifts its other matches.
@@ -244,13 +271,17 @@ export class Memory {
     if (mode === 'keyword') fused = kw.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
     else if (mode === 'vector') fused = vec.map((h, i) => ({ seq: h.seq, score: h.score, vectorRank: i + 1 }));
     else {
-      fused = fuse(kw.map((h) => ({ seq: h.seq, score: -h.bm25 })), vec, {
-        method: o.fusion ?? 'adaptive',
-        weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
-        rrfK: o.rrfK ?? 60,
-        adaptive: ADAPTIVE_DEFAULTS,
-        signals: { keywordIdfMass: legs.idfMass },
-      });
+      fused = fuse(
+        kw.map((h) => ({ seq: h.seq, score: -h.bm25 })),
+        vec,
+        {
+          method: o.fusion ?? 'adaptive',
+          weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
+          rrfK: o.rrfK ?? 60,
+          adaptive: ADAPTIVE_DEFAULTS,
+          signals: { keywordIdfMass: legs.idfMass },
+        },
+      );
     }
     // Time windows named in the query, and current over stale (issue 15, src/recall/prefer.ts).
     fused = await applyPreferences(this.backend, fused, q, o, this.embedder?.id ?? null, mode === 'vector' ? null : kw);
@@ -258,7 +289,11 @@ export class Memory {
     fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit, legs.successors);
     // Calibrated relevance from the raw leg evidence (src/search/relevance.ts), then the threshold.
     const evidence = await evidenceFor(this.backend, fused.slice(0, limit), {
-      keyword: mode === 'vector' ? null : kw, idfMass: legs.idfMass, vector: qvec ? vec : null, qvec, model: this.embedder?.id ?? null,
+      keyword: mode === 'vector' ? null : kw,
+      idfMass: legs.idfMass,
+      vector: qvec ? vec : null,
+      qvec,
+      model: this.embedder?.id ?? null,
     });
     const relevance = new Map([...evidence].map(([seq, e]) => [seq, relevanceOf(e)]));
     const top = fused.slice(0, limit).filter((h) => relevance.get(h.seq)! >= (o.minRelevance ?? 0));
@@ -337,11 +372,14 @@ export class Memory {
     if (vacuum !== undefined && vacuum !== 'auto' && vacuum !== 'full' && vacuum !== 'none') throw invalid('prune: vacuum must be "auto", "full" or "none".');
     if (dryRun !== undefined && typeof dryRun !== 'boolean') throw invalid('prune: dryRun must be true or false.');
     const ns = parseScope(namespace !== undefined ? { namespace } : {}, 'prune').namespace;
-    return this.backend.prune({
-      ...(ns !== undefined && ns !== ALL_NAMESPACES ? { namespace: ns } : {}),
-      ...(dryRun ? { dryRun } : {}),
-      ...(vacuum ? { vacuum } : {}),
-    }, new Date().toISOString());
+    return this.backend.prune(
+      {
+        ...(ns !== undefined && ns !== ALL_NAMESPACES ? { namespace: ns } : {}),
+        ...(dryRun ? { dryRun } : {}),
+        ...(vacuum ? { vacuum } : {}),
+      },
+      new Date().toISOString(),
+    );
   }
 
   // ---- whole-file operations ------------------------------------------------------
@@ -372,7 +410,8 @@ export class Memory {
     this.live();
     if (typeof dest !== 'string' || !dest.trim()) throw invalid('backup needs a destination file path.');
     // better-sqlite3 trims the name and C cuts it at a NUL: either would let the backup land on (and overwrite or delete) another file.
-    if (dest !== dest.trim() || /[\u0000-\u001f\u007f]/.test(dest)) throw invalid('The backup destination must not start or end with spaces or contain control characters. Choose a plain file path.');
+    if (dest !== dest.trim() || /[\u0000-\u001f\u007f]/.test(dest))
+      throw invalid('The backup destination must not start or end with spaces or contain control characters. Choose a plain file path.');
     if (!existsSync(dirname(resolve(dest)))) throw invalid(`The directory of ${dest} does not exist. Create it first or choose another path.`);
     if (this.path !== ':memory:' && resolve(dest) === resolve(this.path)) throw invalid('The backup destination is the database itself. Choose another path.');
     if (existsSync(dest)) throw invalid(`${dest} already exists. Choose a new path; backups never overwrite files.`);
@@ -394,7 +433,8 @@ export class Memory {
     if (!this.embeddings || !this.embedder) {
       throw new MnemoliteError('SEMANTIC_DISABLED', 'reindex needs an embedder; open the file with embedder "local" or another provider.');
     }
-    if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
+    if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1))
+      throw invalid('batchSize must be a whole number, 1 or more.');
     const batchSize = Math.max(1, Math.min(1000, options.batchSize ?? 64));
     const model = this.embedder.id;
     const total = await this.backend.countToEmbed(model);
@@ -409,10 +449,18 @@ export class Memory {
       const vecs = await this.embeddings.embedMany(rows.map((r) => ({ text: r.content, hash: r.content_hash })));
       const withCtx = rows.flatMap((r, i) => (r.context ? [i] : []));
       const ctxVecs: (Float32Array | null)[] = rows.map(() => null);
-      const made = await contextVectorsOf(withCtx.map((i) => JSON.parse(rows[i]!.context!) as string[]), (texts) => this.embedTexts(texts));
-      withCtx.forEach((i, k) => { ctxVecs[i] = made[k]!; });
+      const made = await contextVectorsOf(
+        withCtx.map((i) => JSON.parse(rows[i]!.context!) as string[]),
+        (texts) => this.embedTexts(texts),
+      );
+      withCtx.forEach((i, k) => {
+        ctxVecs[i] = made[k]!;
+      });
       this.live();
-      await this.backend.setVectors(rows.map((r, i) => ({ seq: r.seq, vector: vecs[i]!, contextVector: ctxVecs[i]! })), model);
+      await this.backend.setVectors(
+        rows.map((r, i) => ({ seq: r.seq, vector: vecs[i]!, contextVector: ctxVecs[i]! })),
+        model,
+      );
       after = rows[rows.length - 1]!.seq;
       done += rows.length;
       options.onProgress?.(Math.min(done, total), total);

@@ -51,21 +51,21 @@ export interface ToolHit extends ToolMemory {
 /** Outcome of {@link MemoryTools.execute}. Never thrown for user or model mistakes: they come back as `ok: false`. */
 export type ToolResult =
   | {
-    ok: true;
-    /** Readable text for the model (what to put in a `tool` message). */
-    text: string;
-    /** Structured result (JSON-safe). */
-    data: Record<string, unknown>;
-  }
+      ok: true;
+      /** Readable text for the model (what to put in a `tool` message). */
+      text: string;
+      /** Structured result (JSON-safe). */
+      data: Record<string, unknown>;
+    }
   | {
-    ok: false;
-    /** The error message, readable by the model. */
-    text: string;
-    /** `{ error: { code, message } }`. */
-    data: { error: { code: ErrorCode; message: string } };
-    /** The typed error. */
-    error: MnemoliteError;
-  };
+      ok: false;
+      /** The error message, readable by the model. */
+      text: string;
+      /** `{ error: { code, message } }`. */
+      data: { error: { code: ErrorCode; message: string } };
+      /** The typed error. */
+      error: MnemoliteError;
+    };
 
 /** Options for {@link memoryTools}. */
 export interface MemoryToolsOptions {
@@ -131,42 +131,71 @@ const DATE_HINT = 'ISO 8601 date or time, e.g. "2026-03-01" or "2026-03-01T12:00
 
 /** Input schemas (zod), the single source for the JSON Schemas and for validation. @internal */
 export const inputSchemas = {
-  memory_store: z.object({
-    content: z.string().min(1).describe('The text to remember: one self-contained fact, preference or event, written so it makes sense out of context.'),
-    key: z.string().min(1).max(512).optional().describe('Optional stable name, e.g. "user-timezone". Storing again with the same key replaces that memory (use it for facts that change).'),
-    category: z.string().min(1).max(128).optional().describe('Optional label, e.g. "preference", "fact", "event", "task".'),
-    metadata: z.record(z.string(), z.unknown()).optional().describe('Optional JSON object of extra fields, e.g. {"source": "user"}.'),
-    ttl: z.string().optional().describe('Optional lifetime after which the memory is forgotten, e.g. "7d", "12h", "1y". For temporary facts.'),
-    expiresAt: z.string().optional().describe(`Optional time after which the memory is forgotten: ${DATE_HINT}.`),
-    pinned: z.boolean().optional().describe('Pin a memory that must never expire or be pruned (e.g. core identity facts).'),
-    importance: z.number().min(0).max(1).optional().describe('Optional importance from 0 to 1 (default unset).'),
-    supersedes: z.string().min(1).optional().describe('Id of an older memory this one replaces (e.g. an outdated value); the old one then ranks below this one.'),
-  }).strict(),
-  memory_recall: z.object({
-    query: z.string().min(1).describe('What to look for, in natural language or keywords.'),
-    limit: z.number().int().min(1).max(50).optional().describe('Maximum results (1-50, default 5).'),
-    mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('"hybrid" (default: keywords + meaning), "keyword" (exact words) or "vector" (meaning only).'),
-    since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
-    until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
-    category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
-    minRelevance: z.number().min(0).max(1).optional().describe('Only memories at least this relevant, 0 to 1 (default 0.5; 0 returns the best matches even when none is relevant).'),
-  }).strict(),
-  memory_get: z.object({
-    id: z.string().min(1).describe('The memory id, as returned by memory_recall, memory_list or memory_store.'),
-  }).strict(),
-  memory_list: z.object({
-    limit: z.number().int().min(1).max(100).optional().describe('Maximum memories (1-100, default 20).'),
-    offset: z.number().int().min(0).optional().describe('Memories to skip, for paging (default 0).'),
-    category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
-    since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
-    until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
-  }).strict(),
-  memory_history: z.object({
-    id: z.string().min(1).describe('The memory id whose earlier versions to show.'),
-  }).strict(),
-  memory_forget: z.object({
-    id: z.string().min(1).describe('The id of the memory to delete.'),
-  }).strict(),
+  memory_store: z
+    .object({
+      content: z.string().min(1).describe('The text to remember: one self-contained fact, preference or event, written so it makes sense out of context.'),
+      key: z
+        .string()
+        .min(1)
+        .max(512)
+        .optional()
+        .describe('Optional stable name, e.g. "user-timezone". Storing again with the same key replaces that memory (use it for facts that change).'),
+      category: z.string().min(1).max(128).optional().describe('Optional label, e.g. "preference", "fact", "event", "task".'),
+      metadata: z.record(z.string(), z.unknown()).optional().describe('Optional JSON object of extra fields, e.g. {"source": "user"}.'),
+      ttl: z.string().optional().describe('Optional lifetime after which the memory is forgotten, e.g. "7d", "12h", "1y". For temporary facts.'),
+      expiresAt: z.string().optional().describe(`Optional time after which the memory is forgotten: ${DATE_HINT}.`),
+      pinned: z.boolean().optional().describe('Pin a memory that must never expire or be pruned (e.g. core identity facts).'),
+      importance: z.number().min(0).max(1).optional().describe('Optional importance from 0 to 1 (default unset).'),
+      supersedes: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Id of an older memory this one replaces (e.g. an outdated value); the old one then ranks below this one.'),
+    })
+    .strict(),
+  memory_recall: z
+    .object({
+      query: z.string().min(1).describe('What to look for, in natural language or keywords.'),
+      limit: z.number().int().min(1).max(50).optional().describe('Maximum results (1-50, default 5).'),
+      mode: z
+        .enum(['hybrid', 'keyword', 'vector'])
+        .optional()
+        .describe('"hybrid" (default: keywords + meaning), "keyword" (exact words) or "vector" (meaning only).'),
+      since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
+      until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
+      category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
+      minRelevance: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe('Only memories at least this relevant, 0 to 1 (default 0.5; 0 returns the best matches even when none is relevant).'),
+    })
+    .strict(),
+  memory_get: z
+    .object({
+      id: z.string().min(1).describe('The memory id, as returned by memory_recall, memory_list or memory_store.'),
+    })
+    .strict(),
+  memory_list: z
+    .object({
+      limit: z.number().int().min(1).max(100).optional().describe('Maximum memories (1-100, default 20).'),
+      offset: z.number().int().min(0).optional().describe('Memories to skip, for paging (default 0).'),
+      category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
+      since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
+      until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
+    })
+    .strict(),
+  memory_history: z
+    .object({
+      id: z.string().min(1).describe('The memory id whose earlier versions to show.'),
+    })
+    .strict(),
+  memory_forget: z
+    .object({
+      id: z.string().min(1).describe('The id of the memory to delete.'),
+    })
+    .strict(),
 } as const;
 
 const memoryOut = z.object({
@@ -186,16 +215,24 @@ export const outputSchemas = {
   memory_recall: z.object({
     query: z.string(),
     count: z.number().int(),
-    hits: z.array(memoryOut.extend({ score: z.number(), relevance: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() })),
+    hits: z.array(
+      memoryOut.extend({ score: z.number(), relevance: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() }),
+    ),
   }),
   memory_get: z.object({ memory: memoryOut }),
   memory_list: z.object({ count: z.number().int(), total: z.number().int(), offset: z.number().int(), memories: z.array(memoryOut) }),
   memory_history: z.object({
     id: z.string(),
-    versions: z.array(z.object({
-      id: z.string(), content: z.string(), validFrom: z.string(), validUntil: z.string().nullable(), current: z.boolean(),
-      endedBy: z.enum(['updated', 'superseded']).optional(),
-    })),
+    versions: z.array(
+      z.object({
+        id: z.string(),
+        content: z.string(),
+        validFrom: z.string(),
+        validUntil: z.string().nullable(),
+        current: z.boolean(),
+        endedBy: z.enum(['updated', 'superseded']).optional(),
+      }),
+    ),
   }),
   memory_forget: z.object({ id: z.string(), forgotten: z.boolean() }),
 } as const;
@@ -206,18 +243,24 @@ export const outputSchemas = {
  * show the model tool descriptions and drop server instructions. @internal
  */
 export const descriptions: Record<MemoryToolName, string> = {
-  memory_store: 'Save a fact, preference or event to long-term memory so it can be recalled in later conversations. ' +
+  memory_store:
+    'Save a fact, preference or event to long-term memory so it can be recalled in later conversations. ' +
     'Use when: the user states something durable (a preference, a decision, a fact about them or their work) or asks you to remember it; ' +
     'store one short self-contained fact per call, with a key for facts that change. Not for small talk or what is only needed in this conversation.',
-  memory_recall: 'Search long-term memory for what is relevant to a query; returns the best matching memories with their ids. ' +
+  memory_recall:
+    'Search long-term memory for what is relevant to a query; returns the best matching memories with their ids. ' +
     'Use when: before answering a question about the user, their preferences or past work, and before storing, to check whether the fact is already known.',
-  memory_get: 'Fetch one memory in full (content, category, metadata, dates) by its id. ' +
-    'Use when: you have an id from memory_recall or memory_list and need that memory\'s details.',
-  memory_list: 'List stored memories, newest first, optionally only one category or time range. ' +
+  memory_get:
+    'Fetch one memory in full (content, category, metadata, dates) by its id. ' +
+    "Use when: you have an id from memory_recall or memory_list and need that memory's details.",
+  memory_list:
+    'List stored memories, newest first, optionally only one category or time range. ' +
     'Use when: the user asks what you remember, or you need recent memories without a search query; to find something specific, use memory_recall.',
-  memory_history: 'Show what a memory said before: its earlier versions, oldest first, with when each was current. ' +
+  memory_history:
+    'Show what a memory said before: its earlier versions, oldest first, with when each was current. ' +
     'Use when: the user asks what something used to be or when it changed.',
-  memory_forget: 'Permanently delete one memory by its id, e.g. when it is wrong or outdated. ' +
+  memory_forget:
+    'Permanently delete one memory by its id, e.g. when it is wrong or outdated. ' +
     'Use when: the user asks you to forget something, or a memory is wrong; for a changed fact, prefer memory_store with the same key (keeps its history).',
 };
 
@@ -237,8 +280,14 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
 /** A memory as JSON-safe data. @internal */
 export function toToolMemory(m: MemoryRecord): ToolMemory {
   return {
-    id: m.id, content: m.content, key: m.key, category: m.category, sessionId: m.sessionId, metadata: m.metadata,
-    createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
+    id: m.id,
+    content: m.content,
+    key: m.key,
+    category: m.category,
+    sessionId: m.sessionId,
+    metadata: m.metadata,
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
   };
 }
 
@@ -302,8 +351,7 @@ function parseArgs(tool: MemoryToolName, args: unknown): Record<string, unknown>
   return r.data as Record<string, unknown>;
 }
 
-const defined = <T extends Record<string, unknown>>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 // ---- executor -----------------------------------------------------------------------
 
@@ -323,10 +371,14 @@ const defined = <T extends Record<string, unknown>>(o: T): Partial<T> =>
  * await generateText({ model, prompt, tools: memoryTools(mem).toAISDKTools(jsonSchema), stopWhen: stepCountIs(5) });
  */
 export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): MemoryTools {
-  if (!mem || typeof (mem as Partial<Memory>).recall !== 'function') throw new MnemoliteError('INVALID_INPUT', 'memoryTools expects a Memory from openMemory().');
+  if (!mem || typeof (mem as Partial<Memory>).recall !== 'function')
+    throw new MnemoliteError('INVALID_INPUT', 'memoryTools expects a Memory from openMemory().');
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   if (typeof namespace !== 'string' || !namespace.trim() || namespace === ALL_NAMESPACES) {
-    throw new MnemoliteError('INVALID_INPUT', `memoryTools needs one concrete namespace (got ${JSON.stringify(namespace)}); "*" would let the model reach every namespace.`);
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      `memoryTools needs one concrete namespace (got ${JSON.stringify(namespace)}); "*" would let the model reach every namespace.`,
+    );
   }
   parseScope({ namespace });
   const sessionId = options.sessionId;
@@ -342,28 +394,51 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
   const run = async (tool: MemoryToolName, a: Record<string, unknown>): Promise<{ text: string; data: Record<string, unknown> }> => {
     switch (tool) {
       case 'memory_store': {
-        const r = await mem.add(a.content as string, defined({
-          namespace, key: a.key as string | undefined, category: a.category as string | undefined,
-          metadata: a.metadata as Record<string, unknown> | undefined, sessionId,
-          // What an agent chooses to store is a standalone fact, not a chat turn: no conversational context.
-          contextWindow: 0,
-          ttl: a.ttl as string | undefined, expiresAt: a.expiresAt as string | undefined, pinned: a.pinned as boolean | undefined,
-          importance: a.importance as number | undefined, supersedes: a.supersedes as string | undefined,
-        }));
+        const r = await mem.add(
+          a.content as string,
+          defined({
+            namespace,
+            key: a.key as string | undefined,
+            category: a.category as string | undefined,
+            metadata: a.metadata as Record<string, unknown> | undefined,
+            sessionId,
+            // What an agent chooses to store is a standalone fact, not a chat turn: no conversational context.
+            contextWindow: 0,
+            ttl: a.ttl as string | undefined,
+            expiresAt: a.expiresAt as string | undefined,
+            pinned: a.pinned as boolean | undefined,
+            importance: a.importance as number | undefined,
+            supersedes: a.supersedes as string | undefined,
+          }),
+        );
         const data: Record<string, unknown> = { id: r.id, replaced: r.replaced };
         if (r.deduplicated) data.deduplicated = r.deduplicated;
-        const text = r.deduplicated === 'exact' ? `Already remembered as memory ${r.id}; nothing new was stored.`
-          : r.deduplicated === 'merged' ? `Merged into the similar memory ${r.id} (its content is now the new text).`
-            : r.replaced ? `Replaced the memory with key "${String(a.key)}" (id ${r.id}).` : `Stored memory ${r.id}.`;
+        const text =
+          r.deduplicated === 'exact'
+            ? `Already remembered as memory ${r.id}; nothing new was stored.`
+            : r.deduplicated === 'merged'
+              ? `Merged into the similar memory ${r.id} (its content is now the new text).`
+              : r.replaced
+                ? `Replaced the memory with key "${String(a.key)}" (id ${r.id}).`
+                : `Stored memory ${r.id}.`;
         return { text, data };
       }
       case 'memory_recall': {
         const query = a.query as string;
-        const hits = (await mem.recall(query, defined({
-          namespace, limit: (a.limit as number | undefined) ?? 5, mode: a.mode as 'hybrid' | 'keyword' | 'vector' | undefined,
-          since: a.since as string | undefined, until: a.until as string | undefined, category: a.category as string | undefined,
-          minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
-        }))).map(toToolHit);
+        const hits = (
+          await mem.recall(
+            query,
+            defined({
+              namespace,
+              limit: (a.limit as number | undefined) ?? 5,
+              mode: a.mode as 'hybrid' | 'keyword' | 'vector' | undefined,
+              since: a.since as string | undefined,
+              until: a.until as string | undefined,
+              category: a.category as string | undefined,
+              minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
+            }),
+          )
+        ).map(toToolHit);
         const text = hits.length
           ? `${hits.length} ${hits.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(hits)}`
           : `No relevant memory for "${query}".`;
@@ -378,28 +453,48 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         return { text: `${t.content}\n\n${describeLine(t)} | updated: ${when(t.updatedAt)}${session}${meta}`, data: { memory: t } };
       }
       case 'memory_list': {
-        const filter = defined({ namespace, category: a.category as string | undefined, since: a.since as string | undefined, until: a.until as string | undefined });
+        const filter = defined({
+          namespace,
+          category: a.category as string | undefined,
+          since: a.since as string | undefined,
+          until: a.until as string | undefined,
+        });
         const offset = (a.offset as number | undefined) ?? 0;
         const rows = (await mem.list({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset })).map(toToolMemory);
         const total = await mem.count(filter);
         const text = rows.length
           ? `${rows.length} of ${total} ${total === 1 ? 'memory' : 'memories'}, newest first${offset ? ` (skipping ${offset})` : ''}:\n${numbered(rows)}`
-          : total ? `No memories at offset ${offset}; there are ${total}.` : 'No memories stored yet.';
+          : total
+            ? `No memories at offset ${offset}; there are ${total}.`
+            : 'No memories stored yet.';
         return { text, data: { count: rows.length, total, offset, memories: rows } };
       }
       case 'memory_history': {
         const versions = await mem.history(a.id as string, scope);
-        if (!versions.length) throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
+        if (!versions.length)
+          throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
         const out = versions.map((v) => ({
-          id: v.id, content: v.content, validFrom: v.validFrom.toISOString(), validUntil: v.validUntil ? v.validUntil.toISOString() : null, current: v.current,
+          id: v.id,
+          content: v.content,
+          validFrom: v.validFrom.toISOString(),
+          validUntil: v.validUntil ? v.validUntil.toISOString() : null,
+          current: v.current,
           ...(v.endedBy ? { endedBy: v.endedBy } : {}),
         }));
-        const text = out.map((v, i) => `${i + 1}. ${v.current ? '(current) ' : ''}${v.content}\n   ${v.validFrom.slice(0, 10)} → ${v.validUntil ? v.validUntil.slice(0, 10) : 'now'}${v.endedBy ? ` (${v.endedBy})` : ''}`).join('\n');
+        const text = out
+          .map(
+            (v, i) =>
+              `${i + 1}. ${v.current ? '(current) ' : ''}${v.content}\n   ${v.validFrom.slice(0, 10)} → ${v.validUntil ? v.validUntil.slice(0, 10) : 'now'}${v.endedBy ? ` (${v.endedBy})` : ''}`,
+          )
+          .join('\n');
         return { text: `${out.length} ${out.length === 1 ? 'version' : 'versions'}, oldest first:\n${text}`, data: { id: a.id as string, versions: out } };
       }
       case 'memory_forget': {
         const gone = await mem.forget(a.id as string, scope);
-        if (!gone) throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}; nothing was deleted. Find ids with memory_recall or memory_list.`, { id: a.id });
+        if (!gone)
+          throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}; nothing was deleted. Find ids with memory_recall or memory_list.`, {
+            id: a.id,
+          });
         return { text: `Forgot memory ${String(a.id)}.`, data: { id: a.id as string, forgotten: true } };
       }
     }
@@ -411,7 +506,8 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         throw new MnemoliteError('INVALID_INPUT', `Unknown tool "${String(name)}". Available: ${names.join(', ')}.`, { tool: name });
       }
       const tool = name as MemoryToolName;
-      if (!names.includes(tool)) throw new MnemoliteError('READ_ONLY', `${tool} is not available: this memory is read-only. Use ${names.join(', ')}.`, { tool });
+      if (!names.includes(tool))
+        throw new MnemoliteError('READ_ONLY', `${tool} is not available: this memory is read-only. Use ${names.join(', ')}.`, { tool });
       const r = await run(tool, parseArgs(tool, args));
       return { ok: true, ...r };
     } catch (err) {
@@ -423,8 +519,12 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
   function toOpenAITools(o?: { api?: 'chat' }): OpenAIChatTool[];
   function toOpenAITools(o: { api: 'responses' }): OpenAIResponsesTool[];
   function toOpenAITools(o: { api?: 'chat' | 'responses' } = {}): OpenAIChatTool[] | OpenAIResponsesTool[] {
-    if (o.api === 'responses') return definitions.map((d) => ({ type: 'function' as const, name: d.name, description: d.description, parameters: structuredClone(d.parameters) }));
-    return definitions.map((d) => ({ type: 'function' as const, function: { name: d.name, description: d.description, parameters: structuredClone(d.parameters) } }));
+    if (o.api === 'responses')
+      return definitions.map((d) => ({ type: 'function' as const, name: d.name, description: d.description, parameters: structuredClone(d.parameters) }));
+    return definitions.map((d) => ({
+      type: 'function' as const,
+      function: { name: d.name, description: d.description, parameters: structuredClone(d.parameters) },
+    }));
   }
 
   return {

@@ -1,7 +1,5 @@
 import type { Embedder } from './embed/provider.js';
-import type {
-  DedupInfo, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, NearDuplicateMode,
-} from './lifecycle/types.js';
+import type { DedupInfo, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, NearDuplicateMode } from './lifecycle/types.js';
 import type { RelevanceRecallOptions } from './recall/options.js';
 import type { RelevanceEvidence } from './search/relevance.js';
 

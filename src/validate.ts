@@ -26,7 +26,8 @@ function wellFormed(s: string): boolean {
 
 /** A short label: namespace, key, category, session id. */
 const label = (max: number) =>
-  z.string()
+  z
+    .string()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .refine((s) => s.trim().length > 0, 'must not be blank')
@@ -51,7 +52,8 @@ function checkJson(v: unknown, path: string, seen: Set<unknown>, depth = 0): str
     }
   } else {
     const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return `${path} is a ${(v as object).constructor?.name ?? 'class instance'}; use plain objects, arrays, strings, numbers, booleans and null`;
+    if (proto !== Object.prototype && proto !== null)
+      return `${path} is a ${(v as object).constructor?.name ?? 'class instance'}; use plain objects, arrays, strings, numbers, booleans and null`;
     for (const [k, x] of Object.entries(v)) {
       if (!wellFormed(k)) return `${path} has a key that is not valid Unicode`;
       const e = checkJson(x, `${path}.${k}`, seen, depth + 1);
@@ -81,7 +83,13 @@ const metadata = z.unknown().transform((v, ctx) => {
 });
 
 const META_KEY = /^[A-Za-z0-9_-]{1,64}$/;
-const metadataFilter = z.record(z.string(), z.union([z.string(), z.number().refine(Number.isFinite, 'must be finite'), z.boolean(), z.null()], { message: 'must be a string, a finite number, a boolean or null' }))
+const metadataFilter = z
+  .record(
+    z.string(),
+    z.union([z.string(), z.number().refine(Number.isFinite, 'must be finite'), z.boolean(), z.null()], {
+      message: 'must be a string, a finite number, a boolean or null',
+    }),
+  )
   .superRefine((o, ctx) => {
     for (const k of Object.keys(o)) {
       if (!META_KEY.test(k)) ctx.addIssue({ code: 'custom', message: `key "${k.slice(0, 40)}" may only use letters, digits, _ and - (1-64 characters)` });
@@ -100,50 +108,76 @@ const filterShape = {
 
 const intIn = (min: number, max: number) => z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
-const addSchema = z.object({
-  namespace: label(128).refine((s) => s !== ALL_NAMESPACES, 'must not be "*": that name means every namespace when reading').optional(),
-  key: label(512).optional(),
-  category: label(128).optional(),
-  sessionId: label(256).optional(),
-  contextWindow: intIn(0, MAX_CONTEXT_WINDOW).optional(),
-  metadata: metadata.optional(),
-  createdAt: dateLike.optional(),
-  ...lifecycleAddShape,
-  ...autoSupersedeShape,
-}).strict();
+const addSchema = z
+  .object({
+    namespace: label(128)
+      .refine((s) => s !== ALL_NAMESPACES, 'must not be "*": that name means every namespace when reading')
+      .optional(),
+    key: label(512).optional(),
+    category: label(128).optional(),
+    sessionId: label(256).optional(),
+    contextWindow: intIn(0, MAX_CONTEXT_WINDOW).optional(),
+    metadata: metadata.optional(),
+    createdAt: dateLike.optional(),
+    ...lifecycleAddShape,
+    ...autoSupersedeShape,
+  })
+  .strict();
 
-const recallSchema = z.object({
-  ...filterShape,
-  limit: intIn(1, 1000).optional(),
-  mode: z.enum(['hybrid', 'keyword', 'vector'], { message: 'must be "hybrid", "keyword" or "vector"' }).optional(),
-  rrfK: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n > 0 && n <= 100_000, 'must be between 0 (exclusive) and 100000').optional(),
-  candidates: intIn(1, 10_000).optional(),
-  exact: z.boolean().optional(),
-  fusion: z.enum(['adaptive', 'convex', 'rrf'], { message: 'must be "adaptive", "convex" or "rrf"' }).optional(),
-  weights: z.object({
-    keyword: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1000, 'must be between 0 and 1000').optional(),
-    vector: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1000, 'must be between 0 and 1000').optional(),
-  }).strict().refine((w) => (w.keyword ?? 1) + (w.vector ?? 1) > 0, 'must not both be 0').optional(),
-  ...lifecycleRecallShape,
-  ...relevanceRecallShape,
-}).strict();
+const recallSchema = z
+  .object({
+    ...filterShape,
+    limit: intIn(1, 1000).optional(),
+    mode: z.enum(['hybrid', 'keyword', 'vector'], { message: 'must be "hybrid", "keyword" or "vector"' }).optional(),
+    rrfK: z
+      .number()
+      .refine(Number.isFinite, 'must be finite')
+      .refine((n) => n > 0 && n <= 100_000, 'must be between 0 (exclusive) and 100000')
+      .optional(),
+    candidates: intIn(1, 10_000).optional(),
+    exact: z.boolean().optional(),
+    fusion: z.enum(['adaptive', 'convex', 'rrf'], { message: 'must be "adaptive", "convex" or "rrf"' }).optional(),
+    weights: z
+      .object({
+        keyword: z
+          .number()
+          .refine(Number.isFinite, 'must be finite')
+          .refine((n) => n >= 0 && n <= 1000, 'must be between 0 and 1000')
+          .optional(),
+        vector: z
+          .number()
+          .refine(Number.isFinite, 'must be finite')
+          .refine((n) => n >= 0 && n <= 1000, 'must be between 0 and 1000')
+          .optional(),
+      })
+      .strict()
+      .refine((w) => (w.keyword ?? 1) + (w.vector ?? 1) > 0, 'must not both be 0')
+      .optional(),
+    ...lifecycleRecallShape,
+    ...relevanceRecallShape,
+  })
+  .strict();
 
-const listSchema = z.object({
-  ...filterShape,
-  limit: intIn(1, 10_000).optional(),
-  offset: intIn(0, Number.MAX_SAFE_INTEGER).optional(),
-  order: z.enum(['asc', 'desc'], { message: 'must be "asc" or "desc"' }).optional(),
-  includeExpired: z.boolean().optional(),
-}).strict();
+const listSchema = z
+  .object({
+    ...filterShape,
+    limit: intIn(1, 10_000).optional(),
+    offset: intIn(0, Number.MAX_SAFE_INTEGER).optional(),
+    order: z.enum(['asc', 'desc'], { message: 'must be "asc" or "desc"' }).optional(),
+    includeExpired: z.boolean().optional(),
+  })
+  .strict();
 
-const updateSchema = z.object({
-  content: z.string().optional(),
-  key: label(512).nullable().optional(),
-  category: label(128).nullable().optional(),
-  sessionId: label(256).nullable().optional(),
-  metadata: metadata.optional(),
-  ...lifecycleUpdateShape,
-}).strict();
+const updateSchema = z
+  .object({
+    content: z.string().optional(),
+    key: label(512).nullable().optional(),
+    category: label(128).nullable().optional(),
+    sessionId: label(256).nullable().optional(),
+    metadata: metadata.optional(),
+    ...lifecycleUpdateShape,
+  })
+  .strict();
 
 const scopeSchema = z.object({ namespace: label(128).optional() }).strict();
 
@@ -155,11 +189,12 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const field = issue.path.map(String).join('.');
-  const msg = issue.code === 'unrecognized_keys'
-    ? `${what} has unknown option(s): ${(issue as { keys?: string[] }).keys?.join(', ')}. Check the spelling.`
-    : issue.code === 'invalid_type'
-      ? `${what}: ${field || 'value'} has the wrong type (${issue.message}).`
-      : `${what}: ${field || 'value'} ${issue.message}.`;
+  const msg =
+    issue.code === 'unrecognized_keys'
+      ? `${what} has unknown option(s): ${(issue as { keys?: string[] }).keys?.join(', ')}. Check the spelling.`
+      : issue.code === 'invalid_type'
+        ? `${what}: ${field || 'value'} has the wrong type (${issue.message}).`
+        : `${what}: ${field || 'value'} ${issue.message}.`;
   throw invalid(msg, { field, issue: issue.code });
 }
 
@@ -170,7 +205,8 @@ export function checkContent(content: unknown, what = 'content'): string {
   if (content.includes('\u0000')) throw invalid(`${what} contains a NUL character (\\u0000). Remove it; mnemolite stores text, not binary data.`);
   if (!wellFormed(content)) throw invalid(`${what} is not valid Unicode (it has a lone surrogate). Fix the string's encoding.`);
   const bytes = Buffer.byteLength(content, 'utf8');
-  if (bytes > MAX_CONTENT_BYTES) throw invalid(`${what} is ${bytes} bytes; the limit is ${MAX_CONTENT_BYTES}. Split it into several memories.`, { bytes, limit: MAX_CONTENT_BYTES });
+  if (bytes > MAX_CONTENT_BYTES)
+    throw invalid(`${what} is ${bytes} bytes; the limit is ${MAX_CONTENT_BYTES}. Split it into several memories.`, { bytes, limit: MAX_CONTENT_BYTES });
   return content;
 }
 
@@ -215,7 +251,15 @@ export function parseScope(v: unknown, verb?: NamespacedVerb): { namespace?: str
 /** Storage filter from parsed options for `verb` (its namespace default applies); `*` means every namespace. */
 export function toRowFilter(
   verb: NamespacedVerb,
-  o: { namespace?: string; category?: string; sessionId?: string; since?: string; until?: string; metadata?: Array<[string, string | number | boolean | null]>; includeExpired?: boolean },
+  o: {
+    namespace?: string;
+    category?: string;
+    sessionId?: string;
+    since?: string;
+    until?: string;
+    metadata?: Array<[string, string | number | boolean | null]>;
+    includeExpired?: boolean;
+  },
 ): RowFilter {
   const f: RowFilter = {};
   const ns = namespaceFor(verb, o.namespace);

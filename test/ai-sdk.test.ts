@@ -9,7 +9,9 @@ import { tempDb } from './helpers.js';
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 const call = (id: string, toolName: string, input: unknown) => ({
   content: [{ type: 'tool-call' as const, toolCallId: id, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' }, usage, warnings: [],
+  finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+  usage,
+  warnings: [],
 });
 const say = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
 
@@ -27,7 +29,10 @@ function scriptedModel(): MockLanguageModelV3 {
 
 for (const [name, makeTools] of [
   ['aiSDKMemoryTools (mnemolite/ai-sdk)', (mem: Parameters<typeof aiSDKMemoryTools>[0]) => aiSDKMemoryTools(mem, { namespace: 'user-42' })],
-  ['memoryTools().toAISDKTools(jsonSchema) (root)', (mem: Parameters<typeof aiSDKMemoryTools>[0]) => memoryTools(mem, { namespace: 'user-42' }).toAISDKTools(jsonSchema)],
+  [
+    'memoryTools().toAISDKTools(jsonSchema) (root)',
+    (mem: Parameters<typeof aiSDKMemoryTools>[0]) => memoryTools(mem, { namespace: 'user-42' }).toAISDKTools(jsonSchema),
+  ],
 ] as const) {
   test(`${name}: generateText runs a scripted model's tool calls against the memory`, async () => {
     const mem = await openMemory({ path: tempDb(), embedder: 'none' });
@@ -49,7 +54,10 @@ for (const [name, makeTools] of [
       assert.equal(rec?.category, 'preference');
 
       const results = result.steps.flatMap((s) => s.toolResults);
-      assert.deepEqual(results.map((r) => r.toolName), ['memory_store', 'memory_recall', 'memory_get']);
+      assert.deepEqual(
+        results.map((r) => r.toolName),
+        ['memory_store', 'memory_recall', 'memory_get'],
+      );
       const recalled = results[1]!.output as { hits: { id: string }[] };
       assert.equal(recalled.hits[0]?.id, rec?.id);
       assert.deepEqual((results[2]!.output as { error: { code: string } }).error.code, 'NOT_FOUND', 'a mistake comes back to the model as data');

@@ -8,7 +8,12 @@ const code = (c: string) => (err: unknown) => err instanceof MnemoliteError && e
 test('add, get, list, update, forget, stats', async () => {
   const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
   const { id, replaced } = await mem.add('We deploy the Rust service on a Raspberry Pi 4', {
-    namespace: 'agent-1', key: 'deploy-target', category: 'core', sessionId: 's1', metadata: { source: 'chat', n: 2 }, createdAt: new Date('2026-03-01'),
+    namespace: 'agent-1',
+    key: 'deploy-target',
+    category: 'core',
+    sessionId: 's1',
+    metadata: { source: 'chat', n: 2 },
+    createdAt: new Date('2026-03-01'),
   });
   assert.equal(replaced, false);
   assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -16,7 +21,17 @@ test('add, get, list, update, forget, stats', async () => {
   assert.ok(got);
   assert.deepEqual(
     { ...got, updatedAt: undefined },
-    { id, content: 'We deploy the Rust service on a Raspberry Pi 4', key: 'deploy-target', namespace: 'agent-1', category: 'core', sessionId: 's1', metadata: { source: 'chat', n: 2 }, createdAt: new Date('2026-03-01'), updatedAt: undefined },
+    {
+      id,
+      content: 'We deploy the Rust service on a Raspberry Pi 4',
+      key: 'deploy-target',
+      namespace: 'agent-1',
+      category: 'core',
+      sessionId: 's1',
+      metadata: { source: 'chat', n: 2 },
+      createdAt: new Date('2026-03-01'),
+      updatedAt: undefined,
+    },
   );
   assert.equal(await mem.get(id, { namespace: 'other' }), null, 'scoped get hides other namespaces');
   assert.equal(await mem.get('no-such-id'), null);
@@ -26,7 +41,10 @@ test('add, get, list, update, forget, stats', async () => {
   assert.equal((await mem.list({ namespace: 'agent-1' })).length, 2);
   assert.equal((await mem.list()).length, 1, 'list defaults to the default namespace');
   assert.equal((await mem.list({ namespace: '*' })).length, 3);
-  assert.deepEqual((await mem.list({ namespace: 'agent-1', order: 'asc' })).map((m) => m.content), ['We deploy the Rust service on a Raspberry Pi 4', 'Second memory']);
+  assert.deepEqual(
+    (await mem.list({ namespace: 'agent-1', order: 'asc' })).map((m) => m.content),
+    ['We deploy the Rust service on a Raspberry Pi 4', 'Second memory'],
+  );
   assert.equal((await mem.list({ namespace: '*', limit: 1, offset: 1 })).length, 1);
 
   const upd = await mem.update(id, { content: 'We deploy on a Raspberry Pi 5', metadata: { source: 'edit' } });
@@ -68,9 +86,16 @@ test('add with an existing key replaces the memory, keeping id and createdAt', a
   assert.equal(m.createdAt.toISOString(), '2026-01-01T00:00:00.000Z');
   assert.equal(await mem.count({ namespace: 'a' }), 1);
   const hits = await mem.recall('raspberry', { namespace: 'a', mode: 'keyword' });
-  assert.deepEqual(hits.map((h) => h.content), ['deploy target: Raspberry Pi 5'], 'the old text is gone from the FTS index');
+  assert.deepEqual(
+    hits.map((h) => h.content),
+    ['deploy target: Raspberry Pi 5'],
+    'the old text is gone from the FTS index',
+  );
   // Within one batch, the later item with the same key wins.
-  const [x, y] = await mem.addMany([{ content: 'v1', key: 'k' }, { content: 'v2', key: 'k' }]);
+  const [x, y] = await mem.addMany([
+    { content: 'v1', key: 'k' },
+    { content: 'v2', key: 'k' },
+  ]);
   assert.equal(x!.id, y!.id);
   assert.equal((await mem.get(x!.id))!.content, 'v2');
   // Update cannot steal a key.
@@ -113,7 +138,17 @@ test('a failing or lying embedder is a typed error and writes nothing', async ()
     ['NaN', bad(() => [[1, NaN, 0, 0]])],
     ['Infinity', bad(() => [[1, Infinity, 0, 0]])],
     ['too few vectors', bad(() => [])],
-    ['throws', { provider: 'test', id: 'bad', dims: 4, embed: async () => { throw new Error('model crashed'); } } as Embedder],
+    [
+      'throws',
+      {
+        provider: 'test',
+        id: 'bad',
+        dims: 4,
+        embed: async () => {
+          throw new Error('model crashed');
+        },
+      } as Embedder,
+    ],
   ] as const) {
     const mem = await openMemory({ path, embedder: e });
     await assert.rejects(mem.add('hello'), code('EMBEDDER_FAILED'), name);
@@ -134,7 +169,14 @@ test('invalid input is a typed INVALID_INPUT error that says what to do, and wri
     ['metadata with function', () => mem.add('x', { metadata: { f: () => 1 } as unknown as Record<string, unknown> })],
     ['metadata with NaN', () => mem.add('x', { metadata: { n: NaN } })],
     ['metadata with BigInt', () => mem.add('x', { metadata: { n: 1n } as unknown as Record<string, unknown> })],
-    ['metadata cycle', () => { const o: Record<string, unknown> = {}; o.self = o; return mem.add('x', { metadata: o }); }],
+    [
+      'metadata cycle',
+      () => {
+        const o: Record<string, unknown> = {};
+        o.self = o;
+        return mem.add('x', { metadata: o });
+      },
+    ],
     ['metadata array', () => mem.add('x', { metadata: [] as unknown as Record<string, unknown> })],
     ['metadata Date', () => mem.add('x', { metadata: { d: new Date() } })],
     ['bad date', () => mem.add('x', { createdAt: 'yesterday-ish' })],
@@ -155,12 +197,16 @@ test('invalid input is a typed INVALID_INPUT error that says what to do, and wri
     ['empty id', () => mem.get('')],
   ];
   for (const [name, fn] of cases) {
-    await assert.rejects(fn(), (err: unknown) => {
-      assert.ok(err instanceof MnemoliteError, `${name}: ${String(err)}`);
-      assert.equal(err.code, 'INVALID_INPUT', name);
-      assert.ok(err.message.length > 10, name);
-      return true;
-    }, name);
+    await assert.rejects(
+      fn(),
+      (err: unknown) => {
+        assert.ok(err instanceof MnemoliteError, `${name}: ${String(err)}`);
+        assert.equal(err.code, 'INVALID_INPUT', name);
+        assert.ok(err.message.length > 10, name);
+        return true;
+      },
+      name,
+    );
   }
   assert.equal(await mem.count({ namespace: '*' }), 0);
   await mem.close();
@@ -187,8 +233,10 @@ test('a different embedding model is a typed error naming reindex; reindex switc
   const a = await openMemory({ path, embedder: new HashEmbedder('model-a', 64) });
   await a.addMany([{ content: 'alpha memory' }, { content: 'beta memory' }, { content: 'gamma memory' }]);
   await a.close();
-  await assert.rejects(openMemory({ path, embedder: new HashEmbedder('model-b', 32) }), (err: unknown) =>
-    code('EMBEDDING_MISMATCH')(err) && /mnemolite reindex/.test((err as Error).message) && /model-a/.test((err as Error).message));
+  await assert.rejects(
+    openMemory({ path, embedder: new HashEmbedder('model-b', 32) }),
+    (err: unknown) => code('EMBEDDING_MISMATCH')(err) && /mnemolite reindex/.test((err as Error).message) && /model-a/.test((err as Error).message),
+  );
   // Keyword-only access stays possible.
   const none = await openMemory({ path, embedder: 'none' });
   assert.equal((await none.recall('alpha')).length, 1);

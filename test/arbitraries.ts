@@ -2,10 +2,16 @@
 import fc from 'fast-check';
 
 /** Text that mnemolite accepts: non-blank, no NUL, well-formed, any script. */
-export const text = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }), fc.string({ minLength: 1, maxLength: 60 }))
+export const text = fc
+  .oneof(
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
+    fc.string({ minLength: 1, maxLength: 60 }),
+  )
   .map((s) => s.replace(/\u0000/g, ''))
   .filter((s) => s.trim().length > 0);
-export const label = fc.oneof(fc.constantFrom('default', 'agent-1', 'a b', "o'brien", '東京', 'x"y'), fc.string({ minLength: 1, maxLength: 16 }))
+export const label = fc
+  .oneof(fc.constantFrom('default', 'agent-1', 'a b', "o'brien", '東京', 'x"y'), fc.string({ minLength: 1, maxLength: 16 }))
   .filter((s) => s.trim().length > 0 && !/[\u0000-\u001f\u007f]/.test(s) && s !== '*');
 export const memory = fc.record({
   content: text,

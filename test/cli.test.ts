@@ -13,7 +13,29 @@ import { ROOT, cli, cliAsync, tempDb, tempDir } from './helpers.js';
 test('add, recall, get, list, update, forget, stats with --json and readable output', () => {
   const db = tempDb();
   const base = ['--db', db, '--embedder', 'none'];
-  const added = cli([...base, '--json', 'add', 'We', 'deploy', 'on', 'a', 'Raspberry', 'Pi', '-n', 'agent-1', '-k', 'deploy-target', '--category', 'core', '--session', 's1', '--metadata', '{"source":"cli"}', '--created-at', '2026-03-01T00:00:00Z']);
+  const added = cli([
+    ...base,
+    '--json',
+    'add',
+    'We',
+    'deploy',
+    'on',
+    'a',
+    'Raspberry',
+    'Pi',
+    '-n',
+    'agent-1',
+    '-k',
+    'deploy-target',
+    '--category',
+    'core',
+    '--session',
+    's1',
+    '--metadata',
+    '{"source":"cli"}',
+    '--created-at',
+    '2026-03-01T00:00:00Z',
+  ]);
   assert.equal(added.code, 0, added.stderr);
   const { id, replaced } = JSON.parse(added.stdout) as { id: string; replaced: boolean };
   assert.equal(replaced, false);
@@ -85,7 +107,23 @@ test('exit codes: 1 for user errors with a one-line message, 0 for help', () => 
 test('export and import: lossless JSON Lines round trip into a new file', () => {
   const src = tempDb('src.db');
   const base = ['--db', src, '--embedder', 'none'];
-  cli([...base, 'add', 'first memory', '-n', 'a', '-k', 'k1', '--category', 'c', '--session', 's', '--metadata', '{"x":[1,2,{"y":null}],"ü":"ñ"}', '--created-at', '2025-01-02T03:04:05.678Z']);
+  cli([
+    ...base,
+    'add',
+    'first memory',
+    '-n',
+    'a',
+    '-k',
+    'k1',
+    '--category',
+    'c',
+    '--session',
+    's',
+    '--metadata',
+    '{"x":[1,2,{"y":null}],"ü":"ñ"}',
+    '--created-at',
+    '2025-01-02T03:04:05.678Z',
+  ]);
   cli([...base, 'add', 'second memory with "quotes" and\nnewlines', '-n', 'b']);
   cli([...base, 'add', 'third 🚀 東京']);
   const out = join(tempDir(), 'dump.jsonl');
@@ -103,7 +141,11 @@ test('export and import: lossless JSON Lines round trip into a new file', () => 
   assert.equal(b, a, 'identical ids, content, metadata, timestamps');
   // Re-import skips everything; --on-conflict replace replaces.
   assert.deepEqual(JSON.parse(cli(['--db', dst, '--embedder', 'none', '--json', 'import', out]).stdout), { imported: 0, replaced: 0, skipped: 3 });
-  assert.deepEqual(JSON.parse(cli(['--db', dst, '--embedder', 'none', '--json', 'import', out, '--on-conflict', 'replace']).stdout), { imported: 0, replaced: 3, skipped: 0 });
+  assert.deepEqual(JSON.parse(cli(['--db', dst, '--embedder', 'none', '--json', 'import', out, '--on-conflict', 'replace']).stdout), {
+    imported: 0,
+    replaced: 3,
+    skipped: 0,
+  });
   // Stdin works; a bad line imports nothing.
   const bad = `${readFileSync(out, 'utf8')}{not json}\n`;
   const fresh = tempDb('fresh.db');
@@ -235,7 +277,10 @@ test('--ttl needs a unit: "7d" and "7 days" work, a bare number (as from an unqu
   for (const ttl of ['7d', '7 days', '7 Days', '1 week', '168h', `${week}ms`]) {
     const r = cli([...base, '--json', 'add', `ttl ${ttl}`, '--created-at', created, '--ttl', ttl]);
     assert.equal(r.code, 0, r.stderr);
-    const rec = JSON.parse(cli([...base, '--json', 'get', (JSON.parse(r.stdout) as { id: string }).id, '--include-expired']).stdout) as { content: string; expiresAt: string };
+    const rec = JSON.parse(cli([...base, '--json', 'get', (JSON.parse(r.stdout) as { id: string }).id, '--include-expired']).stdout) as {
+      content: string;
+      expiresAt: string;
+    };
     assert.equal(rec.content, `ttl ${ttl}`);
     assert.equal(Date.parse(rec.expiresAt) - Date.parse(created), week, ttl);
   }
@@ -249,7 +294,10 @@ test('recall that finds nothing in its namespace says which namespaces match', (
   assert.equal(cli([...base, 'add', 'lemon cake recipe', '-n', 'agent-2']).code, 0);
   const r = cli([...base, 'recall', 'lemon']);
   assert.equal(r.code, 0);
-  assert.match(r.stderr, /nothing in namespace "default"; matches exist in: agent-1 \(1\), agent-2 \(1\)|nothing in namespace "default"; matches exist in: agent-2 \(1\), agent-1 \(1\)/);
+  assert.match(
+    r.stderr,
+    /nothing in namespace "default"; matches exist in: agent-1 \(1\), agent-2 \(1\)|nothing in namespace "default"; matches exist in: agent-2 \(1\), agent-1 \(1\)/,
+  );
   const in1 = cli([...base, 'recall', 'cake', '-n', 'agent-1']);
   assert.match(in1.stderr, /nothing in namespace "agent-1"; matches exist in: agent-2 \(1\)/);
   const found = cli([...base, 'recall', 'tea', '-n', 'agent-1']);
@@ -272,7 +320,9 @@ test('an unbuilt better-sqlite3 says to run npm rebuild better-sqlite3', () => {
   mkdirSync(join(nm, 'better-sqlite3'));
   copyFileSync(join(bs, 'package.json'), join(nm, 'better-sqlite3', 'package.json'));
   cpSync(join(bs, 'lib'), join(nm, 'better-sqlite3', 'lib'), { recursive: true });
-  const r = spawnSync(process.execPath, [join(dir, 'dist', 'cli', 'main.js'), '--db', join(dir, 'm.db'), '--embedder', 'none', 'add', 'x'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(dir, 'dist', 'cli', 'main.js'), '--db', join(dir, 'm.db'), '--embedder', 'none', 'add', 'x'], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /npm rebuild better-sqlite3/);
   assert.doesNotMatch(r.stderr, /Database error/);

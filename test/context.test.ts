@@ -28,7 +28,8 @@ async function exportAll(mem: Memory): Promise<ExportRecord[]> {
 }
 
 for (const T of targets) {
-  const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: T.vectors ? new HashEmbedder() : 'none', ...o });
+  const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> =>
+    openMemory({ ...loc, embedder: T.vectors ? new HashEmbedder() : 'none', ...o });
 
   describe(`${T.name}: conversational context`, () => {
     test('addConversation indexes each turn with the two before it; recall returns the turn itself', async () => {
@@ -42,14 +43,22 @@ for (const T of targets) {
         const rec = await exportAll(mem);
         assert.equal(rec[0]!.context, undefined, 'the first turn has no context');
         assert.deepEqual(rec[1]!.context, ['Mel: What did you paint last weekend at the lake house?']);
-        assert.deepEqual(rec[2]!.context, CHAT.slice(0, 2).map((t) => `${t.speaker}: ${t.content}`));
+        assert.deepEqual(
+          rec[2]!.context,
+          CHAT.slice(0, 2).map((t) => `${t.speaker}: ${t.content}`),
+        );
         if (T.vectors) {
           assert.equal(rec[1]!.contextEmbedding?.length, 64);
           assert.equal(rec[0]!.contextEmbedding, undefined);
           const v = await mem.recall('paint lake house', { mode: 'vector', limit: 3 });
-          assert.ok(v.some((h) => h.id === res[1]!.id), 'the vector leg finds the answer through its context too');
+          assert.ok(
+            v.some((h) => h.id === res[1]!.id),
+            'the vector leg finds the answer through its context too',
+          );
         }
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test('contextWindow: 0 turns context off; 1 keeps one memory; bad windows are refused and write nothing', async () => {
@@ -59,12 +68,20 @@ for (const T of targets) {
         assert.equal((await mem.recall('paint lake house', { mode: 'keyword', namespace: 'a' })).length, 1, 'without context only the asking turn matches');
         await mem.addConversation(CHAT, { sessionId: 'one', minWords: 0, contextWindow: 1, namespace: 'b' });
         const rec = (await exportAll(mem)).filter((r) => r.namespace === 'b');
-        assert.deepEqual(rec.map((r) => r.context?.length ?? 0), [0, 1, 1]);
+        assert.deepEqual(
+          rec.map((r) => r.context?.length ?? 0),
+          [0, 1, 1],
+        );
         for (const w of [-1, 11, 1.5, '2']) {
-          await assert.rejects(mem.add('x', { sessionId: 's', contextWindow: w as number }), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && /contextWindow/.test(e.message));
+          await assert.rejects(
+            mem.add('x', { sessionId: 's', contextWindow: w as number }),
+            (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && /contextWindow/.test(e.message),
+          );
         }
         assert.equal(await mem.count({ namespace: '*' }), 6);
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test('one by one with a sessionId: context from the memories stored before, across calls; a later memory never changes it', async () => {
@@ -81,7 +98,9 @@ for (const T of targets) {
         assert.deepEqual(after.context, before.context, 'neither a later memory nor an edit of an earlier one changes a context');
         assert.equal((await exportAll(mem)).find((r) => r.id === other.id)!.context, undefined, 'sessions do not mix');
         assert.ok((await mem.recall('what did you paint', { mode: 'keyword' })).some((h) => h.id === b.id));
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test('export → import (with and without vectors) and migrate keep the context and its vectors', async () => {
@@ -99,14 +118,30 @@ for (const T of targets) {
         await migrateMemories(src, dstM);
         for (const dst of [dstV, dstN, dstM]) {
           const got = await exportAll(dst);
-          assert.deepEqual(got.map((r) => r.context), recs.map((r) => r.context));
-          if (T.vectors) assert.deepEqual(got.map((r) => r.contextEmbedding?.map((x) => Math.round(x * 1e5))), recs.map((r) => r.contextEmbedding?.map((x) => Math.round(x * 1e5))), 'context vectors equal (re-made from the context texts when not exported)');
+          assert.deepEqual(
+            got.map((r) => r.context),
+            recs.map((r) => r.context),
+          );
+          if (T.vectors)
+            assert.deepEqual(
+              got.map((r) => r.contextEmbedding?.map((x) => Math.round(x * 1e5))),
+              recs.map((r) => r.contextEmbedding?.map((x) => Math.round(x * 1e5))),
+              'context vectors equal (re-made from the context texts when not exported)',
+            );
           assert.equal((await dst.recall('paint lake house', { mode: 'keyword', limit: 3 })).length, 3);
         }
-        await assert.rejects(dstV.import([{ content: 'x', context: ['y'] }]), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && /sessionId/.test(e.message));
-        await assert.rejects(dstV.import([{ content: 'x', sessionId: 's', context: [''] }]), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT');
+        await assert.rejects(
+          dstV.import([{ content: 'x', context: ['y'] }]),
+          (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && /sessionId/.test(e.message),
+        );
+        await assert.rejects(
+          dstV.import([{ content: 'x', sessionId: 's', context: [''] }]),
+          (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT',
+        );
         assert.equal(await dstV.count({ namespace: '*' }), 3, 'refused imports wrote nothing');
-      } finally { for (const m of [src, dstV, dstN, dstM]) await m.close(); }
+      } finally {
+        for (const m of [src, dstV, dstN, dstM]) await m.close();
+      }
     });
   });
 }
@@ -130,7 +165,9 @@ test('a schema-2 file is migrated losslessly: old memories keep everything and h
     const got = (await exportAllPlain(mem)).find((x) => x.id === b.id)!;
     assert.deepEqual(got.context, ['We deploy on a Raspberry Pi']);
     assert.equal((await mem.recall('raspberry dashboard', { mode: 'keyword' }))[0]!.id, b.id);
-  } finally { await mem.close(); }
+  } finally {
+    await mem.close();
+  }
 });
 
 async function exportAllPlain(mem: Memory): Promise<ExportRecord[]> {
@@ -148,34 +185,69 @@ test('a key upsert in a session does not take its own earlier version as context
     assert.equal(r.replaced, true);
     const rec = (await exportAllPlain(mem)).find((x) => x.id === r.id)!;
     assert.deepEqual(rec.context, ['Mel: the garden needs water']);
-  } finally { await mem.close(); }
+  } finally {
+    await mem.close();
+  }
 });
 
 test('the context rules: own + weighted context BM25, session evidence, mean and blended vectors, batch windows', async () => {
-  const { withContext, withSessionEvidence, meanVector, blendedVector, batchContexts, CONTEXT_KEYWORD_WEIGHT, SESSION_EVIDENCE_WEIGHT } = await import('../src/search/context.js');
-  const own = [{ seq: 1, bm25: -4 }, { seq: 2, bm25: -1 }];
-  const ctx = [{ seq: 3, bm25: -10 }, { seq: 2, bm25: -2 }];
+  const { withContext, withSessionEvidence, meanVector, blendedVector, batchContexts, CONTEXT_KEYWORD_WEIGHT, SESSION_EVIDENCE_WEIGHT } = await import(
+    '../src/search/context.js'
+  );
+  const own = [
+    { seq: 1, bm25: -4 },
+    { seq: 2, bm25: -1 },
+  ];
+  const ctx = [
+    { seq: 3, bm25: -10 },
+    { seq: 2, bm25: -2 },
+  ];
   const kw = withContext(own, ctx, 10);
-  assert.deepEqual(kw.map((h) => h.seq), [1, 3, 2]);
+  assert.deepEqual(
+    kw.map((h) => h.seq),
+    [1, 3, 2],
+  );
   assert.ok(Math.abs(kw.find((h) => h.seq === 2)!.bm25 - (-1 - 2 * CONTEXT_KEYWORD_WEIGHT)) < 1e-12);
   assert.deepEqual(withContext(own, ctx, 10, 0), own, 'weight 0 is the own field alone');
-  const sessions = new Map([[1, 'a'], [3, 'b'], [2, 'b']]);
+  const sessions = new Map([
+    [1, 'a'],
+    [3, 'b'],
+    [2, 'b'],
+  ]);
   const ev = withSessionEvidence(kw, sessions);
-  assert.ok(Math.abs(ev.find((h) => h.seq === 2)!.bm25 - (kw.find((h) => h.seq === 2)!.bm25 + SESSION_EVIDENCE_WEIGHT * -3.5)) < 1e-12, 'a session lifts its members by its best match');
-  assert.deepEqual(withSessionEvidence(kw, new Map()).map((h) => h.seq), kw.map((h) => h.seq), 'no sessions, no change');
+  assert.ok(
+    Math.abs(ev.find((h) => h.seq === 2)!.bm25 - (kw.find((h) => h.seq === 2)!.bm25 + SESSION_EVIDENCE_WEIGHT * -3.5)) < 1e-12,
+    'a session lifts its members by its best match',
+  );
+  assert.deepEqual(
+    withSessionEvidence(kw, new Map()).map((h) => h.seq),
+    kw.map((h) => h.seq),
+    'no sessions, no change',
+  );
   const m = meanVector([Float32Array.from([1, 0]), Float32Array.from([0, 1])])!;
   assert.ok(Math.abs(m[0]! - Math.SQRT1_2) < 1e-6 && Math.abs(m[1]! - Math.SQRT1_2) < 1e-6);
   assert.equal(meanVector([]), null);
   assert.equal(meanVector([Float32Array.from([1, 0]), Float32Array.from([-1, 0])]), null, 'opposite vectors have no direction');
   const b = blendedVector(Float32Array.from([1, 0]), Float32Array.from([0, 1]));
   assert.ok(Math.abs(Math.hypot(b[0]!, b[1]!) - 1) < 1e-6);
-  const tails: Record<string, { content: string; vector: Float32Array | null; key: string | null }[]> = { '["n","s"]': [{ content: 'old', vector: Float32Array.from([1, 0]), key: null }] };
+  const tails: Record<string, { content: string; vector: Float32Array | null; key: string | null }[]> = {
+    '["n","s"]': [{ content: 'old', vector: Float32Array.from([1, 0]), key: null }],
+  };
   const out = await batchContexts(
-    [{ namespace: 'n', sessionId: 's', window: 2 }, { namespace: 'n', sessionId: 's', window: 2 }, { namespace: 'n', sessionId: null, window: 2 }, { namespace: 'n', sessionId: 's', window: 0 }],
-    ['first', 'second', 'loose', 'off'], [Float32Array.from([0, 1]), Float32Array.from([1, 0]), null, Float32Array.from([1, 1])],
+    [
+      { namespace: 'n', sessionId: 's', window: 2 },
+      { namespace: 'n', sessionId: 's', window: 2 },
+      { namespace: 'n', sessionId: null, window: 2 },
+      { namespace: 'n', sessionId: 's', window: 0 },
+    ],
+    ['first', 'second', 'loose', 'off'],
+    [Float32Array.from([0, 1]), Float32Array.from([1, 0]), null, Float32Array.from([1, 1])],
     async (ns, sid) => tails[JSON.stringify([ns, sid])] ?? [],
   );
-  assert.deepEqual(out.map((o) => o.texts), [['old'], ['old', 'first'], null, null]);
+  assert.deepEqual(
+    out.map((o) => o.texts),
+    [['old'], ['old', 'first'], null, null],
+  );
   assert.ok(out[1]!.vector !== null && Math.abs(out[1]!.vector[0]! - Math.SQRT1_2) < 1e-6);
 });
 
@@ -185,13 +257,20 @@ test('the default fusion is adaptive with the cross-validated keyword weight 0.7
     await mem.addMany(['apple banana cherry', 'banana split', 'cherry pie', 'banana bread recipe', 'unrelated text'].map((content) => ({ content })));
     const def = await mem.recall('banana cherry');
     const same = await mem.recall('banana cherry', { fusion: 'adaptive', weights: { keyword: 1, vector: 1 } });
-    assert.deepEqual(def.map((h) => [h.id, h.score]), same.map((h) => [h.id, h.score]));
+    assert.deepEqual(
+      def.map((h) => [h.id, h.score]),
+      same.map((h) => [h.id, h.score]),
+    );
     const { ADAPTIVE_DEFAULTS } = await import('../src/search/fusion.js');
     assert.equal(ADAPTIVE_DEFAULTS.keywordWeight, 0.7);
-  } finally { await mem.close(); }
+  } finally {
+    await mem.close();
+  }
 });
 
-test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg searches own + context vectors, kept on update and reindex', { skip: !pglite.vectors && 'needs pgvector' }, async () => {
+test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg searches own + context vectors, kept on update and reindex', {
+  skip: !pglite.vectors && 'needs pgvector',
+}, async () => {
   const { default: pg } = await import('pg');
   const { blendedVector } = await import('../src/search/context.js');
   const { parseVector } = await import('../src/pg/sql.js');
@@ -200,7 +279,11 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
   const sql = async <T = Record<string, unknown>>(text: string): Promise<T[]> => {
     const c = new pg.Client({ connectionString: pglite.url });
     await c.connect();
-    try { return (await c.query(text)).rows as T[]; } finally { await c.end(); }
+    try {
+      return (await c.query(text)).rows as T[];
+    } finally {
+      await c.end();
+    }
   };
   // A store as schema 2 left it: the own vector with the HNSW index, no context anywhere.
   let mem = await open2();
@@ -210,21 +293,26 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
     DROP TABLE "${schema}".ctx_term_stats; DROP INDEX "${schema}".memories_session;
     CREATE INDEX memories_embedding_hnsw ON "${schema}".memories USING hnsw (embedding vector_cosine_ops);
     UPDATE "${schema}".meta SET value = '2' WHERE key = 'schema_version'`);
-  const indexes = async (): Promise<string[]> => (await sql<{ i: string }>(`SELECT indexname AS i FROM pg_indexes WHERE schemaname = '${schema}' AND indexname LIKE '%hnsw'`)).map((r) => r.i);
+  const indexes = async (): Promise<string[]> =>
+    (await sql<{ i: string }>(`SELECT indexname AS i FROM pg_indexes WHERE schemaname = '${schema}' AND indexname LIKE '%hnsw'`)).map((r) => r.i);
   assert.deepEqual(await indexes(), ['memories_embedding_hnsw']);
 
   mem = await open2();
   try {
     assert.equal((await mem.stats()).schemaVersion, 3);
     assert.deepEqual(await indexes(), ['memories_search_hnsw'], 'the HNSW index moved to the searched vector');
-    const [kept] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".memories WHERE search_embedding IS NOT NULL AND search_embedding = embedding AND context IS NULL`);
+    const [kept] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${schema}".memories WHERE search_embedding IS NOT NULL AND search_embedding = embedding AND context IS NULL`,
+    );
     assert.equal(kept!.n, 3, 'old memories are searched by their own vectors');
     assert.equal((await mem.recall('sunset over the water orange violet', { mode: 'vector', limit: 1 }))[0]!.id, old[1]!.id);
 
     // New turns of the session get context; the searched vector is the blend of own and context vectors.
     const added = await mem.add('Caroline: Thanks, I will hang it in the hall.', { sessionId: 's1' });
     const searched = async (id: string): Promise<{ own: Float32Array; ctx: Float32Array | null; search: Float32Array }> => {
-      const [r] = await sql<{ e: string; c: string | null; s: string }>(`SELECT embedding::text AS e, context_embedding::text AS c, search_embedding::text AS s FROM "${schema}".memories WHERE id = '${id}'`);
+      const [r] = await sql<{ e: string; c: string | null; s: string }>(
+        `SELECT embedding::text AS e, context_embedding::text AS c, search_embedding::text AS s FROM "${schema}".memories WHERE id = '${id}'`,
+      );
       return { own: parseVector(r!.e), ctx: r!.c ? parseVector(r!.c) : null, search: parseVector(r!.s) };
     };
     const near = (a: Float32Array, b: Float32Array): boolean => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]!) < 1e-6);
@@ -233,7 +321,11 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
     assert.ok(near(v.search, blendedVector(v.own, v.ctx!)) && !near(v.search, v.own));
     const exact = await mem.recall('hang it in the hall frame', { mode: 'vector', limit: 4, exact: true });
     const approx = await mem.recall('hang it in the hall frame', { mode: 'vector', limit: 4 });
-    assert.deepEqual(approx.map((h) => h.id), exact.map((h) => h.id), 'exact and HNSW agree on a small store');
+    assert.deepEqual(
+      approx.map((h) => h.id),
+      exact.map((h) => h.id),
+      'exact and HNSW agree on a small store',
+    );
     assert.equal(exact[0]!.id, added.id);
 
     // An edit re-embeds the memory: its context vector stays, and the blend follows the new own vector.
@@ -242,23 +334,40 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
     assert.ok(near(edited.ctx!, v.ctx!) && !near(edited.own, v.own));
     assert.ok(near(edited.search, blendedVector(edited.own, edited.ctx!)));
     v = edited;
-  } finally { await mem.close(); }
+  } finally {
+    await mem.close();
+  }
 
   // A model of another width: the three vector columns change width; reindex remakes own and context vectors, and the blend.
   mem = await openMemory({ ...loc, embedder: new HashEmbedder('hash-32', 32), allowModelChange: true });
   try {
     await mem.reindex();
-    const [r] = await sql<{ e: string; c: string; s: string; m: string }>(`SELECT embedding::text AS e, context_embedding::text AS c, search_embedding::text AS s, embedding_model AS m
+    const [r] = await sql<{
+      e: string;
+      c: string;
+      s: string;
+      m: string;
+    }>(`SELECT embedding::text AS e, context_embedding::text AS c, search_embedding::text AS s, embedding_model AS m
       FROM "${schema}".memories WHERE context IS NOT NULL`);
     assert.equal(r!.m, 'hash-32');
     assert.equal(parseVector(r!.s).length, 32);
     assert.deepEqual(await indexes(), ['memories_search_hnsw']);
-    assert.deepEqual(parseVector(r!.s).map((x) => Math.round(x * 1e5)), blendedVector(parseVector(r!.e), parseVector(r!.c)).map((x) => Math.round(x * 1e5)));
+    assert.deepEqual(
+      parseVector(r!.s).map((x) => Math.round(x * 1e5)),
+      blendedVector(parseVector(r!.e), parseVector(r!.c)).map((x) => Math.round(x * 1e5)),
+    );
     const rec = (await exportAll(mem)).find((x) => x.context);
-    assert.deepEqual(rec!.context, CHAT.slice(1, 3).map((t) => `${t.speaker}: ${t.content}`));
-  } finally { await mem.close(); }
+    assert.deepEqual(
+      rec!.context,
+      CHAT.slice(1, 3).map((t) => `${t.speaker}: ${t.content}`),
+    );
+  } finally {
+    await mem.close();
+  }
 
-  function open2(): Promise<Memory> { return openMemory({ ...loc, embedder: new HashEmbedder() }); }
+  function open2(): Promise<Memory> {
+    return openMemory({ ...loc, embedder: new HashEmbedder() });
+  }
 });
 
 test('PostgreSQL keyword leg: with context and session evidence it ranks a conversation as the file does', async () => {
@@ -271,9 +380,22 @@ test('PostgreSQL keyword leg: with context and session evidence it ranks a conve
       await mem.add('Paint lake house plans', { sessionId: 'busy', contextWindow: 0 });
       await mem.add('She went to the lake', { sessionId: 'busy', contextWindow: 0 });
       await mem.add('Sounds like fun', { sessionId: 'busy', contextWindow: 2 });
-      await mem.addMany(['grocery list', 'dentist on Monday', 'the printer is broken', 'call the bank', 'book flights', 'water the plants', 'car service due', 'buy a gift'].map((content) => ({ content })));
+      await mem.addMany(
+        [
+          'grocery list',
+          'dentist on Monday',
+          'the printer is broken',
+          'call the bank',
+          'book flights',
+          'water the plants',
+          'car service due',
+          'buy a gift',
+        ].map((content) => ({ content })),
+      );
       results.push((await mem.recall('paint lake house', { mode: 'keyword', limit: 10 })).map((h) => h.content));
-    } finally { await mem.close(); }
+    } finally {
+      await mem.close();
+    }
   }
   assert.ok(results[0]!.indexOf('She went to the lake') < results[0]!.indexOf('We went to the lake'), 'session evidence lifts the busy session');
   assert.deepEqual(results[1], results[0], 'PostgreSQL ranks as the file does');
@@ -290,15 +412,21 @@ test('surfaces: the CLI and the HTTP API take the context window; a bad one is r
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /contextWindow/);
   const proc = spawn(process.execPath, [CLI, '--db', db, '--embedder', 'none', 'serve', '--port', '0'], {
-    env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
-      proc.stdout!.on('data', (d) => { out += d; const m = /listening(?: on |":")(http:\/\/[^\s"]+)/.exec(out); if (m) resolve(m[1]!.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1')); });
+      proc.stdout!.on('data', (d) => {
+        out += d;
+        const m = /listening(?: on |":")(http:\/\/[^\s"]+)/.exec(out);
+        if (m) resolve(m[1]!.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1'));
+      });
       proc.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     });
-    const post = (body: unknown): Promise<Response> => fetch(`${url}/api/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown): Promise<Response> =>
+      fetch(`${url}/api/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal((await post({ content: 'Caroline: frame it', sessionId: 's', contextWindow: 2 })).status, 201);
     assert.equal((await post({ content: 'y', sessionId: 's', contextWindow: 11 })).status, 400);
   } finally {
@@ -307,8 +435,13 @@ test('surfaces: the CLI and the HTTP API take the context window; a bad one is r
   const mem = await openMemory({ path: db, embedder: 'none' });
   try {
     const recs = await exportAllPlain(mem);
-    assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 0, 1, 2]);
-  } finally { await mem.close(); }
+    assert.deepEqual(
+      recs.map((r) => r.context?.length ?? 0),
+      [0, 0, 1, 2],
+    );
+  } finally {
+    await mem.close();
+  }
 });
 
 test('with the bundled model, a memory takes its context only when related to it: chat turns do, unrelated facts of one session do not', async () => {
@@ -318,17 +451,25 @@ test('with the bundled model, a memory takes its context only when related to it
   assert.equal(contextGate('hash-64'), -1, 'other embedders: no gate');
   const mem = await openMemory({ path: tempDb() });
   try {
-    await mem.addConversation([
-      { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },
-      { speaker: 'Caroline', content: 'I painted the sunset over the lake, all orange and violet.' },
-    ], { sessionId: 'chat' });
+    await mem.addConversation(
+      [
+        { speaker: 'Mel', content: 'What did you paint last weekend at the lake house?' },
+        { speaker: 'Caroline', content: 'I painted the sunset over the lake, all orange and violet.' },
+      ],
+      { sessionId: 'chat' },
+    );
     await mem.addMany([
       { content: 'The staging database runs PostgreSQL 15 on port 5433.', sessionId: 'notes' },
       { content: 'Alice is allergic to peanuts.', sessionId: 'notes' },
     ]);
     const recs = await exportAllPlain(mem);
-    assert.deepEqual(recs.map((r) => r.context?.length ?? 0), [0, 1, 0, 0]);
-  } finally { await mem.close(); }
+    assert.deepEqual(
+      recs.map((r) => r.context?.length ?? 0),
+      [0, 1, 0, 0],
+    );
+  } finally {
+    await mem.close();
+  }
 });
 
 test('a context never crosses namespaces, even with the same sessionId', async () => {
@@ -338,5 +479,7 @@ test('a context never crosses namespaces, even with the same sessionId', async (
     const b = await mem.add('hello from agent two', { namespace: 'a2', sessionId: 's' });
     assert.equal((await exportAllPlain(mem)).find((r) => r.id === b.id)!.context, undefined);
     assert.equal((await mem.recall('secret plan', { namespace: 'a2', mode: 'keyword' })).length, 0);
-  } finally { await mem.close(); }
+  } finally {
+    await mem.close();
+  }
 });

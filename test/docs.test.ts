@@ -7,7 +7,12 @@ import { ROOT, tempDb } from './helpers.js';
 
 // The user-facing docs: links resolve, and the examples that claim a result get it.
 
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+];
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to dashes. */
 function anchors(md: string): Set<string> {
@@ -16,7 +21,14 @@ function anchors(md: string): Set<string> {
   for (const line of md.split('\n')) {
     if (line.startsWith('```')) code = !code;
     const m = !code && /^#{1,6} (.+)$/.exec(line);
-    if (m) out.add(m[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-'));
+    if (m)
+      out.add(
+        m[1]!
+          .trim()
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, '')
+          .replace(/ /g, '-'),
+      );
   }
   return out;
 }
@@ -29,7 +41,10 @@ test('every relative link in README.md and docs/ points at a file (and heading) 
       if (/^(https?|mailto):/.test(target!)) continue;
       const [file, hash] = target!.split('#') as [string, string | undefined];
       const path = file ? join(ROOT, dirname(doc), file) : join(ROOT, doc);
-      if (!existsSync(path)) { broken.push(`${doc}: ${target}`); continue; }
+      if (!existsSync(path)) {
+        broken.push(`${doc}: ${target}`);
+        continue;
+      }
       if (hash && path.endsWith('.md') && !anchors(readFileSync(path, 'utf8')).has(hash)) broken.push(`${doc}: ${target} (no such heading)`);
     }
   }

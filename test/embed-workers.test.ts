@@ -10,7 +10,13 @@ import { tempDb } from './helpers.js';
 
 const PEOPLE = ['Caroline', 'Melanie', 'Jon', 'Gina', 'Ayşe', '李雷'];
 const TOPICS = ['the pottery class', 'a trip to Lisbon', 'the new job at the bakery', 'adopting a second dog', 'the marathon in May', 'moving to Kraków'];
-const FEEL = ['I loved it', 'it was harder than I thought', 'we should plan it together', 'honestly I am still nervous', 'the kids could not stop talking about it'];
+const FEEL = [
+  'I loved it',
+  'it was harder than I thought',
+  'we should plan it together',
+  'honestly I am still nervous',
+  'the kids could not stop talking about it',
+];
 
 /** Chat-like turns of varied length, deterministic. */
 function turns(n: number): string[] {
@@ -49,8 +55,14 @@ test('addMany on worker threads gives the same vectors, bit for bit, as on one t
   // The work went to both workers, and this thread never loaded the model: its event loop only passed messages.
   const stats = pooled.workerStats();
   assert.equal(stats.length, 2);
-  assert.equal(stats.reduce((n, s) => n + s.texts, 0), 100);
-  assert.ok(stats.every((s) => s.batches >= 1), JSON.stringify(stats));
+  assert.equal(
+    stats.reduce((n, s) => n + s.texts, 0),
+    100,
+  );
+  assert.ok(
+    stats.every((s) => s.batches >= 1),
+    JSON.stringify(stats),
+  );
   assert.equal(pooled.loadedHere, false);
   assert.equal(single.workerStats().length, 0);
 
@@ -77,7 +89,10 @@ test('reindex on worker threads matches reindex on one thread', async () => {
     await mem.close();
   }
   // reindex asks for 64 at a time; prepareBulk(90) started the workers before the first batch.
-  assert.equal(pooled.workerStats().reduce((n, s) => n + s.texts, 0), 90);
+  assert.equal(
+    pooled.workerStats().reduce((n, s) => n + s.texts, 0),
+    90,
+  );
   assert.equal(pooled.loadedHere, false);
   const va = vectorsById(await exportAll(paths[0]!, new LocalEmbedder({ workers: 0 })));
   const vb = vectorsById(await exportAll(paths[1]!, new LocalEmbedder({ workers: 0 })));

@@ -11,7 +11,9 @@ async function fakeServer(handler: (body: { model: string; input: string[] }, re
   let n = 0;
   const server = createServer((req, res) => {
     let data = '';
-    req.on('data', (c) => { data += c; });
+    req.on('data', (c) => {
+      data += c;
+    });
     req.on('end', () => handler(JSON.parse(data) as { model: string; input: string[] }, req, res, ++n));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -34,7 +36,10 @@ test('openai provider: batches, bearer key, ordering by index, used by a Memory'
   assert.equal(e.id, 'my-model');
   const out = await e.embed(['a', 'bb', 'ccc']);
   assert.deepEqual(out, [vec('a', 8), vec('bb', 8), vec('ccc', 8)]);
-  assert.deepEqual(seen.map((s) => s.n), [2, 1]);
+  assert.deepEqual(
+    seen.map((s) => s.n),
+    [2, 1],
+  );
   assert.equal(seen[0]!.auth, 'Bearer sk-test');
   const mem = await openMemory({ path: tempDb(), embedder: e });
   await mem.add('hello over http');
@@ -47,7 +52,10 @@ test('openai provider: batches, bearer key, ordering by index, used by a Memory'
 
 test('openai provider: retries 429/5xx with backoff, then succeeds', async () => {
   const srv = await fakeServer((body, _req, res, n) => {
-    if (n <= 2) { res.writeHead(n === 1 ? 429 : 503).end('busy'); return; }
+    if (n <= 2) {
+      res.writeHead(n === 1 ? 429 : 503).end('busy');
+      return;
+    }
     res.writeHead(200).end(JSON.stringify({ data: body.input.map((t, index) => ({ index, embedding: vec(t, 4) })) }));
   });
   const e = new OpenAIEmbedder({ model: 'm', baseURL: srv.url, dims: 4, retries: 3 });
@@ -57,18 +65,28 @@ test('openai provider: retries 429/5xx with backoff, then succeeds', async () =>
 });
 
 test('openai provider: gives up with a typed error; 401 says to set the key; timeouts', async () => {
-  const down = await fakeServer((_b, _q, res) => { res.writeHead(500).end('boom'); });
-  await assert.rejects(new OpenAIEmbedder({ model: 'm', baseURL: down.url, dims: 4, retries: 1 }).embed(['x']), (err: unknown) =>
-    err instanceof MnemoliteError && err.code === 'EMBEDDER_FAILED' && /did not answer after 2 attempts/.test(err.message));
+  const down = await fakeServer((_b, _q, res) => {
+    res.writeHead(500).end('boom');
+  });
+  await assert.rejects(
+    new OpenAIEmbedder({ model: 'm', baseURL: down.url, dims: 4, retries: 1 }).embed(['x']),
+    (err: unknown) => err instanceof MnemoliteError && err.code === 'EMBEDDER_FAILED' && /did not answer after 2 attempts/.test(err.message),
+  );
   await down.close();
-  const denied = await fakeServer((_b, _q, res) => { res.writeHead(401).end('{"error":"bad key"}'); });
+  const denied = await fakeServer((_b, _q, res) => {
+    res.writeHead(401).end('{"error":"bad key"}');
+  });
   await assert.rejects(new OpenAIEmbedder({ model: 'm', baseURL: denied.url, dims: 4 }).embed(['x']), /OPENAI_API_KEY/);
   assert.equal(denied.calls(), 1, '4xx is not retried');
   await denied.close();
-  const slow = await fakeServer(() => { /* never answers */ });
+  const slow = await fakeServer(() => {
+    /* never answers */
+  });
   await assert.rejects(new OpenAIEmbedder({ model: 'm', baseURL: slow.url, dims: 4, timeoutMs: 100, retries: 0 }).embed(['x']), /timed out/);
   await slow.close();
-  const short = await fakeServer((_b, _q, res) => { res.writeHead(200).end(JSON.stringify({ data: [] })); });
+  const short = await fakeServer((_b, _q, res) => {
+    res.writeHead(200).end(JSON.stringify({ data: [] }));
+  });
   await assert.rejects(new OpenAIEmbedder({ model: 'm', baseURL: short.url, dims: 4 }).embed(['x']), /returned 0 vectors for 1/);
   await short.close();
 });
@@ -82,7 +100,10 @@ test('openai provider: needs a model and known dims; ollama preset', () => {
 });
 
 test('a custom embedder object with a bad shape is refused at open', async () => {
-  await assert.rejects(openMemory({ path: tempDb(), embedder: { id: '', dims: 3 } as never }), (err: unknown) => err instanceof MnemoliteError && err.code === 'INVALID_INPUT');
+  await assert.rejects(
+    openMemory({ path: tempDb(), embedder: { id: '', dims: 3 } as never }),
+    (err: unknown) => err instanceof MnemoliteError && err.code === 'INVALID_INPUT',
+  );
 });
 
 test('a custom embedder missing provider, or with a bad id, dims, embed or close, is INVALID_INPUT naming the field, and no file is created', async () => {
@@ -98,7 +119,11 @@ test('a custom embedder missing provider, or with a bad id, dims, embed or close
   ];
   for (const [e, msg] of cases) {
     const path = tempDb();
-    await assert.rejects(openMemory({ path, embedder: e as never }), (err: unknown) => err instanceof MnemoliteError && err.code === 'INVALID_INPUT' && msg.test(err.message) && /custom embedder/.test(err.message), JSON.stringify(Object.keys(e)));
+    await assert.rejects(
+      openMemory({ path, embedder: e as never }),
+      (err: unknown) => err instanceof MnemoliteError && err.code === 'INVALID_INPUT' && msg.test(err.message) && /custom embedder/.test(err.message),
+      JSON.stringify(Object.keys(e)),
+    );
     assert.equal(existsSync(path), false);
   }
   const ok = await openMemory({ path: tempDb(), embedder: { provider: 'p', id: 'm', dims: 3, embed } });

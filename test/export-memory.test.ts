@@ -24,7 +24,10 @@ class SyntheticEmbedder implements Embedder {
   readonly id = 'synthetic-384';
   readonly dims = DIMS;
   async embed(texts: string[]): Promise<number[][]> {
-    return texts.map((t) => { const r = mulberry32(t.length); return unit(Array.from({ length: DIMS }, () => gauss(r))); });
+    return texts.map((t) => {
+      const r = mulberry32(t.length);
+      return unit(Array.from({ length: DIMS }, () => gauss(r)));
+    });
   }
 }
 
@@ -38,17 +41,22 @@ async function bigFile(dir: string): Promise<string> {
   const mem = await openMemory({ path, embedder: new SyntheticEmbedder() });
   const r = mulberry32(16);
   for (let i = 0; i < N; i += 5000) {
-    await mem.import(Array.from({ length: 5000 }, (_, j) => ({
-      content: `memory ${i + j} about topic ${Math.floor(r() * 500)}`, namespace: `ns-${(i + j) % 7}`,
-      embedding: unit(Array.from({ length: DIMS }, () => gauss(r))), embeddingModel: 'synthetic-384',
-    })));
+    await mem.import(
+      Array.from({ length: 5000 }, (_, j) => ({
+        content: `memory ${i + j} about topic ${Math.floor(r() * 500)}`,
+        namespace: `ns-${(i + j) % 7}`,
+        embedding: unit(Array.from({ length: DIMS }, () => gauss(r))),
+        embeddingModel: 'synthetic-384',
+      })),
+    );
   }
   assert.equal(await mem.count({ namespace: '*' }), N);
   await mem.close();
   return path;
 }
 
-const kb = (pid: number, field: 'VmRSS' | 'VmHWM'): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+const kb = (pid: number, field: 'VmRSS' | 'VmHWM'): number =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 
 test('GET /api/export?vectors=true and mnemolite export --vectors at 50,000 memories: peak RSS grows by less than 150 MB', { timeout: 900_000 }, async (t) => {
   const dir = tempDir();
@@ -56,33 +64,45 @@ test('GET /api/export?vectors=true and mnemolite export --vectors at 50,000 memo
 
   // HTTP: a real `mnemolite serve`, the body consumed as a stream and counted line by line.
   const proc = spawn(process.execPath, [CLI, '--db', path, '--embedder', 'none', 'serve', '--port', '0'], {
-    env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
     const url = await new Promise<URL>((res, rej) => {
       let out = '';
-      proc.stdout.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) res(new URL(m[1]!)); });
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) res(new URL(m[1]!));
+      });
       proc.on('exit', (c) => rej(new Error(`serve exited ${c}`)));
     });
-    const get = (p: string): Promise<{ lines: number; bytes: number; first: string }> => new Promise((res, rej) => {
-      httpRequest({ host: url.hostname, port: url.port, path: p, agent: false }, (resp) => {
-        if (resp.statusCode !== 200) rej(new Error(`${p}: status ${resp.statusCode}`));
-        let lines = 0, bytes = 0, first = '';
-        resp.on('data', (c: Buffer) => {
-          bytes += c.length;
-          if (!first.includes('\n')) first += c.toString('utf8');
-          for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) lines++;
-        });
-        resp.on('end', () => res({ lines, bytes, first }));
-        resp.on('error', rej);
-      }).on('error', rej).end();
-    });
+    const get = (p: string): Promise<{ lines: number; bytes: number; first: string }> =>
+      new Promise((res, rej) => {
+        httpRequest({ host: url.hostname, port: url.port, path: p, agent: false }, (resp) => {
+          if (resp.statusCode !== 200) rej(new Error(`${p}: status ${resp.statusCode}`));
+          let lines = 0,
+            bytes = 0,
+            first = '';
+          resp.on('data', (c: Buffer) => {
+            bytes += c.length;
+            if (!first.includes('\n')) first += c.toString('utf8');
+            for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) lines++;
+          });
+          resp.on('end', () => res({ lines, bytes, first }));
+          resp.on('error', rej);
+        })
+          .on('error', rej)
+          .end();
+      });
     await get('/api/export?namespace=ns-1'); // warm: routes, first page read
     const before = kb(proc.pid!, 'VmRSS');
     const r = await get('/api/export?vectors=true');
     const peak = kb(proc.pid!, 'VmHWM');
     const growth = (peak - before) / 1024;
-    t.diagnostic(`HTTP export: ${r.lines} lines, ${(r.bytes / 1048576).toFixed(0)} MB; server RSS ${(before / 1024).toFixed(0)} MB before, peak ${(peak / 1024).toFixed(0)} MB`);
+    t.diagnostic(
+      `HTTP export: ${r.lines} lines, ${(r.bytes / 1048576).toFixed(0)} MB; server RSS ${(before / 1024).toFixed(0)} MB before, peak ${(peak / 1024).toFixed(0)} MB`,
+    );
     assert.equal(r.lines, N);
     assert.equal((JSON.parse(r.first.split('\n')[0]!) as { embedding: number[] }).embedding.length, DIMS);
     if (N === 50_000) assert.ok(r.bytes > 2 * BOUND_MB * 1048576, 'the export is much larger than the bound');
@@ -94,17 +114,28 @@ test('GET /api/export?vectors=true and mnemolite export --vectors at 50,000 memo
   // CLI: peak RSS of the export process against the same process doing `stats` on the file.
   const preload = join(dir, 'maxrss.mjs');
   writeFileSync(preload, "process.on('exit', () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n");
-  const peakOf = (args: string[]): Promise<number> => new Promise((res) => {
-    const p = spawn(process.execPath, ['--import', preload, CLI, '--db', path, '--embedder', 'none', ...args], { env: { ...process.env, MNEMOLITE_DB: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => { assert.equal(code, 0, err); res(Number(/maxrss (\d+)/.exec(err)![1])); });
-  });
+  const peakOf = (args: string[]): Promise<number> =>
+    new Promise((res) => {
+      const p = spawn(process.execPath, ['--import', preload, CLI, '--db', path, '--embedder', 'none', ...args], {
+        env: { ...process.env, MNEMOLITE_DB: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      p.stderr.on('data', (d) => {
+        err += d;
+      });
+      p.on('close', (code) => {
+        assert.equal(code, 0, err);
+        res(Number(/maxrss (\d+)/.exec(err)![1]));
+      });
+    });
   const base = await peakOf(['stats']);
   const out = join(dir, 'out.jsonl');
   const exp = await peakOf(['export', '--vectors', out]);
   const growth = (exp - base) / 1024;
-  t.diagnostic(`CLI export: ${(statSync(out).size / 1048576).toFixed(0)} MB; peak RSS ${(base / 1024).toFixed(0)} MB for stats, ${(exp / 1024).toFixed(0)} MB for export`);
+  t.diagnostic(
+    `CLI export: ${(statSync(out).size / 1048576).toFixed(0)} MB; peak RSS ${(base / 1024).toFixed(0)} MB for stats, ${(exp / 1024).toFixed(0)} MB for export`,
+  );
   let lines = 0;
   for await (const _ of createInterface({ input: createReadStream(out) })) lines++;
   assert.equal(lines, N);

@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import ts from 'typescript';
 
-const listed = readFileSync(new URL('./fixtures/root-exports.txt', import.meta.url), 'utf8').split('\n').filter(Boolean);
+const listed = readFileSync(new URL('./fixtures/root-exports.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .filter(Boolean);
 const TYPE = ' (type)';
 
 test('the root module exports at run time exactly the values of the checked-in list', async () => {
@@ -20,7 +22,12 @@ test('the root module exports at run time exactly the values of the checked-in l
 test('the root module declares exactly the values and types of the checked-in list', () => {
   const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
   const program = ts.createProgram([entry], {
-    module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true, skipLibCheck: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
   });
   const checker = program.getTypeChecker();
   const root = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
@@ -31,7 +38,7 @@ test('the root module declares exactly the values and types of the checked-in li
   assert.deepEqual(names.sort(), [...listed].sort());
 });
 
-test('one version: the CLI, the MCP server and the HTTP API report package.json\'s', async () => {
+test("one version: the CLI, the MCP server and the HTTP API report package.json's", async () => {
   const { VERSION } = await import('../src/version.js');
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   assert.equal(VERSION, pkg.version);

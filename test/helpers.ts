@@ -6,7 +6,9 @@ import { after } from 'node:test';
 import type { Embedder } from '../src/index.js';
 
 const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** A fresh temp directory, removed when the test file ends. */
 export function tempDir(): string {
@@ -54,7 +56,11 @@ export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
 /** Result of running the CLI. */
-export interface CliResult { code: number; stdout: string; stderr: string }
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Run `mnemolite ...args` as a real child process (the built CLI). */
 export function cli(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): CliResult {
@@ -71,9 +77,14 @@ export function cli(args: string[], opts: { input?: string; env?: Record<string,
 export function cliAsync(args: string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((res) => {
     const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, MNEMOLITE_DB: '', ...opts.env } });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
+    let stdout = '',
+      stderr = '';
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
     p.on('close', (code) => res({ code: code ?? -1, stdout, stderr }));
   });
 }
@@ -82,9 +93,14 @@ export function cliAsync(args: string[], opts: { env?: Record<string, string> } 
 export function runTs(file: string, args: string[] = []): Promise<CliResult> {
   return new Promise((res) => {
     const p = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
+    let stdout = '',
+      stderr = '';
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
     p.on('close', (code) => res({ code: code ?? -1, stdout, stderr }));
   });
 }

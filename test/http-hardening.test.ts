@@ -15,7 +15,12 @@ const ADMIN = 'admin-token-0123456789abcdef';
 const AGENT = 'agent-token-0123456789abcdef';
 
 const open: { app: FastifyInstance; mem: Memory }[] = [];
-after(async () => { for (const o of open) { await o.app.close(); await o.mem.close(); } });
+after(async () => {
+  for (const o of open) {
+    await o.app.close();
+    await o.mem.close();
+  }
+});
 
 async function start(mem: Memory, extra: Partial<Parameters<typeof createServer>[0]> = {}): Promise<string> {
   const app = createServer({ memory: mem, tokens: parseTokens({ MNEMOLITE_TOKEN: ADMIN, MNEMOLITE_TOKENS: `${AGENT}=agent-1` }), ...extra });
@@ -24,13 +29,27 @@ async function start(mem: Memory, extra: Partial<Parameters<typeof createServer>
   return serverUrl(app);
 }
 
-export interface Res { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; text: string; json: any }
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+  json: any;
+}
 
-export function req(base: string, method: string, path: string, opts: { body?: unknown; raw?: Buffer; token?: string; headers?: Record<string, string> } = {}): Promise<Res> {
+export function req(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; raw?: Buffer; token?: string; headers?: Record<string, string> } = {},
+): Promise<Res> {
   const u = new URL(base);
   const headers: Record<string, string> = { ...opts.headers };
   const payload = opts.raw ?? (opts.body !== undefined ? Buffer.from(JSON.stringify(opts.body)) : undefined);
-  if (payload) { headers['content-type'] ??= 'application/json'; headers['content-length'] = String(payload.length); }
+  if (payload) {
+    headers['content-type'] ??= 'application/json';
+    headers['content-length'] = String(payload.length);
+  }
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   return new Promise((resolve, reject) => {
     const r = httpRequest({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
@@ -40,7 +59,11 @@ export function req(base: string, method: string, path: string, opts: { body?: u
         const body = Buffer.concat(chunks);
         const text = body.toString('utf8');
         let json: unknown;
-        try { json = JSON.parse(text); } catch { json = undefined; }
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, json });
       });
     });
@@ -71,7 +94,10 @@ test('BUSY and READ_ONLY messages name no server path; stats for a namespace-lim
 
   const st = await req(u, 'GET', '/api/stats', { token: AGENT });
   assert.equal(st.status, 200);
-  assert.deepEqual(Object.keys(st.json).filter((k) => ['path', 'fileBytes', 'cacheEntries'].includes(k)), []);
+  assert.deepEqual(
+    Object.keys(st.json).filter((k) => ['path', 'fileBytes', 'cacheEntries'].includes(k)),
+    [],
+  );
   const full = await req(u, 'GET', '/api/stats', { token: ADMIN });
   assert.equal(typeof full.json.fileBytes, 'number');
   assert.equal(typeof full.json.cacheEntries, 'number');
@@ -85,7 +111,9 @@ test('BUSY and READ_ONLY messages name no server path; stats for a namespace-lim
   assert.ok(!r.text.includes(path), r.text);
 });
 
-test('a list page is cut at about 16 MiB of JSON and says where the next one starts; paging that way returns every memory once', { timeout: 300_000 }, async () => {
+test('a list page is cut at about 16 MiB of JSON and says where the next one starts; paging that way returns every memory once', {
+  timeout: 300_000,
+}, async () => {
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   // 100 kB of control characters: each is 6 bytes of JSON (\u0001), 600 kB per memory.
   const n = 120;
@@ -94,13 +122,17 @@ test('a list page is cut at about 16 MiB of JSON and says where the next one sta
   }
   const u = await start(mem);
   const seen = new Set<string>();
-  let offset = 0, pages = 0;
+  let offset = 0,
+    pages = 0;
   for (;;) {
     const r = await req(u, 'GET', `/api/memories?limit=1000&offset=${offset}`, { token: AGENT });
     assert.equal(r.status, 200, r.text.slice(0, 300));
     assert.ok(r.body.length <= 16 * 1024 * 1024 + 700_000, `page of ${r.body.length} bytes`);
     pages++;
-    for (const m of r.json.memories as { id: string }[]) { assert.ok(!seen.has(m.id)); seen.add(m.id); }
+    for (const m of r.json.memories as { id: string }[]) {
+      assert.ok(!seen.has(m.id));
+      seen.add(m.id);
+    }
     assert.equal(r.json.total, n);
     if (r.json.nextOffset === undefined) break;
     assert.equal(r.json.nextOffset, offset + r.json.memories.length);

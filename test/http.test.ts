@@ -14,9 +14,18 @@ const AGENT = 'agent-token-0123456789abcdef';
 const STRONG = '9f3c1a7be04d5562c8e1f0a93b7d24c6e58a0f1d3b9c7e2a4f6d8b0c1e3a5f79';
 const TEAM = 'team-token-0123456789abcdef0';
 
-interface Server { url: string; port: number; proc: ChildProcess; stdout: () => string; stderr: () => string; stop: () => Promise<void> }
+interface Server {
+  url: string;
+  port: number;
+  proc: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  stop: () => Promise<void>;
+}
 const running: Server[] = [];
-after(async () => { await Promise.all(running.map((s) => s.stop())); });
+after(async () => {
+  await Promise.all(running.map((s) => s.stop()));
+});
 
 /** Start `mnemolite serve --port 0` and wait for the address it prints. */
 function serve(args: { db?: string; global?: string[]; serve?: string[]; env?: Record<string, string> } = {}): Promise<Server> {
@@ -25,12 +34,20 @@ function serve(args: { db?: string; global?: string[]; serve?: string[]; env?: R
     env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '', ...args.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '', err = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { err += d; });
+  let out = '',
+    err = '';
+  proc.stdout!.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    err += d;
+  });
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`server did not start in 120 s\nstdout: ${out}\nstderr: ${err}`)); }, 120_000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start in 120 s\nstdout: ${out}\nstderr: ${err}`));
+    }, 120_000);
     const onData = (): void => {
       const m = /listening(?: on |":")(http:\/\/[^\s"]+)/.exec(out);
       if (!m) return;
@@ -38,14 +55,24 @@ function serve(args: { db?: string; global?: string[]; serve?: string[]; env?: R
       proc.stdout!.off('data', onData);
       const url = m[1]!.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1');
       const s: Server = {
-        url, port: Number(new URL(url).port), proc, stdout: () => out, stderr: () => err,
-        stop: async () => { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM'); await exited; },
+        url,
+        port: Number(new URL(url).port),
+        proc,
+        stdout: () => out,
+        stderr: () => err,
+        stop: async () => {
+          if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+          await exited;
+        },
       };
       running.push(s);
       resolve(s);
     };
     proc.stdout!.on('data', onData);
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}\nstdout: ${out}\nstderr: ${err}`)); });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}\nstdout: ${out}\nstderr: ${err}`));
+    });
   });
 }
 
@@ -55,18 +82,36 @@ function serveExit(args: string[], env: Record<string, string>): Promise<{ code:
     const p = spawn(process.execPath, [CLI, '--db', tempDb(), '--embedder', 'none', 'serve', ...args], {
       env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', ...env },
     });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
+    let stdout = '',
+      stderr = '';
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const t = setTimeout(() => p.kill('SIGKILL'), 120_000);
-    p.on('close', (code) => { clearTimeout(t); resolve({ code, stdout, stderr }); });
+    p.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
-interface Res { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any }
+interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
 
 /** One HTTP request with full control over headers and the raw body. */
-function req(base: string, method: string, path: string, opts: { body?: unknown; raw?: string | Buffer; token?: string; headers?: Record<string, string> } = {}): Promise<Res> {
+function req(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; raw?: string | Buffer; token?: string; headers?: Record<string, string> } = {},
+): Promise<Res> {
   const u = new URL(path, base);
   const headers: Record<string, string> = { ...opts.headers };
   let payload: Buffer | undefined;
@@ -84,7 +129,11 @@ function req(base: string, method: string, path: string, opts: { body?: unknown;
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         let json: unknown;
-        try { json = JSON.parse(text); } catch { json = undefined; }
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
       });
     });
@@ -131,17 +180,40 @@ test('every route answers real HTTP requests, and responses match /openapi.json'
   assert.deepEqual(me.json, { auth: 'none', namespaces: '*' });
 
   // add
-  const a = await req(u, 'POST', '/api/memories', { body: { content: 'We deploy the Rust service on a Raspberry Pi 4', namespace: 'agent-1', key: 'deploy', category: 'core', sessionId: 's1', metadata: { source: 'chat' }, createdAt: '2026-03-01T00:00:00Z' } });
+  const a = await req(u, 'POST', '/api/memories', {
+    body: {
+      content: 'We deploy the Rust service on a Raspberry Pi 4',
+      namespace: 'agent-1',
+      key: 'deploy',
+      category: 'core',
+      sessionId: 's1',
+      metadata: { source: 'chat' },
+      createdAt: '2026-03-01T00:00:00Z',
+    },
+  });
   assert.equal(a.status, 201, a.text);
   conforms('AddResult', a.json);
   assert.equal(a.json.replaced, false);
   const id = a.json.id as string;
-  const again = await req(u, 'POST', '/api/memories', { body: { content: 'We deploy the Rust service on a Raspberry Pi 5', namespace: 'agent-1', key: 'deploy', category: 'core', sessionId: 's1', metadata: { source: 'chat' } } });
+  const again = await req(u, 'POST', '/api/memories', {
+    body: {
+      content: 'We deploy the Rust service on a Raspberry Pi 5',
+      namespace: 'agent-1',
+      key: 'deploy',
+      category: 'core',
+      sessionId: 's1',
+      metadata: { source: 'chat' },
+    },
+  });
   assert.deepEqual(again.json, { id, replaced: true });
-  const batch = await req(u, 'POST', '/api/memories/batch', { body: { memories: [
-    { content: 'Alice prefers green tea', category: 'preference', createdAt: '2026-03-02T00:00:00Z' },
-    { content: 'The cat is called Whiskers', namespace: 'agent-2', sessionId: 's2', metadata: { source: 'import' }, createdAt: '2026-03-03T00:00:00Z' },
-  ] } });
+  const batch = await req(u, 'POST', '/api/memories/batch', {
+    body: {
+      memories: [
+        { content: 'Alice prefers green tea', category: 'preference', createdAt: '2026-03-02T00:00:00Z' },
+        { content: 'The cat is called Whiskers', namespace: 'agent-2', sessionId: 's2', metadata: { source: 'import' }, createdAt: '2026-03-03T00:00:00Z' },
+      ],
+    },
+  });
   assert.equal(batch.status, 201, batch.text);
   conforms('AddManyResult', batch.json);
   assert.equal(batch.json.results.length, 2);
@@ -162,16 +234,26 @@ test('every route answers real HTTP requests, and responses match /openapi.json'
   assert.equal(all.status, 200);
   conforms('ListResult', all.json);
   assert.equal(all.json.total, 3, 'every namespace by default');
-  assert.deepEqual(all.json.memories.map((m: { id: string }) => m.id), [catId, teaId, id], 'newest first');
+  assert.deepEqual(
+    all.json.memories.map((m: { id: string }) => m.id),
+    [catId, teaId, id],
+    'newest first',
+  );
   const asc = await req(u, 'GET', '/api/memories?order=asc&limit=2&offset=1');
-  assert.deepEqual(asc.json.memories.map((m: { id: string }) => m.id), [teaId, catId]);
+  assert.deepEqual(
+    asc.json.memories.map((m: { id: string }) => m.id),
+    [teaId, catId],
+  );
   assert.equal(asc.json.total, 3);
   assert.equal((await req(u, 'GET', '/api/memories?namespace=agent-2')).json.total, 1);
   assert.equal((await req(u, 'GET', '/api/memories?category=preference')).json.memories[0].id, teaId);
   assert.equal((await req(u, 'GET', '/api/memories?sessionId=s1')).json.memories[0].id, id);
   assert.equal((await req(u, 'GET', '/api/memories?since=2026-03-02&until=2026-03-03')).json.memories[0].id, teaId);
   const meta = await req(u, 'GET', `/api/memories?metadata=${encodeURIComponent('{"source":"import"}')}`);
-  assert.deepEqual(meta.json.memories.map((m: { id: string }) => m.id), [catId]);
+  assert.deepEqual(
+    meta.json.memories.map((m: { id: string }) => m.id),
+    [catId],
+  );
 
   // recall
   const rec = await req(u, 'POST', '/api/recall', { body: { query: 'raspberry', namespace: 'agent-1' } });
@@ -221,7 +303,10 @@ test('every route answers real HTTP requests, and responses match /openapi.json'
   const ex = await req(u, 'GET', '/api/export');
   assert.equal(ex.status, 200);
   assert.match(String(ex.headers['content-type']), /application\/x-ndjson/);
-  const lines = ex.text.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = ex.text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 3);
   for (const l of lines) conforms('ExportRecord', l);
   assert.deepEqual(new Set(lines.map((l) => l.id)), new Set([id, teaId, catId]));
@@ -283,7 +368,10 @@ test('lifecycle over HTTP: expiry, pinning, importance, dedup, history, prune, r
   assert.equal(p.pinned, true);
   assert.equal(p.importance, 0.9);
   assert.equal((await req(u, 'GET', '/api/stats')).json.expired, 1);
-  assert.equal((await req(u, 'POST', '/api/recall', { body: { query: 'wifi password' } })).json.hits.some((h: { id: string }) => h.id === old.id), false);
+  assert.equal(
+    (await req(u, 'POST', '/api/recall', { body: { query: 'wifi password' } })).json.hits.some((h: { id: string }) => h.id === old.id),
+    false,
+  );
   const ranked = await req(u, 'POST', '/api/recall', { body: { query: 'wifi router', recency: { halfLife: '30d', weight: 0.5 }, importanceWeight: 1 } });
   assert.equal(ranked.status, 200, ranked.text);
   conforms('RecallResult', ranked.json);
@@ -292,16 +380,22 @@ test('lifecycle over HTTP: expiry, pinning, importance, dedup, history, prune, r
   assert.equal(diverse.status, 200, diverse.text);
 
   // Update: unpin, new expiry; history keeps earlier content.
-  const up = await req(u, 'PATCH', `/api/memories/${live.id}`, { body: { content: 'The router moved to the attic', expiresAt: null, importance: null, pinned: true } });
+  const up = await req(u, 'PATCH', `/api/memories/${live.id}`, {
+    body: { content: 'The router moved to the attic', expiresAt: null, importance: null, pinned: true },
+  });
   assert.equal(up.status, 200, up.text);
   assert.equal(up.json.expiresAt, undefined);
   assert.equal(up.json.pinned, true);
   const hist = await req(u, 'GET', `/api/memories/${live.id}/history`);
   assert.equal(hist.status, 200, hist.text);
   conforms('HistoryResult', hist.json);
-  assert.deepEqual(hist.json.versions.map((v: { content: string; current: boolean }) => [v.content, v.current]), [
-    ['The router sits in the hallway cupboard', false], ['The router moved to the attic', true],
-  ]);
+  assert.deepEqual(
+    hist.json.versions.map((v: { content: string; current: boolean }) => [v.content, v.current]),
+    [
+      ['The router sits in the hallway cupboard', false],
+      ['The router moved to the attic', true],
+    ],
+  );
   assertError(await req(u, 'GET', '/api/memories/00000000-0000-7000-8000-000000000000/history'), 404, 'NOT_FOUND');
 
   // Prune deletes the expired memory (a dry run first).
@@ -329,10 +423,21 @@ test('/openapi.json documents every route, its parameters, bodies and responses'
   assert.equal(doc.info.title, 'mnemolite HTTP API');
   const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, m]) => Object.keys(m).map((k) => `${k.toUpperCase()} ${p}`));
   for (const op of [
-    'POST /api/memories', 'POST /api/memories/batch', 'GET /api/memories', 'GET /api/memories/{id}', 'PATCH /api/memories/{id}',
-    'DELETE /api/memories/{id}', 'GET /api/memories/{id}/history', 'POST /api/recall', 'POST /api/prune', 'GET /api/stats', 'GET /api/export',
-    'GET /api/me', 'GET /api/health',
-  ]) assert.ok(ops.includes(op), `${op} is documented`);
+    'POST /api/memories',
+    'POST /api/memories/batch',
+    'GET /api/memories',
+    'GET /api/memories/{id}',
+    'PATCH /api/memories/{id}',
+    'DELETE /api/memories/{id}',
+    'GET /api/memories/{id}/history',
+    'POST /api/recall',
+    'POST /api/prune',
+    'GET /api/stats',
+    'GET /api/export',
+    'GET /api/me',
+    'GET /api/health',
+  ])
+    assert.ok(ops.includes(op), `${op} is documented`);
   // Every $ref points at a component.
   const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
   assert.ok(refs.length > 10);
@@ -344,7 +449,10 @@ test('/openapi.json documents every route, its parameters, bodies and responses'
   assert.ok(add.responses['201'] && add.responses['400'] && add.responses['413']);
   const list = doc.paths['/api/memories'].get;
   const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
-  assert.deepEqual({ in: limit.in, required: limit.required, type: limit.schema.type, max: limit.schema.maximum }, { in: 'query', required: false, type: 'integer', max: 1000 });
+  assert.deepEqual(
+    { in: limit.in, required: limit.required, type: limit.schema.type, max: limit.schema.maximum },
+    { in: 'query', required: false, type: 'integer', max: 1000 },
+  );
   const idParam = doc.paths['/api/memories/{id}'].get.parameters.find((p: { name: string }) => p.name === 'id');
   assert.equal(idParam.in, 'path');
   assert.equal(idParam.required, true);
@@ -367,9 +475,19 @@ test('bad requests get a 4xx with a clear message and no stack trace', { timeout
   const post = (path: string, o: Parameters<typeof req>[3]) => req(u, 'POST', path, o);
   assertError(await post('/api/memories', { raw: '{"content": "x",', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON', /not valid JSON/);
   assertError(await post('/api/memories', { raw: '', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON', /empty/);
-  assertError(await post('/api/memories', { raw: '{"__proto__": {"admin": true}, "content": "x"}', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON', /__proto__/);
+  assertError(
+    await post('/api/memories', { raw: '{"__proto__": {"admin": true}, "content": "x"}', headers: { 'content-type': 'application/json' } }),
+    400,
+    'INVALID_JSON',
+    /__proto__/,
+  );
   assertError(await post('/api/memories', {}), 400, 'INVALID_INPUT', /needs a JSON body/);
-  assertError(await post('/api/memories', { raw: 'content=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE', /application\/json/);
+  assertError(
+    await post('/api/memories', { raw: 'content=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    /application\/json/,
+  );
   assertError(await post('/api/memories', { raw: 'hello', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   assertError(await post('/api/memories', { body: { content: 42 } }), 400, 'INVALID_INPUT', /body field "content": expected string, received number/);
   assertError(await post('/api/memories', { body: { text: 'hello' } }), 400, 'INVALID_INPUT', /"content"|unknown field/);
@@ -401,7 +519,11 @@ test('bad requests get a 4xx with a clear message and no stack trace', { timeout
   assertError(await req(u, 'PUT', '/api/memories'), 404, 'NO_ROUTE');
   // Default limit (1 MiB) on another server.
   const d = await serve();
-  assertError(await req(d.url, 'POST', '/api/memories/batch', { body: { memories: Array.from({ length: 30 }, () => ({ content: 'y'.repeat(50_000) })) } }), 413, 'PAYLOAD_TOO_LARGE');
+  assertError(
+    await req(d.url, 'POST', '/api/memories/batch', { body: { memories: Array.from({ length: 30 }, () => ({ content: 'y'.repeat(50_000) })) } }),
+    413,
+    'PAYLOAD_TOO_LARGE',
+  );
   // Still healthy afterwards.
   assert.equal((await req(u, 'POST', '/api/memories', { body: { content: 'still fine' } })).status, 201);
 });
@@ -440,9 +562,17 @@ test('tokens: bearer auth, constant-time check, per-token namespace restriction'
   const mineId = mine.json.id as string;
   assert.equal((await req(u, 'GET', `/api/memories/${mineId}`, { token: ADMIN })).json.namespace, 'agent-1');
   assertError(await add(AGENT, { content: 'x', namespace: 'ops' }), 403, 'FORBIDDEN', /may not use namespace "ops"/);
-  assertError(await req(u, 'POST', '/api/memories/batch', { token: AGENT, body: { memories: [{ content: 'ok' }, { content: 'no', namespace: 'ops' }] } }), 403, 'FORBIDDEN');
+  assertError(
+    await req(u, 'POST', '/api/memories/batch', { token: AGENT, body: { memories: [{ content: 'ok' }, { content: 'no', namespace: 'ops' }] } }),
+    403,
+    'FORBIDDEN',
+  );
   const list = await req(u, 'GET', '/api/memories', { token: AGENT });
-  assert.deepEqual(list.json.memories.map((m: { id: string }) => m.id), [mineId], 'lists only its namespace');
+  assert.deepEqual(
+    list.json.memories.map((m: { id: string }) => m.id),
+    [mineId],
+    'lists only its namespace',
+  );
   assertError(await req(u, 'GET', '/api/memories?namespace=*', { token: AGENT }), 403, 'FORBIDDEN', /not every namespace/);
   assertError(await req(u, 'GET', '/api/memories?namespace=ops', { token: AGENT }), 403, 'FORBIDDEN');
   // Memories of other namespaces do not exist for it.
@@ -452,14 +582,23 @@ test('tokens: bearer auth, constant-time check, per-token namespace restriction'
   assertError(await req(u, 'GET', `/api/memories/${secret}?namespace=ops`, { token: AGENT }), 403, 'FORBIDDEN');
   assert.equal((await req(u, 'GET', `/api/memories/${secret}`, { token: ADMIN })).json.content, 'The launch code is hidden in the vault', 'untouched');
   const hits = await req(u, 'POST', '/api/recall', { token: AGENT, body: { query: 'vault' } });
-  assert.deepEqual(hits.json.hits.map((h: { id: string }) => h.id), [mineId]);
+  assert.deepEqual(
+    hits.json.hits.map((h: { id: string }) => h.id),
+    [mineId],
+  );
   assertError(await req(u, 'POST', '/api/recall', { token: AGENT, body: { query: 'vault', namespace: '*' } }), 403, 'FORBIDDEN');
   const st = await req(u, 'GET', '/api/stats', { token: AGENT });
   assert.equal(st.status, 200);
   assert.deepEqual(st.json.namespaces, { 'agent-1': 1 });
   assert.equal(st.json.path, undefined, 'the file path is not shown to restricted tokens');
   const ex = await req(u, 'GET', '/api/export', { token: AGENT });
-  assert.deepEqual(ex.text.trim().split('\n').map((l) => JSON.parse(l).id), [mineId]);
+  assert.deepEqual(
+    ex.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id),
+    [mineId],
+  );
   assert.equal((await req(u, 'PATCH', `/api/memories/${mineId}`, { token: AGENT, body: { category: 'notes' } })).json.category, 'notes');
   assert.equal((await req(u, 'GET', `/api/memories/${mineId}/history`, { token: AGENT })).status, 200);
   assertError(await req(u, 'GET', `/api/memories/${secret}/history`, { token: AGENT }), 404, 'NOT_FOUND');
@@ -493,8 +632,12 @@ test('binding beyond loopback needs a token; bad token settings are refused', { 
   assert.match(badPort.stderr, /--port must be a whole number/);
 
   // Beyond loopback a token must be strong (~128 bits estimated), for MNEMOLITE_TOKEN and MNEMOLITE_TOKENS alike.
-  for (const env of [{ MNEMOLITE_TOKEN: 'aaaaaaaaaaaaaaaa' } as Record<string, string>, { MNEMOLITE_TOKEN: 'password12345678' }, { MNEMOLITE_TOKEN: ADMIN },
-    { MNEMOLITE_TOKEN: STRONG, MNEMOLITE_TOKENS: 'password12345678password=agent-1' }]) {
+  for (const env of [
+    { MNEMOLITE_TOKEN: 'aaaaaaaaaaaaaaaa' } as Record<string, string>,
+    { MNEMOLITE_TOKEN: 'password12345678' },
+    { MNEMOLITE_TOKEN: ADMIN },
+    { MNEMOLITE_TOKEN: STRONG, MNEMOLITE_TOKENS: 'password12345678password=agent-1' },
+  ]) {
     const weak = await serveExit(['--port', '0', '--host', '0.0.0.0'], env);
     assert.equal(weak.code, 1, `${JSON.stringify(env)}: ${weak.stderr}`);
     assert.match(weak.stderr, /too weak to listen beyond loopback.*openssl rand -hex 32/);
@@ -521,9 +664,17 @@ test('loopback without a token: foreign Host and cross-origin requests are refus
   assertError(await req(u, 'GET', '/', { headers: { host: 'rebind.attacker.test' } }), 403, 'FORBIDDEN');
   assert.equal((await req(u, 'GET', '/api/stats', { headers: { host: `localhost:${s.port}` } })).status, 200);
   assert.equal((await req(u, 'GET', '/api/stats', { headers: { host: `[::1]:${s.port}` } })).status, 200);
-  assertError(await req(u, 'POST', '/api/memories', { body: { content: 'csrf' }, headers: { origin: 'https://evil.example' } }), 403, 'FORBIDDEN', /Cross-origin/);
+  assertError(
+    await req(u, 'POST', '/api/memories', { body: { content: 'csrf' }, headers: { origin: 'https://evil.example' } }),
+    403,
+    'FORBIDDEN',
+    /Cross-origin/,
+  );
   assertError(await req(u, 'DELETE', '/api/memories/x', { headers: { origin: 'null' } }), 403, 'FORBIDDEN');
-  assert.equal((await req(u, 'POST', '/api/memories', { body: { content: 'same origin is fine' }, headers: { origin: `http://127.0.0.1:${s.port}` } })).status, 201);
+  assert.equal(
+    (await req(u, 'POST', '/api/memories', { body: { content: 'same origin is fine' }, headers: { origin: `http://127.0.0.1:${s.port}` } })).status,
+    201,
+  );
   const r = await req(u, 'GET', '/api/stats');
   assert.equal(r.headers['x-content-type-options'], 'nosniff');
   assert.equal(r.headers['cache-control'], 'no-store');

@@ -24,11 +24,22 @@ test('addConversation: one speaker-prefixed memory per turn, short turns merged,
   const mem = await openMemory({ path: tempDb(), embedder: emb });
   try {
     const res = await mem.addConversation(chat, { sessionId: 'session-1', namespace: 'locomo' });
-    assert.deepEqual(res.map((r) => r.turns), [[0, 1], [2, 2], [3, 5], [6, 6]]);
+    assert.deepEqual(
+      res.map((r) => r.turns),
+      [
+        [0, 1],
+        [2, 2],
+        [3, 5],
+        [6, 6],
+      ],
+    );
     assert.equal(emb.calls, 1, 'embedded in one batch');
     const rows = await mem.list({ namespace: 'locomo', order: 'asc' });
     assert.equal(rows.length, 4);
-    assert.deepEqual(rows.map((r) => r.id), res.map((r) => r.id));
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      res.map((r) => r.id),
+    );
     assert.equal(rows[0]!.content, 'Caroline: I went to an LGBTQ support group yesterday and it was so powerful.\nMelanie: wow');
     assert.deepEqual(rows[0]!.metadata, { speaker: 'Caroline', turn: 0, turns: [0, 1], speakers: ['Caroline', 'Melanie'] });
     assert.equal(rows[1]!.content, 'Melanie: That sounds amazing, what happened there?');
@@ -52,20 +63,44 @@ test('addConversation: options and edge cases', async () => {
   try {
     // minWords 0: never merge; firstTurn numbers turns for sessions added in several calls.
     const each = await mem.addConversation(chat.slice(0, 3), { sessionId: 's2', minWords: 0, firstTurn: 10, category: 'chat', metadata: { source: 'locomo' } });
-    assert.deepEqual(each.map((r) => r.turns), [[10, 10], [11, 11], [12, 12]]);
+    assert.deepEqual(
+      each.map((r) => r.turns),
+      [
+        [10, 10],
+        [11, 11],
+        [12, 12],
+      ],
+    );
     const one = await mem.get(each[1]!.id);
     assert.deepEqual(one?.metadata, { source: 'locomo', speaker: 'Melanie', turn: 11 });
     assert.equal(one?.category, 'chat');
 
     // Short turns at the start join the next turn; a run of short turns is cut into groups.
-    const lead = await mem.addConversation([
-      { speaker: 'A', content: 'hi' }, { speaker: 'B', content: 'hey there' },
-      { speaker: 'A', content: 'So, did you finish reading the book I lent you last month?' },
-    ], { sessionId: 's3' });
-    assert.deepEqual(lead.map((r) => r.turns), [[0, 2]]);
+    const lead = await mem.addConversation(
+      [
+        { speaker: 'A', content: 'hi' },
+        { speaker: 'B', content: 'hey there' },
+        { speaker: 'A', content: 'So, did you finish reading the book I lent you last month?' },
+      ],
+      { sessionId: 's3' },
+    );
+    assert.deepEqual(
+      lead.map((r) => r.turns),
+      [[0, 2]],
+    );
     assert.deepEqual((await mem.get(lead[0]!.id))?.metadata, { speaker: 'A', turn: 2, turns: [0, 2], speakers: ['A', 'B'] });
-    const shorts = await mem.addConversation(Array.from({ length: 9 }, (_, i) => ({ speaker: i % 2 ? 'A' : 'B', content: `ok ${i}` })), { sessionId: 's4' });
-    assert.deepEqual(shorts.map((r) => r.turns), [[0, 3], [4, 7], [8, 8]]);
+    const shorts = await mem.addConversation(
+      Array.from({ length: 9 }, (_, i) => ({ speaker: i % 2 ? 'A' : 'B', content: `ok ${i}` })),
+      { sessionId: 's4' },
+    );
+    assert.deepEqual(
+      shorts.map((r) => r.turns),
+      [
+        [0, 3],
+        [4, 7],
+        [8, 8],
+      ],
+    );
 
     assert.deepEqual(await mem.addConversation([], { sessionId: 'empty' }), []);
 
@@ -77,15 +112,30 @@ test('addConversation: options and edge cases', async () => {
     // All or nothing.
     const before = await mem.count({ namespace: '*' });
     const bad = async (turns: unknown, re: RegExp): Promise<void> => {
-      await assert.rejects(mem.addConversation(turns as ConversationTurn[], { sessionId: 'bad' }), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && re.test(e.message));
+      await assert.rejects(
+        mem.addConversation(turns as ConversationTurn[], { sessionId: 'bad' }),
+        (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT' && re.test(e.message),
+      );
     };
-    await bad([{ speaker: 'A', content: 'fine turn with enough words in it' }, { speaker: 'B', content: '   ' }], /turn 1: content must be a non-empty string/);
+    await bad(
+      [
+        { speaker: 'A', content: 'fine turn with enough words in it' },
+        { speaker: 'B', content: '   ' },
+      ],
+      /turn 1: content must be a non-empty string/,
+    );
     await bad([{ speaker: '', content: 'x' }], /turn 0: speaker/);
     await bad([{ speaker: 'A', content: 'x', at: 'yesterday-ish' }], /turn 0: at must be a Date/);
     await bad([{ speaker: 'A', content: 'x', who: 'B' }], /unknown field\(s\): who/);
     await bad('not an array', /expects an array/);
     await bad([{ speaker: 'A', content: 'a long turn '.repeat(9000) }], /^the memory of turn 0 is \d+ bytes; the limit is 100000/);
-    await bad([{ speaker: 'A', content: 'a first turn that is long enough' }, { speaker: 'B', content: 'a long turn '.repeat(9000) }], /^the memory of turn 1 is \d+ bytes/);
+    await bad(
+      [
+        { speaker: 'A', content: 'a first turn that is long enough' },
+        { speaker: 'B', content: 'a long turn '.repeat(9000) },
+      ],
+      /^the memory of turn 1 is \d+ bytes/,
+    );
     assert.equal(await mem.count({ namespace: '*' }), before, 'nothing written by failed calls');
   } finally {
     await mem.close();
@@ -143,13 +193,22 @@ test('chunkMarkdown: heading paths, exact line ranges, code fences, size bound a
     assert.ok(prev.content.includes(firstPara), 'the overlapping paragraph repeats');
     assert.ok(prev.content.endsWith(firstPara) || prev.content.includes(`${firstPara}\n\n`));
   }
-  assert.ok(longChunks.every((c) => c.content.startsWith('Memory > Long notes\n\n')), 'every chunk carries its heading path');
+  assert.ok(
+    longChunks.every((c) => c.content.startsWith('Memory > Long notes\n\n')),
+    'every chunk carries its heading path',
+  );
 
   // A huge line without breaks is still cut to size; an empty text has no chunks.
   const huge = chunkMarkdown(`# Blob\n${'x'.repeat(20_000)}\nend`, { maxTokens: 100, overlapTokens: 0 });
   assert.ok(huge.length > 40);
   assert.ok(huge.every((c) => estimateTokens(c.content) <= 105));
-  assert.equal(huge.map((c) => c.content.replace('Blob\n\n', '')).join('').replace(/\n/g, ''), `${'x'.repeat(20_000)}end`);
+  assert.equal(
+    huge
+      .map((c) => c.content.replace('Blob\n\n', ''))
+      .join('')
+      .replace(/\n/g, ''),
+    `${'x'.repeat(20_000)}end`,
+  );
   assert.deepEqual(chunkMarkdown(''), []);
   assert.deepEqual(chunkMarkdown('# Only a heading\n\n## And another\n'), []);
   assert.throws(() => chunkMarkdown('x', { maxTokens: 10 }), /maxTokens/);
@@ -226,7 +285,10 @@ test('importMarkdown: MEMORY.md and memory/YYYY-MM-DD.md with provenance; unchan
     assert.equal(user.id, rows.find((r) => r.metadata.heading === 'Memory > User')!.id, 'chunk 0 keeps its id');
     assert.match(user.content, /black coffee/);
     assert.equal((await mem.recall('raspberry', { namespace: 'agent' })).length, 0, 'the removed chunk is gone');
-    assert.deepEqual(after.find((r) => r.metadata.file === '2026-03-01.md'), daily);
+    assert.deepEqual(
+      after.find((r) => r.metadata.file === '2026-03-01.md'),
+      daily,
+    );
 
     // The same file in another namespace is independent; a different chunk size re-chunks.
     assert.equal((await importMarkdown(mem, join(dir, 'MEMORY.md'), { namespace: 'other' })).added, 1);
@@ -279,7 +341,11 @@ test('CLI: mnemolite import --from markdown <dir>, twice, then a changed file', 
   const r3 = cli([...base, 'import', '--from', 'markdown', dir, '-n', 'agent', '--category', 'notes']);
   assert.match(r3.stdout, /2026-03-01\.md: replaced 1 chunk\n/);
   assert.match(r3.stdout, /MEMORY\.md: unchanged/);
-  const rec = JSON.parse(cli([...base, '--json', 'recall', 'release shipped', '-n', 'agent']).stdout) as { category: string; createdAt: string; metadata: { lineEnd: number } }[];
+  const rec = JSON.parse(cli([...base, '--json', 'recall', 'release shipped', '-n', 'agent']).stdout) as {
+    category: string;
+    createdAt: string;
+    metadata: { lineEnd: number };
+  }[];
   assert.equal(rec[0]!.category, 'notes');
   assert.equal(rec[0]!.createdAt, '2026-03-01T00:00:00.000Z');
   assert.equal(rec[0]!.metadata.lineEnd, 5);

@@ -27,7 +27,11 @@ const SCREENSHOT = join(ROOT, process.env.UPDATE_SCREENSHOT ? 'docs' : 'test-res
 const WAIT = 90_000; // generous: the machine may be loaded
 const TOKEN = 'inspector-token-0123456789abcdef';
 
-interface Server { url: string; proc: ChildProcess; stop: () => Promise<void> }
+interface Server {
+  url: string;
+  proc: ChildProcess;
+  stop: () => Promise<void>;
+}
 const servers: Server[] = [];
 let browser: Browser | undefined;
 
@@ -36,18 +40,36 @@ function serve(args: string[], env: Record<string, string> = {}): Promise<Server
     env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '', err = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { err += d; });
+  let out = '',
+    err = '';
+  proc.stdout!.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    err += d;
+  });
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`server did not start\n${out}\n${err}`)); }, 120_000);
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}\n${out}\n${err}`)); });
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start\n${out}\n${err}`));
+    }, 120_000);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}\n${out}\n${err}`));
+    });
     proc.stdout!.on('data', () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (!m) return;
       clearTimeout(timer);
-      const s: Server = { url: m[1]!, proc, stop: async () => { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM'); await exited; } };
+      const s: Server = {
+        url: m[1]!,
+        proc,
+        stop: async () => {
+          if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+          await exited;
+        },
+      };
       servers.push(s);
       resolve(s);
     });
@@ -94,7 +116,14 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   const memories = [
     { content: 'My Raspberry Pi setup', namespace: 'agent-1', category: 'hardware', sessionId: 's-1', createdAt: '2026-03-01T09:00:00Z' },
     { content: 'The office printer hardware is broken again', namespace: 'agent-1', category: 'office', sessionId: 's-1', createdAt: '2026-03-02T10:30:00Z' },
-    { content: 'Deploy the billing service every Friday afternoon', namespace: 'agent-1', category: 'ops', sessionId: 's-2', metadata: { source: 'runbook' }, createdAt: '2026-03-03T14:00:00Z' },
+    {
+      content: 'Deploy the billing service every Friday afternoon',
+      namespace: 'agent-1',
+      category: 'ops',
+      sessionId: 's-2',
+      metadata: { source: 'runbook' },
+      createdAt: '2026-03-03T14:00:00Z',
+    },
     { content: 'Alice prefers green tea in the morning', namespace: 'agent-1', category: 'preference', sessionId: 's-2', createdAt: '2026-03-04T08:15:00Z' },
     { content: "Bob's cat is called Whiskers", namespace: 'agent-2', category: 'personal', sessionId: 's-3', createdAt: '2026-03-05T18:45:00Z' },
     { content: 'The team standup is at 9:30 every weekday', namespace: 'agent-2', category: 'schedule', sessionId: 's-3', createdAt: '2026-03-06T07:00:00Z' },
@@ -150,7 +179,17 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   await page.selectOption('#mode', 'hybrid');
   await page.click('#search-button');
   await page.locator('#status', { hasText: 'for "Deploying on ARM hardware" (hybrid)' }).waitFor();
-  assert.deepEqual(await page.locator('#results-head th').allTextContents(), ['#', 'Score', 'Relevance', 'Keyword rank', 'Vector rank', 'Match', 'Memory', 'Created', '']);
+  assert.deepEqual(await page.locator('#results-head th').allTextContents(), [
+    '#',
+    'Score',
+    'Relevance',
+    'Keyword rank',
+    'Vector rank',
+    'Match',
+    'Memory',
+    'Created',
+    '',
+  ]);
   const pi = row(page, 'My Raspberry Pi setup');
   assert.equal(await pi.getAttribute('data-match'), 'semantic-only');
   assert.equal((await pi.locator('.match .badge').textContent())!.trim(), 'semantic only');
@@ -162,7 +201,11 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   assert.match((await printer.locator('.keyword-rank').textContent())!.trim(), /^\d+$/, 'a keyword hit shows its keyword rank');
   assert.notEqual(await printer.getAttribute('data-match'), 'semantic-only');
   // The same marks as the API's ranks.
-  const hits = (await api(u, 'POST', '/api/recall', { query: 'Deploying on ARM hardware', namespace: '*', limit: 50 })).json.hits as { id: string; keywordRank?: number; vectorRank?: number }[];
+  const hits = (await api(u, 'POST', '/api/recall', { query: 'Deploying on ARM hardware', namespace: '*', limit: 50 })).json.hits as {
+    id: string;
+    keywordRank?: number;
+    vectorRank?: number;
+  }[];
   const piHit = hits.find((h) => h.id === ids[0])!;
   assert.equal(piHit.keywordRank, undefined);
   assert.equal(String(piHit.vectorRank), (await pi.locator('.vector-rank').textContent())!.trim());
@@ -175,10 +218,18 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   const expected = rels.filter((r) => r >= cut).length;
   assert.ok(expected < hits.length);
   await page.click('#search-button');
-  await page.waitForFunction((n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#results-body tr').length === n, expected);
+  await page.waitForFunction(
+    (n) =>
+      (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#results-body tr').length === n,
+    expected,
+  );
   await page.fill('#min-relevance', '0');
   await page.click('#search-button');
-  await page.waitForFunction((n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#results-body tr').length === n, hits.length);
+  await page.waitForFunction(
+    (n) =>
+      (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#results-body tr').length === n,
+    hits.length,
+  );
 
   // The README's screenshot: the main view with stats and hybrid results.
   mkdirSync(dirname(SCREENSHOT), { recursive: true });
@@ -190,7 +241,7 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   await page.click('#search-button');
   await page.locator('#status', { hasText: '(keyword)' }).waitFor();
   assert.equal(await page.locator('#results-body tr[data-match="semantic-only"]').count(), 0);
-  assert.ok(await page.locator('#results-body tr').count() >= 1);
+  assert.ok((await page.locator('#results-body tr').count()) >= 1);
 
   // Edit, with the change confirmed in a dialog.
   await page.click('#clear-button');

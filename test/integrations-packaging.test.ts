@@ -40,12 +40,17 @@ test('importing the root module loads none of the frameworks', { skip: built ? f
     if (/^(@langchain\\/|@openai\\/agents|ai$|ai\\/)/.test(s)) throw new Error('framework loaded: ' + s);
     return next(s, c);
   }`;
-  const load = (spec: string) => node(['--input-type=module', '-e', `
+  const load = (spec: string) =>
+    node([
+      '--input-type=module',
+      '-e',
+      `
     import { register } from 'node:module';
     register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
     const m = await import('${spec}');
     console.log(Object.keys(m).length);
-  `]);
+  `,
+    ]);
   const root = load('mnemolite');
   assert.equal(root.code, 0, root.stderr);
   assert.ok(Number(root.stdout) > 10);

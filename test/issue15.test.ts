@@ -12,15 +12,25 @@ import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-ser
 
 const pglite = await startPglite();
 let real: PgServer | null = null;
-try { real = await startPostgres(); } catch { /* no server here: file and PGlite only */ }
-after(async () => { await pglite.stop(); await real?.stop(); });
+try {
+  real = await startPostgres();
+} catch {
+  /* no server here: file and PGlite only */
+}
+after(async () => {
+  await pglite.stop();
+  await real?.stop();
+});
 
 type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
 const targets: { name: string; vectors: boolean; fresh: () => Location }[] = [
   { name: 'SQLite file', vectors: true, fresh: () => ({ path: tempDb() }) },
   { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
 ];
-if (real) { const r = real; targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) }); }
+if (real) {
+  const r = real;
+  targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) });
+}
 
 async function rejects(p: Promise<unknown>, code: string): Promise<void> {
   await assert.rejects(p, (e: unknown) => e instanceof MnemoliteError && e.code === code);
@@ -51,7 +61,9 @@ for (const T of targets) {
         assert.ok(a[0]!.content.includes('climbing'));
         const tea = a.find((h) => h.content.includes('tea'));
         if (tea) assert.ok(tea.relevance < a[0]!.relevance);
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test('minRelevance drops weak hits; an off-topic question gets nothing at 0.5', async () => {
@@ -69,7 +81,9 @@ for (const T of targets) {
         assert.ok(kept[0]!.content.includes('climbing'));
         await rejects(mem.recall('x', { minRelevance: 1.5 }), 'INVALID_INPUT');
         await rejects(mem.recall('x', { minRelevance: Number.NaN }), 'INVALID_INPUT');
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test('current over stale: the newer statement of the same thing ranks first, without hints', async () => {
@@ -90,7 +104,9 @@ for (const T of targets) {
         // Different subjects are not reordered: a newer note about something else stays where it is.
         const other = await mem.recall('techno clubs in Berlin');
         assert.match(other[0]!.content, /techno/);
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test('time words in the query prefer memories in that window, relative to now; since/until still filter', async () => {
@@ -99,8 +115,12 @@ for (const T of targets) {
         const march = await mem.add('Offsite planning: booked the venue for the team offsite.', { createdAt: '2024-03-12T09:00:00Z' });
         const may = await mem.add('Offsite planning: team offsite venue booked.', { createdAt: '2024-05-20T09:00:00Z' });
         // Weaker candidates, so the two answers are not the two ends of a min-max scale.
-        await mem.addMany(['Planning the sprint review.', 'Team lunch was planned for Friday.', 'Venue for the wedding is still open.']
-          .map((content, i) => ({ content, createdAt: `2024-0${i + 1}-05T09:00:00Z` })));
+        await mem.addMany(
+          ['Planning the sprint review.', 'Team lunch was planned for Friday.', 'Venue for the wedding is still open.'].map((content, i) => ({
+            content,
+            createdAt: `2024-0${i + 1}-05T09:00:00Z`,
+          })),
+        );
         const now = '2024-06-01T12:00:00Z';
         const q = 'offsite planning venue in March';
         // On the file and PGlite the May note wins on evidence alone, so the preference is what puts
@@ -108,13 +128,21 @@ for (const T of targets) {
         if (T.vectors) assert.equal((await mem.recall(q, { now, timePreference: false }))[0]!.id, may.id, 'without the preference the May note wins');
         const withPref = await mem.recall(q, { now });
         assert.equal(withPref[0]!.id, march.id);
-        assert.ok(withPref.some((h) => h.id === may.id), 'a soft preference: the other memory is still there');
+        assert.ok(
+          withPref.some((h) => h.id === may.id),
+          'a soft preference: the other memory is still there',
+        );
         const relative = await mem.recall('offsite venue two months ago', { now: '2024-05-15T12:00:00Z' });
         assert.equal(relative[0]!.id, march.id);
         const filtered = await mem.recall(q, { now, since: '2024-05-01T00:00:00Z' });
-        assert.deepEqual(filtered.map((h) => h.id), [may.id]);
+        assert.deepEqual(
+          filtered.map((h) => h.id),
+          [may.id],
+        );
         await rejects(mem.recall(q, { now: 'not a date' }), 'INVALID_INPUT');
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test("supersede: 'auto' links an update to the memory it replaces and reports it; unrelated notes stay unlinked", async () => {
@@ -131,7 +159,9 @@ for (const T of targets) {
         assert.equal(plain.autoSuperseded, undefined, 'off unless asked for');
         await rejects(mem.add('x', { supersede: 'always' as 'auto' }), 'INVALID_INPUT');
         assert.equal(await mem.count(), 5);
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
 
     test('context(): a dated block of relevant memories within the budget, superseded ones left out, empty when nothing fits', async () => {
@@ -152,7 +182,9 @@ for (const T of targets) {
         assert.deepEqual([none.text, none.memories.length], ['', 0]);
         await rejects(mem.context('x', { maxTokens: 5 }), 'INVALID_INPUT');
         await rejects(mem.context('x', { maxTokens: 1.5 }), 'INVALID_INPUT');
-      } finally { await mem.close(); }
+      } finally {
+        await mem.close();
+      }
     });
   });
 }

@@ -21,7 +21,12 @@ async function withMem<T>(fn: (mem: Memory) => Promise<T>): Promise<T> {
 test('MnemoliteRetriever returns Documents with the memory, its metadata and why it ranked', async () => {
   await withMem(async (mem) => {
     const { id } = await mem.add('We deploy the Rust service on a Raspberry Pi 4', {
-      namespace: 'agent-1', key: 'deploy', category: 'core', sessionId: 's1', metadata: { source: 'chat', id: 'not-the-memory-id' }, createdAt: '2026-03-01T00:00:00Z',
+      namespace: 'agent-1',
+      key: 'deploy',
+      category: 'core',
+      sessionId: 's1',
+      metadata: { source: 'chat', id: 'not-the-memory-id' },
+      createdAt: '2026-03-01T00:00:00Z',
     });
     await mem.add('The user likes green tea', { namespace: 'agent-1' });
     await mem.add('Raspberry Pi in another namespace', { namespace: 'agent-2' });
@@ -35,8 +40,13 @@ test('MnemoliteRetriever returns Documents with the memory, its metadata and why
     assert.equal(doc.id, id);
     const { score, keywordRank, vectorRank, updatedAt, ...rest } = doc.metadata;
     assert.deepEqual(rest, {
-      id, namespace: 'agent-1', key: 'deploy', category: 'core', sessionId: 's1',
-      metadata: { source: 'chat', id: 'not-the-memory-id' }, createdAt: '2026-03-01T00:00:00.000Z',
+      id,
+      namespace: 'agent-1',
+      key: 'deploy',
+      category: 'core',
+      sessionId: 's1',
+      metadata: { source: 'chat', id: 'not-the-memory-id' },
+      createdAt: '2026-03-01T00:00:00.000Z',
     });
     assert.equal(typeof score, 'number');
     assert.equal(keywordRank, 1);
@@ -45,7 +55,10 @@ test('MnemoliteRetriever returns Documents with the memory, its metadata and why
     // Filters apply: another category finds nothing.
     assert.deepEqual(await new MnemoliteRetriever({ memory: mem, recall: { namespace: 'agent-1', category: 'nope' } }).invoke('Raspberry'), []);
     // Bad recall options are mnemolite's typed errors.
-    await assert.rejects(new MnemoliteRetriever({ memory: mem, recall: { limit: 0 } }).invoke('x'), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT');
+    await assert.rejects(
+      new MnemoliteRetriever({ memory: mem, recall: { limit: 0 } }).invoke('x'),
+      (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT',
+    );
     assert.throws(() => new MnemoliteRetriever({ memory: {} as Memory }), MnemoliteError);
   });
 });
@@ -53,11 +66,19 @@ test('MnemoliteRetriever returns Documents with the memory, its metadata and why
 test('langchainMemoryTools: structured tools with text for the model and the data as artifact', async () => {
   await withMem(async (mem) => {
     const tools = langchainMemoryTools(mem, { namespace: 'user-42', sessionId: 'chat-7' });
-    assert.deepEqual(tools.map((t) => t.name), [...MEMORY_TOOL_NAMES]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...MEMORY_TOOL_NAMES],
+    );
     assert.ok(tools.every((t) => t instanceof StructuredTool));
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 
-    const stored = await byName.memory_store!.invoke({ type: 'tool_call', id: 'c1', name: 'memory_store', args: { content: 'The user is allergic to peanuts', category: 'health' } });
+    const stored = await byName.memory_store!.invoke({
+      type: 'tool_call',
+      id: 'c1',
+      name: 'memory_store',
+      args: { content: 'The user is allergic to peanuts', category: 'health' },
+    });
     assert.ok(stored instanceof ToolMessage);
     assert.match(String(stored.content), /^Stored memory /);
     const storedId = (stored.artifact as { id: string }).id;
@@ -73,12 +94,16 @@ test('langchainMemoryTools: structured tools with text for the model and the dat
   });
 });
 
-test('langchainMemoryTools run in LangGraph\'s ToolNode from a model\'s tool calls', async () => {
+test("langchainMemoryTools run in LangGraph's ToolNode from a model's tool calls", async () => {
   await withMem(async (mem) => {
     const node = new ToolNode(langchainMemoryTools(mem, { namespace: 'u' }));
-    const first = await node.invoke({ messages: [new AIMessage({ content: '', tool_calls: [{ id: 'a', name: 'memory_store', args: { content: 'Lives in Lisbon' } }] })] });
+    const first = await node.invoke({
+      messages: [new AIMessage({ content: '', tool_calls: [{ id: 'a', name: 'memory_store', args: { content: 'Lives in Lisbon' } }] })],
+    });
     assert.match(String(first.messages[0].content), /^Stored memory/);
-    const second = await node.invoke({ messages: [new AIMessage({ content: '', tool_calls: [{ id: 'b', name: 'memory_recall', args: { query: 'Lisbon' } }] })] });
+    const second = await node.invoke({
+      messages: [new AIMessage({ content: '', tool_calls: [{ id: 'b', name: 'memory_recall', args: { query: 'Lisbon' } }] })],
+    });
     const msg = second.messages[0] as ToolMessage;
     assert.equal(msg.tool_call_id, 'b');
     assert.match(String(msg.content), /1 memory matches "Lisbon"[\s\S]*Lives in Lisbon/);

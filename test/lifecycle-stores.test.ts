@@ -21,9 +21,15 @@ for (const T of await storeTargets()) {
       const mid = await mem.add('standup meeting notes wednesday');
       const plain = await mem.recall('standup meeting notes', { mode: 'keyword' });
       assert.equal(plain.length, 3);
-      assert.ok(plain.every((h) => Math.abs(h.score - plain[0]!.score) < 1e-9), 'off by default: equal texts score equally');
+      assert.ok(
+        plain.every((h) => Math.abs(h.score - plain[0]!.score) < 1e-9),
+        'off by default: equal texts score equally',
+      );
       const weighted = await mem.recall('standup meeting notes', { mode: 'keyword', importanceWeight: 1 });
-      assert.deepEqual(weighted.map((h) => h.id), [hi.id, mid.id, lo.id]);
+      assert.deepEqual(
+        weighted.map((h) => h.id),
+        [hi.id, mid.id, lo.id],
+      );
       assert.equal(weighted[0]!.importance, 1);
       assert.equal(weighted[1]!.importance, undefined, 'unset importance is neutral 0.5 and not shown');
       await assert.rejects(mem.recall('x', { importanceWeight: -1 }), code('INVALID_INPUT'));
@@ -40,7 +46,10 @@ for (const T of await storeTargets()) {
       const plain = (await mem.recall(q, { mode: 'keyword', preferCurrent: false })).map((h) => h.id);
       assert.notEqual(plain[0], neu.id, 'without recency the longer, newest text does not win on BM25');
       const rec = await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } });
-      assert.deepEqual(rec.map((h) => h.id), [neu.id, mid.id, old.id]);
+      assert.deepEqual(
+        rec.map((h) => h.id),
+        [neu.id, mid.id, old.id],
+      );
       const kwScore = (await mem.recall(q, { mode: 'keyword', preferCurrent: false })).find((h) => h.id === neu.id)!.score;
       assert.ok(Math.abs(rec[0]!.score - kwScore * recencyFactor(86_400_000, 30 * 86_400_000, 1)) < 1e-9, 'score x 0.5^(age/halfLife)');
       // The default weight 0.2 keeps a floor of 0.8: a gentle tie-breaker.
@@ -50,9 +59,17 @@ for (const T of await storeTargets()) {
       assert.ok(Math.abs(recencyFactor(1e15, 1000, 0.25) - 0.75) < 1e-12);
       // Exemptions.
       await mem.update(old.id, { pinned: true });
-      assert.equal((await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'pinned: no decay');
+      assert.equal(
+        (await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id,
+        old.id,
+        'pinned: no decay',
+      );
       await mem.update(old.id, { pinned: false, category: 'core' });
-      assert.equal((await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id, old.id, 'core: no decay');
+      assert.equal(
+        (await mem.recall(q, { mode: 'keyword', preferCurrent: false, recency: { halfLife: '30d', weight: 1, asOf } }))[0]!.id,
+        old.id,
+        'core: no decay',
+      );
       await mem.update(old.id, { category: null });
       // A content update restarts the clock (age counts from the last content change).
       await mem.update(mid.id, { content: 'the build server is jenkins on arm' });
@@ -74,20 +91,41 @@ for (const T of await storeTargets()) {
       await mem.add('kubernetes');
       const q = 'kubernetes cluster upgrade checklist';
       const plain = await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 2 });
-      assert.ok(plain.every((h) => copies.some((c) => c.id === h.id)), 'plain top 2 are two near-copies');
+      assert.ok(
+        plain.every((h) => copies.some((c) => c.id === h.id)),
+        'plain top 2 are two near-copies',
+      );
       const div = await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 2, mmr: { lambda: 0.3 } });
-      assert.deepEqual(div.map((h) => h.id), [plain[0]!.id, other.id], 'MMR brings in the different memory');
+      assert.deepEqual(
+        div.map((h) => h.id),
+        [plain[0]!.id, other.id],
+        'MMR brings in the different memory',
+      );
       const same = await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 4, mmr: { lambda: 1 } });
-      assert.deepEqual(same.map((h) => h.id), (await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 4 })).map((h) => h.id), 'lambda 1 = relevance only');
+      assert.deepEqual(
+        same.map((h) => h.id),
+        (await mem.recall(q, { mode: 'keyword', preferCurrent: false, limit: 4 })).map((h) => h.id),
+        'lambda 1 = relevance only',
+      );
       assert.equal((await mem.recall(q, { limit: 2, mmr: true })).length, 2, 'hybrid with default lambda');
       // Without an embedder MMR falls back to word overlap.
       const kwOnly = await openMemory({ ...T.fresh(), embedder: 'none' });
       const c2 = await kwOnly.addMany([{ content: 'alpha beta gamma one' }, { content: 'alpha beta gamma two' }, { content: 'alpha delta epsilon zeta' }]);
-      assert.deepEqual((await kwOnly.recall('alpha beta gamma', { limit: 2, mmr: { lambda: 0.3 }, preferCurrent: false })).map((h) => h.id), [c2[0]!.id, c2[2]!.id]);
+      assert.deepEqual(
+        (await kwOnly.recall('alpha beta gamma', { limit: 2, mmr: { lambda: 0.3 }, preferCurrent: false })).map((h) => h.id),
+        [c2[0]!.id, c2[2]!.id],
+      );
       await kwOnly.close();
       // The selection rule on its own.
-      const sims = [[1, 0.99, 0], [0.99, 1, 0], [0, 0, 1]];
-      assert.deepEqual(mmrOrder([1, 0.9, 0.5], (a, b) => sims[a]![b]!, 0.5, 3), [0, 2, 1]);
+      const sims = [
+        [1, 0.99, 0],
+        [0.99, 1, 0],
+        [0, 0, 1],
+      ];
+      assert.deepEqual(
+        mmrOrder([1, 0.9, 0.5], (a, b) => sims[a]![b]!, 0.5, 3),
+        [0, 2, 1],
+      );
       await assert.rejects(mem.recall(q, { mmr: { lambda: 2 } }), code('INVALID_INPUT'));
       await mem.close();
     });

@@ -12,8 +12,16 @@ const code = (c: string) => (err: unknown) => err instanceof MnemoliteError && e
 const PAST = '2020-01-01T00:00:00.000Z';
 const hash = () => new HashEmbedder();
 /** Unrelated memories, so that query words are not "common" (df >= N/2) in tiny test corpora. */
-const FILLER = ['lunch is at noon', 'the cat sleeps on the sofa', 'rain expected tomorrow', 'buy more coffee beans', 'the printer is broken again', 'gym on thursdays', 'read the release notes', 'water the plants']
-  .map((content) => ({ content }));
+const FILLER = [
+  'lunch is at noon',
+  'the cat sleeps on the sofa',
+  'rain expected tomorrow',
+  'buy more coffee beans',
+  'the printer is broken again',
+  'gym on thursdays',
+  'read the release notes',
+  'water the plants',
+].map((content) => ({ content }));
 
 // ---- dedup -----------------------------------------------------------------------------
 
@@ -85,7 +93,11 @@ test('near duplicates: reported above the threshold, merged on request, never ac
   assert.deepEqual(m.metadata, { source: 'chat', edited: true }, 'metadata is merged');
   assert.equal(m.category, 'infra', 'category kept when not given');
   assert.equal(m.importance, 0.9);
-  assert.deepEqual((await mem.history(base.id)).map((v) => v.content), ['we deploy the rust service on a raspberry pi four', sim], 'the old text is in history');
+  assert.deepEqual(
+    (await mem.history(base.id)).map((v) => v.content),
+    ['we deploy the rust service on a raspberry pi four', sim],
+    'the old text is in history',
+  );
   assert.equal(await mem.count(), 3, 'base (merged), the lunch note, the cats note');
 
   // Open-level default, and near-duplicates within one batch.
@@ -154,10 +166,16 @@ test('expiry is applied inside both legs before ranking: limit is filled when en
   for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
     const hits = await mem.recall('deploy server', { mode, limit: 5 });
     assert.equal(hits.length, 5, mode);
-    assert.ok(hits.every((h) => h.content.startsWith('notes')), mode);
+    assert.ok(
+      hits.every((h) => h.content.startsWith('notes')),
+      mode,
+    );
     const meta = await mem.recall('deploy server', { mode, limit: 5, metadata: { src: 'x' } });
     assert.equal(meta.length, 5, mode);
-    assert.ok(meta.every((h) => h.content.startsWith('notes')), `${mode}: SQL-side filters also see expiry`);
+    assert.ok(
+      meta.every((h) => h.content.startsWith('notes')),
+      `${mode}: SQL-side filters also see expiry`,
+    );
   }
   await mem.close();
 });
@@ -196,7 +214,11 @@ test('prune deletes expired memories (never pinned ones) with their history and 
   assert.equal(await mem.count({ includeExpired: true, namespace: '*' } as never), 2);
   const db = new Database(path, { readonly: true });
   assert.equal((db.prepare('SELECT count(*) AS n FROM memory_history').get() as { n: number }).n, 0);
-  assert.equal((db.prepare("SELECT count(*) AS n FROM embedding_cache WHERE content_hash NOT IN (SELECT content_hash FROM memories)").get() as { n: number }).n <= 1, true, 'pruned vectors are not kept in the cache');
+  assert.equal(
+    (db.prepare('SELECT count(*) AS n FROM embedding_cache WHERE content_hash NOT IN (SELECT content_hash FROM memories)').get() as { n: number }).n <= 1,
+    true,
+    'pruned vectors are not kept in the cache',
+  );
   db.close();
   assert.equal((await mem.recall('expired', { mode: 'keyword' })).length, 0);
   await assert.rejects(mem.prune({ vacuum: 'sometimes' as 'auto' }), code('INVALID_INPUT'));
@@ -244,11 +266,14 @@ test('history: update and key upserts keep previous versions; forget deletes the
   await mem.update(a.id, { metadata: { note: 'metadata only: no new version' } });
   await mem.update(a.id, { content: 'deploy target: Raspberry Pi 5' });
   const h = await mem.history(a.id);
-  assert.deepEqual(h.map((v) => [v.content, v.current, v.endedBy]), [
-    ['deploy target: Raspberry Pi 3', false, 'updated'],
-    ['deploy target: Raspberry Pi 4', false, 'updated'],
-    ['deploy target: Raspberry Pi 5', true, undefined],
-  ]);
+  assert.deepEqual(
+    h.map((v) => [v.content, v.current, v.endedBy]),
+    [
+      ['deploy target: Raspberry Pi 3', false, 'updated'],
+      ['deploy target: Raspberry Pi 4', false, 'updated'],
+      ['deploy target: Raspberry Pi 5', true, undefined],
+    ],
+  );
   assert.equal(h[0]!.validFrom.toISOString(), '2026-01-01T00:00:00.000Z');
   for (let i = 1; i < h.length; i++) assert.deepEqual(h[i]!.validFrom, h[i - 1]!.validUntil, 'versions are contiguous');
   assert.equal(h[2]!.validUntil, null);
@@ -258,7 +283,10 @@ test('history: update and key upserts keep previous versions; forget deletes the
   // History survives reopening and is plain SQL.
   await mem.close();
   const db = new Database(path, { readonly: true });
-  const rows = db.prepare('SELECT content, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(a.id) as { content: string; replaced_at: string }[];
+  const rows = db.prepare('SELECT content, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(a.id) as {
+    content: string;
+    replaced_at: string;
+  }[];
   assert.equal(rows.length, 2);
   assert.match(rows[0]!.replaced_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   db.close();
@@ -281,16 +309,26 @@ test('supersedes: the old memory ranks directly below its successor and shows up
   assert.equal((await mem.get(v1.id))!.supersededBy, v2.id);
   for (const mode of ['keyword', 'hybrid'] as const) {
     const plain = await mem.recall('where does Dana live Paris', { mode, limit: 5 });
-    const i1 = plain.findIndex((h) => h.id === v1.id), i2 = plain.findIndex((h) => h.id === v2.id);
+    const i1 = plain.findIndex((h) => h.id === v1.id),
+      i2 = plain.findIndex((h) => h.id === v2.id);
     assert.ok(i2 >= 0 && i1 === i2 + 1, `${mode}: superseded right after its successor (${i2}, ${i1})`);
     for (let i = 1; i < plain.length; i++) assert.ok(plain[i - 1]!.score >= plain[i]!.score, `${mode}: scores stay in order`);
   }
   const h = await mem.history(v2.id);
-  assert.deepEqual(h.map((v) => [v.id, v.endedBy ?? 'current']), [[v1.id, 'superseded'], [v2.id, 'current']]);
+  assert.deepEqual(
+    h.map((v) => [v.id, v.endedBy ?? 'current']),
+    [
+      [v1.id, 'superseded'],
+      [v2.id, 'current'],
+    ],
+  );
   assert.equal(h[0]!.validUntil!.toISOString(), '2025-06-01T00:00:00.000Z');
   // Chains: v3 supersedes v2.
   const v3 = await mem.add('Dana moved to Lisbon', { supersedes: v2.id });
-  assert.deepEqual((await mem.history(v3.id)).map((v) => v.content), ['Dana lives in Paris, in the Paris 11th arrondissement', 'Dana moved to Berlin', 'Dana moved to Lisbon']);
+  assert.deepEqual(
+    (await mem.history(v3.id)).map((v) => v.content),
+    ['Dana lives in Paris, in the Paris 11th arrondissement', 'Dana moved to Berlin', 'Dana moved to Lisbon'],
+  );
   const chain = (await mem.recall('Dana moved lives', { mode: 'keyword', limit: 5 })).map((x) => x.id).filter((id) => [v1.id, v2.id, v3.id].includes(id));
   assert.deepEqual(chain, [v3.id, v2.id, v1.id]);
   // Errors: unknown target, other namespace, self, cycles; addMany is all or nothing.
@@ -346,8 +384,10 @@ test('a schema-1 file migrates: data kept, dedup hashes filled lazily, lifecycle
   raw.pragma('user_version = 1');
   raw.pragma(`application_id = ${APPLICATION_ID}`);
   raw.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', '1')").run();
-  raw.prepare(`INSERT INTO memories(id, namespace, key, content, created_at, updated_at, content_hash)
-    VALUES ('old-1', 'default', NULL, 'Legacy memory about Oslo', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 'h')`).run();
+  raw
+    .prepare(`INSERT INTO memories(id, namespace, key, content, created_at, updated_at, content_hash)
+    VALUES ('old-1', 'default', NULL, 'Legacy memory about Oslo', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 'h')`)
+    .run();
   raw.close();
   assert.ok(SCHEMA_VERSION >= 2);
   const mem = await openMemory({ path, embedder: 'none' });
@@ -389,7 +429,8 @@ test('CLI: lifecycle flags, prune and history', () => {
   assert.match(run('stats').stdout, /\+ 2 expired: run mnemolite prune/);
 
   const hits = JSON.parse(run('--json', 'recall', 'alice drinks', '--importance-weight', '1', '--recency', '30d', '--mmr', '0.8').stdout) as { id: string }[];
-  const ia = hits.findIndex((h) => h.id === a.id), ib = hits.findIndex((h) => h.id === b.id);
+  const ia = hits.findIndex((h) => h.id === a.id),
+    ib = hits.findIndex((h) => h.id === b.id);
   assert.ok(ib >= 0 && ia === ib + 1, 'superseded directly below its successor');
   assert.equal(run('recall', 'x', '--recency-weight', '0.5').code, 1, '--recency-weight needs --recency');
   assert.equal(run('recall', 'x', '--mmr', 'lots').code, 1);

@@ -11,7 +11,11 @@ import { CLI, tempDb } from './helpers.js';
 // Every test spawns the built CLI (`node dist/cli/main.js ... mcp`) and talks to it with the
 // official SDK client over stdio, against a real temporary file.
 
-interface Server { client: Client; stderr: () => string; close: () => Promise<void> }
+interface Server {
+  client: Client;
+  stderr: () => string;
+  close: () => Promise<void>;
+}
 
 async function startServer(db: string, args: string[], embedder = 'none'): Promise<Server> {
   assert.ok(existsSync(CLI), `${CLI} is missing: run npm run build first`);
@@ -22,7 +26,9 @@ async function startServer(db: string, args: string[], embedder = 'none'): Promi
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
   });
   let err = '';
-  transport.stderr?.on('data', (d: Buffer) => { err += d.toString(); });
+  transport.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   const client = new Client({ name: 'mnemolite-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => err, close: () => client.close() };
@@ -56,7 +62,10 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     assert.match(s.client.getInstructions() ?? '', /namespace "a"/);
 
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget', 'memory_context']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget', 'memory_context'],
+    );
     for (const t of tools) {
       assert.ok(t.description && !t.description.includes('\n'), `${t.name} has a one-line description`);
       assert.match(t.description, /\. Use when: \S/, `${t.name}'s description says when to use it (clients may drop server instructions)`);
@@ -68,11 +77,26 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.memory_recall!.inputSchema.required, ['query']);
     assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), ['query', 'limit', 'mode', 'since', 'until', 'category', 'minRelevance']);
-    assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), ['content', 'key', 'category', 'metadata', 'ttl', 'expiresAt', 'pinned', 'importance', 'supersedes']);
+    assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), [
+      'content',
+      'key',
+      'category',
+      'metadata',
+      'ttl',
+      'expiresAt',
+      'pinned',
+      'importance',
+      'supersedes',
+    ]);
     assert.equal(byName.memory_forget!.annotations?.destructiveHint, true);
     assert.equal(byName.memory_recall!.annotations?.readOnlyHint, true);
 
-    const stored = await callOk(s, 'memory_store', { content: 'Alice prefers green tea', category: 'preference', key: 'alice-drink', metadata: { source: 'chat' } });
+    const stored = await callOk(s, 'memory_store', {
+      content: 'Alice prefers green tea',
+      category: 'preference',
+      key: 'alice-drink',
+      metadata: { source: 'chat' },
+    });
     const id = stored.data.id as string;
     assert.equal(stored.data.replaced, false);
     assert.match(stored.text, /^Stored memory /);
@@ -106,7 +130,10 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     assert.equal((await callOk(s, 'memory_list', { category: 'fact' })).data.total, 1);
 
     const hist = await callOk(s, 'memory_history', { id });
-    assert.deepEqual((hist.data.versions as { content: string; current: boolean }[]).map((v) => [v.content, v.current]), [['Alice prefers green tea', true]]);
+    assert.deepEqual(
+      (hist.data.versions as { content: string; current: boolean }[]).map((v) => [v.content, v.current]),
+      [['Alice prefers green tea', true]],
+    );
 
     const forgot = await callOk(s, 'memory_forget', { id });
     assert.deepEqual(forgot.data, { id, forgotten: true });
@@ -128,7 +155,10 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
   assert.match(s.stderr(), /stopping \(stdin closed\)/, 'the server stops when the client disconnects');
   const mem = await openMemory({ path: db, embedder: 'none' });
   try {
-    assert.deepEqual((await mem.list({ namespace: '*' })).map((r) => [r.namespace, r.content]), [['a', 'The billing service is written in Go']]);
+    assert.deepEqual(
+      (await mem.list({ namespace: '*' })).map((r) => [r.namespace, r.content]),
+      [['a', 'The billing service is written in Go']],
+    );
   } finally {
     await mem.close();
   }
@@ -161,7 +191,10 @@ test('mnemolite mcp: namespace isolation — another namespace is invisible and 
 
     // Server b (a second process on the same file) sees its own memory, not a's.
     const seen = await callOk(b, 'memory_recall', { query: 'launch code' });
-    assert.deepEqual((seen.data.hits as { id: string }[]).map((h) => h.id), [secret]);
+    assert.deepEqual(
+      (seen.data.hits as { id: string }[]).map((h) => h.id),
+      [secret],
+    );
     assert.equal((await callOk(b, 'memory_get', { id: secret })).data.memory && true, true);
     await callErr(b, 'memory_get', { id: mine.data.id as string }, /No memory with id/);
   } finally {
@@ -186,9 +219,12 @@ test('mnemolite mcp --read-only offers only the reading tools; --namespace "*" i
   const s = await startServer(db, ['--namespace', 'a', '--read-only']);
   try {
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_context']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_context'],
+    );
     assert.equal((await callOk(s, 'memory_recall', { query: 'note' })).data.count, 1);
-    const r = await s.client.callTool({ name: 'memory_store', arguments: { content: 'x' } }) as CallToolResult;
+    const r = (await s.client.callTool({ name: 'memory_store', arguments: { content: 'x' } })) as CallToolResult;
     assert.equal(r.isError, true);
     assert.match(text(r), /memory_store not found/);
   } finally {
@@ -216,23 +252,39 @@ test('mnemolite mcp with the bundled local model: semantic recall', async () => 
 });
 
 test('mnemolite mcp: a message over 10 MiB gets a JSON-RPC error and the server keeps serving', { timeout: 120_000 }, async () => {
-  const p = spawn(process.execPath, [CLI, '--db', tempDb(), '--embedder', 'none', 'mcp', '--namespace', 'a'], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+  const p = spawn(process.execPath, [CLI, '--db', tempDb(), '--embedder', 'none', 'mcp', '--namespace', 'a'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '' },
+  });
   const replies: Record<string, unknown>[] = [];
   let buf = '';
   let wake: (() => void) | null = null;
   p.stdout.on('data', (d: Buffer) => {
     buf += d;
-    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) { replies.push(JSON.parse(buf.slice(0, i)) as Record<string, unknown>); buf = buf.slice(i + 1); }
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      replies.push(JSON.parse(buf.slice(0, i)) as Record<string, unknown>);
+      buf = buf.slice(i + 1);
+    }
     wake?.();
   });
-  const next = async (n: number): Promise<void> => { while (replies.length < n) await new Promise<void>((r) => { wake = r; }); };
+  const next = async (n: number): Promise<void> => {
+    while (replies.length < n)
+      await new Promise<void>((r) => {
+        wake = r;
+      });
+  };
   const exited = new Promise<number | null>((r) => p.on('close', r));
   const send = (m: unknown): boolean => p.stdin.write(`${JSON.stringify(m)}\n`);
   send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
   await next(1);
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   // 11 MiB in one JSON-RPC message, written in pieces as a client would.
-  const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_store', arguments: { content: 'x'.repeat(11 * 1024 * 1024) } } });
+  const huge = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'memory_store', arguments: { content: 'x'.repeat(11 * 1024 * 1024) } },
+  });
   for (let i = 0; i < huge.length; i += 1 << 20) p.stdin.write(huge.slice(i, i + (1 << 20)));
   p.stdin.write('\n');
   await next(2);

@@ -19,16 +19,22 @@ test('each verb called without a namespace works where NAMESPACE_DEFAULTS says',
       // Writes: does the new memory land outside "default"?
       add: (await mem.get(mine.id))!.namespace !== DEFAULT_NAMESPACE,
       addMany: (await mem.get((await mem.addMany([{ content: 'yak one' }]))[0]!.id))!.namespace !== DEFAULT_NAMESPACE,
-      addConversation: (await mem.get((await mem.addConversation([{ speaker: 'Ann', content: 'the yak is fine, thanks for asking' }]))[0]!.id))!.namespace !== DEFAULT_NAMESPACE,
-      import: (await mem.import([{ id: '01900000-0000-7000-8000-0000000000aa', content: 'imported yak' }])).imported === 1
-        && (await mem.get('01900000-0000-7000-8000-0000000000aa'))!.namespace !== DEFAULT_NAMESPACE,
+      addConversation:
+        (await mem.get((await mem.addConversation([{ speaker: 'Ann', content: 'the yak is fine, thanks for asking' }]))[0]!.id))!.namespace !==
+        DEFAULT_NAMESPACE,
+      import:
+        (await mem.import([{ id: '01900000-0000-7000-8000-0000000000aa', content: 'imported yak' }])).imported === 1 &&
+        (await mem.get('01900000-0000-7000-8000-0000000000aa'))!.namespace !== DEFAULT_NAMESPACE,
       // Reads and changes: does the call reach the memory of "other"?
       recall: (await mem.recall('zebra')).some((h) => h.id === other.id),
       list: (await mem.list()).some((r) => r.id === other.id),
       count: (await mem.count()) !== (await mem.count({ namespace: DEFAULT_NAMESPACE })),
       get: (await mem.get(other.id)) !== null,
       history: (await mem.history(other.id)).length > 0,
-      update: await mem.update(other.id, { category: 'x' }).then(() => true, () => false),
+      update: await mem.update(other.id, { category: 'x' }).then(
+        () => true,
+        () => false,
+      ),
       stats: (await mem.stats()).namespaces.other !== undefined,
       export: [...mem.export()].some((r) => r.id === other.id),
       prune: (await mem.prune({ dryRun: true })).ids.includes(oldOther.id),

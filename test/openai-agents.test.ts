@@ -21,17 +21,29 @@ class ScriptedModel implements Model {
   }
 }
 
-const callTool = (callId: string, name: string, args: unknown): ModelResponse['output'][number] =>
-  ({ type: 'function_call', callId, name, arguments: JSON.stringify(args), status: 'completed' });
-const answer = (text: string): ModelResponse['output'][number] =>
-  ({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] });
+const callTool = (callId: string, name: string, args: unknown): ModelResponse['output'][number] => ({
+  type: 'function_call',
+  callId,
+  name,
+  arguments: JSON.stringify(args),
+  status: 'completed',
+});
+const answer = (text: string): ModelResponse['output'][number] => ({
+  type: 'message',
+  role: 'assistant',
+  status: 'completed',
+  content: [{ type: 'output_text', text }],
+});
 
-test('openAIAgentsMemoryTools: a real Runner executes a scripted model\'s tool calls against the memory', async () => {
+test("openAIAgentsMemoryTools: a real Runner executes a scripted model's tool calls against the memory", async () => {
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   try {
-    await mem.add('Someone else\'s secret', { namespace: 'user-7' });
+    await mem.add("Someone else's secret", { namespace: 'user-7' });
     const tools = openAIAgentsMemoryTools(mem, { namespace: 'user-42' });
-    assert.deepEqual(tools.map((t) => t.name), [...MEMORY_TOOL_NAMES]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...MEMORY_TOOL_NAMES],
+    );
     assert.ok(tools.every((t) => t.type === 'function' && t.strict === false));
 
     const model = new ScriptedModel([
@@ -71,7 +83,10 @@ test('openAIAgentsMemoryTools: invalid arguments come back as text, read-only hi
   try {
     const model = new ScriptedModel([[callTool('c1', 'memory_recall', { query: 'x', namespace: 'other' })], [answer('ok')]]);
     const tools = openAIAgentsMemoryTools(mem, { readOnly: true });
-    assert.deepEqual(tools.map((t) => t.name), ['memory_recall', 'memory_get', 'memory_list', 'memory_history']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['memory_recall', 'memory_get', 'memory_list', 'memory_history'],
+    );
     const result = await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'a', model, tools }), 'hi');
     const out = result.newItems.filter((i) => i.type === 'tool_call_output_item').map((i) => String((i as { output: unknown }).output));
     assert.match(out[0]!, /does not take a namespace/);

@@ -27,7 +27,10 @@ before(() => {
   run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json'), '--outDir', join(pkg, 'dist')], ROOT);
   for (const f of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(ROOT, f), join(pkg, f));
   // --ignore-scripts: dist is already built above; prepack would rebuild it.
-  const packed = JSON.parse(run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], pkg)) as { filename: string; files: { path: string }[] }[];
+  const packed = JSON.parse(run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], pkg)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   tarball = join(dir, packed[0]!.filename);
   files = packed[0]!.files.map((f) => f.path);
 
@@ -48,10 +51,14 @@ test('the tarball ships dist, README and LICENSE, and no source maps pointing at
   assert.ok(files.includes('LICENSE'), files.join('\n'));
   assert.ok(files.includes('README.md'));
   assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('dist/cli/main.js'));
-  assert.deepEqual(files.filter((f) => f.endsWith('.map') || f.startsWith('src/')), []);
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.map') || f.startsWith('src/')),
+    [],
+  );
   const installed = join(app, 'node_modules', 'mnemolite', 'dist');
-  const withMapUrl = readdirSync(installed, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.js') && readFileSync(join(installed, f), 'utf8').includes('sourceMappingURL'));
+  const withMapUrl = readdirSync(installed, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.js') && readFileSync(join(installed, f), 'utf8').includes('sourceMappingURL'),
+  );
   assert.deepEqual(withMapUrl, []);
   assert.match(readFileSync(join(app, 'node_modules', 'mnemolite', 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
 });
@@ -83,7 +90,10 @@ test('ESM: import from a .mjs file, top-level await', () => {
 });
 
 test('CommonJS: require() from a .js file in a project without "type": "module"', () => {
-  writeFileSync(join(app, 'cjs.js'), `const { openMemory } = require('mnemolite');\n(async () => {${SNIPPET}})().catch((e) => { console.error(e); process.exit(1); });`);
+  writeFileSync(
+    join(app, 'cjs.js'),
+    `const { openMemory } = require('mnemolite');\n(async () => {${SNIPPET}})().catch((e) => { console.error(e); process.exit(1); });`,
+  );
   check(run(process.execPath, ['cjs.js'], app));
 });
 

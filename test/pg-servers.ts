@@ -54,7 +54,10 @@ export async function startPglite(): Promise<PgServer> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     vectors: true,
     label: 'PGlite 0.5.14 (PostgreSQL 18, pgvector)',
-    stop: async () => { await server.stop(); await db.close(); },
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
   };
 }
 
@@ -126,7 +129,17 @@ export async function startPostgres(o: StartPostgresOptions = { url: process.env
   };
   try {
     run([initdb, '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-    run([pgCtl, '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${(o.settings ?? ['fsync=off']).map((x) => `-c ${x}`).join(' ')}`, 'start']);
+    run([
+      pgCtl,
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${(o.settings ?? ['fsync=off']).map((x) => `-c ${x}`).join(' ')}`,
+      'start',
+    ]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -138,7 +151,11 @@ export async function startPostgres(o: StartPostgresOptions = { url: process.env
     vectors,
     label: `PostgreSQL ${version} over TCP (throwaway cluster)`,
     stop: async () => {
-      try { run([pgCtl, '-D', data, '-m', 'immediate', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+      try {
+        run([pgCtl, '-D', data, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

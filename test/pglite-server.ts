@@ -10,7 +10,11 @@ let stopping = false;
 const stop = async (): Promise<void> => {
   if (stopping) return;
   stopping = true;
-  try { await server.stop(); } finally { process.exit(0); }
+  try {
+    await server.stop();
+  } finally {
+    process.exit(0);
+  }
 };
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());

@@ -14,7 +14,10 @@ test('RRF arithmetic: score = sum of 1/(k + rank) with per-leg ranks', () => {
   assert.equal(by.get(30)!.score, 1 / 63 + 1 / 61);
   assert.equal(by.get(10)!.score, 1 / 61);
   assert.equal(by.get(40)!.score, 1 / 62);
-  assert.deepEqual(fused.map((h) => h.seq), [30, 10, 20, 40]); // 20 and 40 tie at 1/62: lower seq first
+  assert.deepEqual(
+    fused.map((h) => h.seq),
+    [30, 10, 20, 40],
+  ); // 20 and 40 tie at 1/62: lower seq first
   assert.deepEqual({ kw: by.get(30)!.keywordRank, vec: by.get(30)!.vectorRank }, { kw: 3, vec: 1 });
   assert.equal(by.get(40)!.keywordRank, undefined);
   // k changes the balance: with k = 1, a single first place beats two mediocre ranks.
@@ -22,7 +25,10 @@ test('RRF arithmetic: score = sum of 1/(k + rank) with per-leg ranks', () => {
   assert.equal(rrf(kw, [8, 9, 7], 60)[0]!.seq, 7, 'k = 60: agreement of two legs wins');
   assert.equal(rrf(kw, [8, 9, 7], 1)[0]!.seq, 1, 'k = 1: a first place wins');
   // Ties (same score) fall back to the better single-leg rank, then seq.
-  assert.deepEqual(rrf([5], [6], 60).map((h) => h.seq), [5, 6]);
+  assert.deepEqual(
+    rrf([5], [6], 60).map((h) => h.seq),
+    [5, 6],
+  );
 });
 
 test('hybrid recall with fusion rrf returns fused order with per-leg ranks that explain it', async () => {
@@ -84,7 +90,11 @@ test('filters apply inside both legs before ranking: limit is filled when enough
     const meta = await mem.recall('deploy', { namespace: 'target', metadata: { source: 'chat' }, mode, limit: 10 });
     assert.deepEqual(meta.map((h) => h.metadata.n).sort(), [0, 1, 2, 3], mode);
     const metaNum = await mem.recall('deploy', { namespace: 'target', metadata: { n: 5 }, mode, limit: 10 });
-    assert.deepEqual(metaNum.map((h) => h.metadata.n), [5], mode);
+    assert.deepEqual(
+      metaNum.map((h) => h.metadata.n),
+      [5],
+      mode,
+    );
     const metaBool = await mem.recall('deploy', { namespace: 'target', metadata: { flag: true }, mode, limit: 10 });
     assert.deepEqual(metaBool.map((h) => h.metadata.n).sort(), [0, 2, 4, 6], mode);
     const none = await mem.recall('deploy', { namespace: 'nobody', mode });
@@ -95,7 +105,7 @@ test('filters apply inside both legs before ranking: limit is filled when enough
   await mem.close();
 });
 
-test('recall sees this process\'s writes and deletes immediately', async () => {
+test("recall sees this process's writes and deletes immediately", async () => {
   const mem = await openMemory({ path: tempDb(), embedder: new HashEmbedder() });
   const { id } = await mem.add('ephemeral fact about zebras');
   assert.equal((await mem.recall('zebras', { mode: 'vector', limit: 1 }))[0]!.id, id);
@@ -107,7 +117,7 @@ test('recall sees this process\'s writes and deletes immediately', async () => {
   await mem.close();
 });
 
-test('recall sees another connection\'s new and deleted memories (no stale index)', async () => {
+test("recall sees another connection's new and deleted memories (no stale index)", async () => {
   const path = tempDb();
   const reader = await openMemory({ path, embedder: new HashEmbedder() });
   const writer = await openMemory({ path, embedder: new HashEmbedder() });
@@ -138,25 +148,60 @@ test('fuzz: no input raises an FTS5 error or reaches SQLite unescaped', async ()
     { content: 'emoji 🚀 and CJK 東京 text' },
     { content: 'quotes "inside" and col:on and star* and caret^' },
   ]);
-  const specials = ['"', "'", '*', 'NEAR', 'NEAR/3', 'AND', 'OR', 'NOT', '(', ')', ':', '^', '-', '+', '{', '}', '🚀', '東京', '\\', ';', '--', 'memories_fts', ' ', '\t', '\n', 'é', 'ß', '\u200b'];
+  const specials = [
+    '"',
+    "'",
+    '*',
+    'NEAR',
+    'NEAR/3',
+    'AND',
+    'OR',
+    'NOT',
+    '(',
+    ')',
+    ':',
+    '^',
+    '-',
+    '+',
+    '{',
+    '}',
+    '🚀',
+    '東京',
+    '\\',
+    ';',
+    '--',
+    'memories_fts',
+    ' ',
+    '\t',
+    '\n',
+    'é',
+    'ß',
+    '\u200b',
+  ];
   const arb = fc.oneof(
     fc.string({ maxLength: 200 }),
     fc.string({ unit: 'grapheme', maxLength: 100 }),
     fc.array(fc.constantFrom(...specials), { maxLength: 40 }).map((a) => a.join('')),
     fc.array(fc.oneof(fc.constantFrom(...specials), fc.string({ maxLength: 5 })), { maxLength: 30 }).map((a) => a.join(' ')),
   );
-  await fc.assert(fc.asyncProperty(arb, async (q) => {
-    if (!q.trim() || !(q as string & { isWellFormed(): boolean }).isWellFormed()) return; // rejected up front by validation (tested elsewhere)
-    const hits = await mem.recall(q, { mode: 'keyword', limit: 5 });
-    assert.ok(Array.isArray(hits));
-  }), { numRuns: 1500 });
+  await fc.assert(
+    fc.asyncProperty(arb, async (q) => {
+      if (!q.trim() || !(q as string & { isWellFormed(): boolean }).isWellFormed()) return; // rejected up front by validation (tested elsewhere)
+      const hits = await mem.recall(q, { mode: 'keyword', limit: 5 });
+      assert.ok(Array.isArray(hits));
+    }),
+    { numRuns: 1500 },
+  );
   // Directly against FTS5: every produced expression parses.
   const db = new Database(path, { readonly: true });
   const stmt = db.prepare('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?');
-  fc.assert(fc.property(arb, (q) => {
-    const m = toMatchExpression(q);
-    if (m) stmt.get(m);
-  }), { numRuns: 1500 });
+  fc.assert(
+    fc.property(arb, (q) => {
+      const m = toMatchExpression(q);
+      if (m) stmt.get(m);
+    }),
+    { numRuns: 1500 },
+  );
   db.close();
   // Operators are searchable as words.
   assert.equal((await mem.recall('NEAR', { mode: 'keyword' })).length, 1);
@@ -171,18 +216,41 @@ test('fuzz: no input raises an FTS5 error or reaches SQLite unescaped', async ()
 // ---- fusion beyond RRF (issue 8) ------------------------------------------------------
 
 test('convex fusion: min-max normalised scores mixed by the keyword share', () => {
-  const kw = [{ seq: 1, score: 10 }, { seq: 2, score: 5 }, { seq: 3, score: 0 }];
-  const vec = [{ seq: 3, score: 0.9 }, { seq: 4, score: 0.5 }, { seq: 1, score: 0.1 }];
+  const kw = [
+    { seq: 1, score: 10 },
+    { seq: 2, score: 5 },
+    { seq: 3, score: 0 },
+  ];
+  const vec = [
+    { seq: 3, score: 0.9 },
+    { seq: 4, score: 0.5 },
+    { seq: 1, score: 0.1 },
+  ];
   const f = convex(kw, vec, 0.7);
   const by = new Map(f.map((h) => [h.seq, h]));
   assert.ok(Math.abs(by.get(1)!.score - 0.7) < 1e-12, 'top keyword, bottom vector');
   assert.ok(Math.abs(by.get(2)!.score - 0.35) < 1e-12);
   assert.ok(Math.abs(by.get(3)!.score - 0.3) < 1e-12, 'bottom keyword, top vector');
   assert.ok(Math.abs(by.get(4)!.score - 0.3 * 0.5) < 1e-12);
-  assert.deepEqual(f.map((h) => h.seq), [1, 2, 3, 4]);
+  assert.deepEqual(
+    f.map((h) => h.seq),
+    [1, 2, 3, 4],
+  );
   assert.deepEqual({ k: by.get(3)!.keywordRank, v: by.get(3)!.vectorRank }, { k: 3, v: 1 });
-  assert.deepEqual(convex(kw, vec, 0).map((h) => h.seq).slice(0, 3), [3, 4, 1], 'alpha 0 = vector order');
-  assert.deepEqual(convex(kw, vec, 1).map((h) => h.seq).slice(0, 3), [1, 2, 3], 'alpha 1 = keyword order');
+  assert.deepEqual(
+    convex(kw, vec, 0)
+      .map((h) => h.seq)
+      .slice(0, 3),
+    [3, 4, 1],
+    'alpha 0 = vector order',
+  );
+  assert.deepEqual(
+    convex(kw, vec, 1)
+      .map((h) => h.seq)
+      .slice(0, 3),
+    [1, 2, 3],
+    'alpha 1 = keyword order',
+  );
 });
 
 test('adaptive fusion: the keyword share follows coverage and the vector margin; an empty leg defers', () => {
@@ -197,9 +265,23 @@ test('adaptive fusion: the keyword share follows coverage and the vector margin;
   assert.ok(adaptiveAlpha([{ seq: 1, score: 2 }], peaked, { keywordIdfMass: 10 }, p) < weak, 'a standout vector hit takes weight');
   assert.equal(adaptiveAlpha([], vec, { keywordIdfMass: 5 }, p), 0);
   assert.equal(adaptiveAlpha([{ seq: 1, score: 1 }], [], { keywordIdfMass: 5 }, p), 1);
-  assert.ok(adaptiveAlpha([{ seq: 1, score: 1e9 }], [{ seq: 2, score: 0 }, { seq: 3, score: 0 }], { keywordIdfMass: 1 }, p) <= p.max);
+  assert.ok(
+    adaptiveAlpha(
+      [{ seq: 1, score: 1e9 }],
+      [
+        { seq: 2, score: 0 },
+        { seq: 3, score: 0 },
+      ],
+      { keywordIdfMass: 1 },
+      p,
+    ) <= p.max,
+  );
   const only = fuse([], vec, { method: 'adaptive', weights: { keyword: 1, vector: 1 }, rrfK: 60, adaptive: p, signals: { keywordIdfMass: 0 } });
-  assert.deepEqual(only.map((h) => h.seq), vec.map((h) => h.seq), 'with one leg, its order comes through unchanged');
+  assert.deepEqual(
+    only.map((h) => h.seq),
+    vec.map((h) => h.seq),
+    'with one leg, its order comes through unchanged',
+  );
   assert.equal(weighAlpha(0.5, { keyword: 3, vector: 1 }), 0.75);
   assert.equal(weighAlpha(0.4, { keyword: 1, vector: 0 }), 1);
 });
@@ -209,13 +291,27 @@ test('fusion and weights options reach recall; bad values are typed errors', asy
   await mem.addMany([{ content: 'apple banana cherry' }, { content: 'banana split' }, { content: 'cherry pie' }, { content: 'unrelated text' }]);
   const kwOnly = await mem.recall('banana', { fusion: 'convex', weights: { keyword: 1, vector: 0 }, limit: 4 });
   const kw = await mem.recall('banana', { mode: 'keyword', limit: 4 });
-  assert.deepEqual(kwOnly.slice(0, kw.length).map((h) => h.id), kw.map((h) => h.id), 'vector weight 0 keeps the keyword order');
+  assert.deepEqual(
+    kwOnly.slice(0, kw.length).map((h) => h.id),
+    kw.map((h) => h.id),
+    'vector weight 0 keeps the keyword order',
+  );
   const vecOnly = await mem.recall('banana', { fusion: 'rrf', weights: { keyword: 0 }, limit: 4 });
   const vec = await mem.recall('banana', { mode: 'vector', limit: 4 });
-  assert.deepEqual(vecOnly.map((h) => h.id), vec.map((h) => h.id), 'keyword weight 0 keeps the vector order');
+  assert.deepEqual(
+    vecOnly.map((h) => h.id),
+    vec.map((h) => h.id),
+    'keyword weight 0 keeps the vector order',
+  );
   const def = await mem.recall('banana', { limit: 4 });
   assert.ok(def.length === 4 && def.every((h) => h.score >= 0 && h.score <= 1 + 1e-9), 'adaptive scores are in [0, 1]');
-  for (const bad of [{ fusion: 'magic' }, { weights: { keyword: -1 } }, { weights: { keyword: 0, vector: 0 } }, { weights: { vector: NaN } }, { weights: { kw: 1 } }]) {
+  for (const bad of [
+    { fusion: 'magic' },
+    { weights: { keyword: -1 } },
+    { weights: { keyword: 0, vector: 0 } },
+    { weights: { vector: NaN } },
+    { weights: { kw: 1 } },
+  ]) {
     await assert.rejects(mem.recall('banana', bad as never), (e: unknown) => (e as { code?: string }).code === 'INVALID_INPUT', JSON.stringify(bad));
   }
   await mem.close();

@@ -17,10 +17,19 @@ import { commandLine, judge } from './workers/cli-args.js';
 
 function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    const p = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, MNEMOLITE_DB: '', OPENAI_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
+    const p = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, MNEMOLITE_DB: '', OPENAI_API_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '',
+      stderr = '';
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
     p.on('close', (code) => res({ code, stdout, stderr }));
   });
 }
@@ -58,7 +67,22 @@ test('CLI injection: SQL and FTS5 operators in every flag are stored and matched
   const base = ['--db', db, '--embedder', 'none', '--json'];
   const evil = ["'; DROP TABLE memories; --", '" OR 1=1 -- NEAR(tea coffee)', '%'];
   for (const [i, p] of evil.entries()) {
-    const r = cli([...base, 'add', '-n', p, '-k', p, '--category', p, '--session', p, '--metadata', JSON.stringify({ v: p, [p]: p }), '--', `${p} about tea #${i}`]);
+    const r = cli([
+      ...base,
+      'add',
+      '-n',
+      p,
+      '-k',
+      p,
+      '--category',
+      p,
+      '--session',
+      p,
+      '--metadata',
+      JSON.stringify({ v: p, [p]: p }),
+      '--',
+      `${p} about tea #${i}`,
+    ]);
     assert.equal(r.code, 0, r.stderr);
   }
   cli([...base, 'add', '-n', 'innocent', '--', 'an innocent memory about tea']);
@@ -85,7 +109,12 @@ test('CLI files: export and backup to a path that cannot be created fail with ex
   const db = join(dir, 'm.db');
   assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'something to export']).code, 0);
   const long = join(dir, `${'x'.repeat(300)}.jsonl`);
-  for (const args of [['export', long], ['backup', long], ['export', join(dir, 'missing', 'dir', 'out.jsonl')], ['backup', join(dir, 'missing', 'b.db')]]) {
+  for (const args of [
+    ['export', long],
+    ['backup', long],
+    ['export', join(dir, 'missing', 'dir', 'out.jsonl')],
+    ['backup', join(dir, 'missing', 'b.db')],
+  ]) {
     const r = cli(['--db', db, '--embedder', 'none', ...args]);
     assert.equal(r.code, 1, `${args[0]} ${args[1]!.slice(-30)}: exit ${r.code} ${r.stderr}`);
     assert.match(r.stderr, /^error: /);

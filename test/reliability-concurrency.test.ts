@@ -15,7 +15,9 @@ test('4 writers + 4 readers: no error reaches a caller, every acknowledged write
   await runConcurrency({ writers: 4, readers: 4, ops: 60, seed: 1, log: (m) => t.diagnostic(m) });
 });
 
-test('a forgotten memory\'s partner is the one keyword hit even when the pair shares only common words with the query (the flaky read)', { timeout: 180_000 }, async (t) => {
+test("a forgotten memory's partner is the one keyword hit even when the pair shares only common words with the query (the flaky read)", {
+  timeout: 180_000,
+}, async (t) => {
   // Cause of the 4 + 4 test's rare "forgotten memory still in the index": the keyword leg skipped
   // clamped-idf terms, so under a namespace filter E (sharing only "p", "0" with D's text) was not
   // scored at all. Not a sync bug: the reader's index held the right memories.
@@ -29,13 +31,20 @@ test('processes racing to create the same new file all succeed (no false NOT_A_D
   await Promise.all(ws.map((w) => w.waitFor((l) => l.op === 'loaded')));
   for (const w of ws) w.send('go'); // open at (nearly) the same moment
   await Promise.all(ws.map((w) => w.exited));
-  for (const w of ws) assert.deepEqual(w.lines.filter((l) => l.op !== 'loaded'), [{ op: 'ok' }], w.stderr());
+  for (const w of ws)
+    assert.deepEqual(
+      w.lines.filter((l) => l.op !== 'loaded'),
+      [{ op: 'ok' }],
+      w.stderr(),
+    );
   const db = new Database(path, { readonly: true });
   assert.equal(db.prepare('SELECT count(*) FROM memories').pluck().get(), 8);
   db.close();
 });
 
-test('a write lock held by another process past busyTimeoutMs: every write fails with typed BUSY and writes nothing; reads go on', { timeout: 120_000 }, async () => {
+test('a write lock held by another process past busyTimeoutMs: every write fails with typed BUSY and writes nothing; reads go on', {
+  timeout: 120_000,
+}, async () => {
   const path = tempDb();
   const mem = await openMemory({ path, embedder: new HashEmbedder(), busyTimeoutMs: 50 });
   const { id } = await mem.add('written before the lock about tea');
@@ -75,14 +84,21 @@ test('a reader that fell behind a pruned change log rebuilds instead of keeping 
   // More than CHANGES_KEPT (50,000) later changes, all to one other memory: the forget falls out
   // of the change log, and only a handful of distinct memories changed.
   const n = 51_000;
-  await writer.import(Array.from({ length: n }, (_, i) => ({ id: y!.id, content: 'counter version 0', namespace: 'counter', metadata: { i } })), { onConflict: 'replace', batchSize: 5000 });
+  await writer.import(
+    Array.from({ length: n }, (_, i) => ({ id: y!.id, content: 'counter version 0', namespace: 'counter', metadata: { i } })),
+    { onConflict: 'replace', batchSize: 5000 },
+  );
   await writer.update(y!.id, { content: `counter version ${n}` });
   const db = new Database(path, { readonly: true });
   assert.ok((db.prepare('SELECT min(version) FROM changes').pluck().get() as number) > 10, 'the change log was pruned past the forget');
   db.close();
   for (const mode of ['vector', 'keyword', 'hybrid'] as const) {
     const hits = await reader.recall('zebra fact alpha', { namespace: 'pair', mode, limit: 1, candidates: 1 });
-    assert.deepEqual(hits.map((h) => h.content), ['zebra other omega'], `${mode}: the forgotten memory is gone from the reader's index`);
+    assert.deepEqual(
+      hits.map((h) => h.content),
+      ['zebra other omega'],
+      `${mode}: the forgotten memory is gone from the reader's index`,
+    );
   }
   const top = await reader.recall(`counter version ${n}`, { namespace: 'counter', mode: 'vector', limit: 1 });
   assert.ok(top[0]!.score > 0.9999 && top[0]!.content === `counter version ${n}`, 'and the latest content is indexed');

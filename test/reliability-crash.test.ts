@@ -5,6 +5,8 @@
 import { test } from 'node:test';
 import { runCrashLoop } from './stress/lib/crash.js';
 
-test('SIGKILL at random moments: file opens, integrity ok, acknowledged batches present, no half batch, FTS and vectors agree', { timeout: 180_000 }, async (t) => {
+test('SIGKILL at random moments: file opens, integrity ok, acknowledged batches present, no half batch, FTS and vectors agree', {
+  timeout: 180_000,
+}, async (t) => {
   await runCrashLoop({ kills: 8, seed: 7, log: (m) => t.diagnostic(m) });
 });

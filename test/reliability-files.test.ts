@@ -15,7 +15,19 @@ import { SCHEMA_VERSION } from '../src/store/schema.js';
 import { CLI, HashEmbedder, cli, tempDir } from './helpers.js';
 import { property, runs } from './stress/lib/prop.js';
 
-const CODES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'NOT_A_DATABASE', 'SCHEMA_TOO_NEW', 'EMBEDDING_MISMATCH', 'EMBEDDER_FAILED', 'SEMANTIC_DISABLED', 'READ_ONLY', 'BUSY', 'CLOSED', 'STORAGE']);
+const CODES = new Set([
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'NOT_A_DATABASE',
+  'SCHEMA_TOO_NEW',
+  'EMBEDDING_MISMATCH',
+  'EMBEDDER_FAILED',
+  'SEMANTIC_DISABLED',
+  'READ_ONLY',
+  'BUSY',
+  'CLOSED',
+  'STORAGE',
+]);
 
 /** Run `fn`; it must resolve, or reject with a MnemoliteError of a known code. Returns the code or null. */
 async function typed(what: string, fn: () => Promise<unknown> | unknown): Promise<string | null> {
@@ -49,7 +61,13 @@ function assertUntouched(path: string, before: Record<string, Buffer | null>, wh
 async function realFile(n = 150): Promise<{ path: string; bytes: Buffer; records: string[] }> {
   const path = join(tempDir(), 'real.db');
   const mem = await openMemory({ path, embedder: new HashEmbedder() });
-  await mem.addMany(Array.from({ length: n }, (_, i) => ({ content: `memory ${i} about ${['tea', 'rust', 'pi', 'deploy'][i % 4]} ${'lorem ipsum '.repeat(i % 20)}`, namespace: `ns${i % 3}`, metadata: { i } })));
+  await mem.addMany(
+    Array.from({ length: n }, (_, i) => ({
+      content: `memory ${i} about ${['tea', 'rust', 'pi', 'deploy'][i % 4]} ${'lorem ipsum '.repeat(i % 20)}`,
+      namespace: `ns${i % 3}`,
+      metadata: { i },
+    })),
+  );
   const records = [...mem.export()].map((r) => JSON.stringify(r));
   await mem.close();
   return { path, bytes: readFileSync(path), records };
@@ -59,12 +77,17 @@ async function realFile(n = 150): Promise<{ path: string; bytes: Buffer; records
 async function readEverything(mem: Memory, what: string): Promise<{ codes: (string | null)[]; exported: string[] | null }> {
   const codes: (string | null)[] = [];
   let exported: string[] | null = null;
-  for (const mode of ['keyword', 'vector', 'hybrid'] as const) codes.push(await typed(`${what} recall ${mode}`, () => mem.recall('tea deploy', { namespace: '*', mode })));
+  for (const mode of ['keyword', 'vector', 'hybrid'] as const)
+    codes.push(await typed(`${what} recall ${mode}`, () => mem.recall('tea deploy', { namespace: '*', mode })));
   codes.push(await typed(`${what} list`, () => mem.list({ namespace: '*', limit: 1000 })));
   codes.push(await typed(`${what} count`, () => mem.count({ namespace: '*' })));
   codes.push(await typed(`${what} stats`, () => mem.stats()));
   codes.push(await typed(`${what} get`, () => mem.get('01a22d00-0000-7000-8000-000000000000')));
-  codes.push(await typed(`${what} export`, () => { exported = [...mem.export()].map((r) => JSON.stringify(r)); }));
+  codes.push(
+    await typed(`${what} export`, () => {
+      exported = [...mem.export()].map((r) => JSON.stringify(r));
+    }),
+  );
   return { codes, exported };
 }
 
@@ -73,14 +96,20 @@ test('files that are not SQLite (random bytes, or a SQLite header on garbage) ar
   let n = 0;
   const garbage = fc.uint8Array({ minLength: 1, maxLength: 6000 });
   const fakeHeader = fc.uint8Array({ minLength: 84, maxLength: 6000 }).map((b) => Buffer.concat([Buffer.from('SQLite format 3\u0000', 'latin1'), b]));
-  await property(fc.asyncProperty(fc.oneof(garbage, fakeHeader), fc.boolean(), async (bytes, readonly) => {
-    const path = join(dir, `f${n++}.db`);
-    writeFileSync(path, bytes);
-    const before = snapshot(path);
-    const code = await typed('open', async () => { const m = await openMemory({ path, embedder: new HashEmbedder(), readonly }); await m.close(); });
-    assert.equal(code, 'NOT_A_DATABASE', `bytes ${Buffer.from(bytes).subarray(0, 20).toString('hex')}`);
-    assertUntouched(path, before, 'not SQLite');
-  }), { numRuns: runs(60) });
+  await property(
+    fc.asyncProperty(fc.oneof(garbage, fakeHeader), fc.boolean(), async (bytes, readonly) => {
+      const path = join(dir, `f${n++}.db`);
+      writeFileSync(path, bytes);
+      const before = snapshot(path);
+      const code = await typed('open', async () => {
+        const m = await openMemory({ path, embedder: new HashEmbedder(), readonly });
+        await m.close();
+      });
+      assert.equal(code, 'NOT_A_DATABASE', `bytes ${Buffer.from(bytes).subarray(0, 20).toString('hex')}`);
+      assertUntouched(path, before, 'not SQLite');
+    }),
+    { numRuns: runs(60) },
+  );
   // The CLI says so in one line, exit code 1.
   const path = join(dir, 'notes.txt');
   writeFileSync(path, 'meeting notes, definitely not a database\n'.repeat(10));
@@ -97,13 +126,16 @@ test('a truncated database is refused with NOT_A_DATABASE at open and left untou
   const { bytes } = await realFile();
   const dir = tempDir();
   let n = 0;
-  await property(fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), fc.boolean(), async (len, readonly) => {
-    const path = join(dir, `t${n++}.db`);
-    writeFileSync(path, bytes.subarray(0, len));
-    const before = snapshot(path);
-    assert.equal(await typed('open', () => openMemory({ path, embedder: new HashEmbedder(), readonly })), 'NOT_A_DATABASE', `truncated at ${len}`);
-    assertUntouched(path, before, `truncated at ${len}`);
-  }), { numRuns: runs(40) });
+  await property(
+    fc.asyncProperty(fc.integer({ min: 1, max: bytes.length - 1 }), fc.boolean(), async (len, readonly) => {
+      const path = join(dir, `t${n++}.db`);
+      writeFileSync(path, bytes.subarray(0, len));
+      const before = snapshot(path);
+      assert.equal(await typed('open', () => openMemory({ path, embedder: new HashEmbedder(), readonly })), 'NOT_A_DATABASE', `truncated at ${len}`);
+      assertUntouched(path, before, `truncated at ${len}`);
+    }),
+    { numRuns: runs(40) },
+  );
   const path = join(dir, 'cut.db');
   writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length / 2)));
   const before = snapshot(path);
@@ -115,33 +147,43 @@ test('a truncated database is refused with NOT_A_DATABASE at open and left untou
   assertUntouched(path, before, 'CLI on a truncated file');
 });
 
-test('a corrupted database (bytes overwritten anywhere): every call resolves or fails typed, damage is NOT_A_DATABASE, a read-only session leaves it untouched', { timeout: 120_000 }, async () => {
+test('a corrupted database (bytes overwritten anywhere): every call resolves or fails typed, damage is NOT_A_DATABASE, a read-only session leaves it untouched', {
+  timeout: 120_000,
+}, async () => {
   const { bytes, records } = await realFile();
   const dir = tempDir();
   let n = 0;
   const seen = new Set<string>();
-  const damage = fc.array(fc.record({ at: fc.integer({ min: 16, max: bytes.length - 1 }), len: fc.integer({ min: 1, max: 4096 }), seed: fc.integer() }), { minLength: 1, maxLength: 4 });
-  await property(fc.asyncProperty(damage, fc.boolean(), async (ds, readonly) => {
-    const copy = Buffer.from(bytes);
-    for (const d of ds) for (let i = 0; i < d.len && d.at + i < copy.length; i++) copy[d.at + i] = (d.seed + i * 2654435761) & 0xff;
-    const path = join(dir, `c${n++}.db`);
-    writeFileSync(path, copy);
-    const before = snapshot(path);
-    let mem: Memory | undefined;
-    const code = await typed('open', async () => { mem = await openMemory({ path, embedder: new HashEmbedder(), readonly }); });
-    seen.add(String(code));
-    if (mem) {
-      const r = await readEverything(mem, 'corrupted');
-      await typed('close', () => mem!.close());
-      r.codes.forEach((c) => seen.add(String(c)));
-      // Whatever comes back is made of the file's own records (a damaged page may drop some).
-      if (r.exported) for (const rec of r.exported) assert.equal(typeof (JSON.parse(rec) as { content: unknown }).content, 'string');
-      void records;
-    }
-    // A writable Memory may write (e.g. the query-vector cache) before it reaches a damaged
-    // page; a read-only one never writes.
-    if (readonly || code !== null) assertUntouched(path, before, 'corrupted');
-  }), { numRuns: runs(50) });
+  const damage = fc.array(fc.record({ at: fc.integer({ min: 16, max: bytes.length - 1 }), len: fc.integer({ min: 1, max: 4096 }), seed: fc.integer() }), {
+    minLength: 1,
+    maxLength: 4,
+  });
+  await property(
+    fc.asyncProperty(damage, fc.boolean(), async (ds, readonly) => {
+      const copy = Buffer.from(bytes);
+      for (const d of ds) for (let i = 0; i < d.len && d.at + i < copy.length; i++) copy[d.at + i] = (d.seed + i * 2654435761) & 0xff;
+      const path = join(dir, `c${n++}.db`);
+      writeFileSync(path, copy);
+      const before = snapshot(path);
+      let mem: Memory | undefined;
+      const code = await typed('open', async () => {
+        mem = await openMemory({ path, embedder: new HashEmbedder(), readonly });
+      });
+      seen.add(String(code));
+      if (mem) {
+        const r = await readEverything(mem, 'corrupted');
+        await typed('close', () => mem!.close());
+        r.codes.forEach((c) => seen.add(String(c)));
+        // Whatever comes back is made of the file's own records (a damaged page may drop some).
+        if (r.exported) for (const rec of r.exported) assert.equal(typeof (JSON.parse(rec) as { content: unknown }).content, 'string');
+        void records;
+      }
+      // A writable Memory may write (e.g. the query-vector cache) before it reaches a damaged
+      // page; a read-only one never writes.
+      if (readonly || code !== null) assertUntouched(path, before, 'corrupted');
+    }),
+    { numRuns: runs(50) },
+  );
   assert.ok(seen.has('NOT_A_DATABASE'), 'damage is reported as NOT_A_DATABASE');
 });
 
@@ -184,7 +226,10 @@ test('a newer schema version is refused with SCHEMA_TOO_NEW; the file and its pe
       assertUntouched(path, before, `newer schema (${readonly ? 'readonly' : 'writable'})`);
     }
     const before = snapshot(path);
-    for (const args of [['add', 'x'], ['import', '-']]) {
+    for (const args of [
+      ['add', 'x'],
+      ['import', '-'],
+    ]) {
       const r = cli(['--db', path, '--embedder', 'none', ...args], { input: '{"content":"x"}\n' });
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /newer mnemolite/);
@@ -193,7 +238,7 @@ test('a newer schema version is refused with SCHEMA_TOO_NEW; the file and its pe
   }
 });
 
-test('another application\'s SQLite file (with or without application_id, pending -wal) is refused and untouched', async () => {
+test("another application's SQLite file (with or without application_id, pending -wal) is refused and untouched", async () => {
   const dir = tempDir();
   const base = join(dir, 'app.db');
   const db = new Database(base);
@@ -201,7 +246,10 @@ test('another application\'s SQLite file (with or without application_id, pendin
   db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices(total) VALUES (9.5)');
   db.close();
   const noId = withPendingWal(base, (d) => d.exec('INSERT INTO invoices(total) VALUES (1)'));
-  const withId = withPendingWal(base, (d) => { d.pragma('application_id = 1234'); d.exec('INSERT INTO invoices(total) VALUES (2)'); });
+  const withId = withPendingWal(base, (d) => {
+    d.pragma('application_id = 1234');
+    d.exec('INSERT INTO invoices(total) VALUES (2)');
+  });
   for (const path of [noId, withId]) {
     const before = snapshot(path);
     for (const readonly of [false, true]) assert.equal(await typed('open', () => openMemory({ path, embedder: 'none', readonly })), 'NOT_A_DATABASE');
@@ -215,7 +263,11 @@ test('readonly: true — reads work, every write is READ_ONLY, and the file is b
   const before = snapshot(path);
   const mem = await openMemory({ path, embedder: new HashEmbedder(), readonly: true });
   const r = await readEverything(mem, 'readonly');
-  assert.deepEqual(r.codes, r.codes.map(() => null), 'every read works');
+  assert.deepEqual(
+    r.codes,
+    r.codes.map(() => null),
+    'every read works',
+  );
   assert.deepEqual(r.exported, records);
   const id = JSON.parse(records[0]!).id as string;
   const writes: [string, () => Promise<unknown>][] = [
@@ -241,7 +293,9 @@ const NOBODY = 65534;
 /** Run the CLI as an unprivileged user (root ignores file permissions, so drop to uid 65534). */
 function cliAs(args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8', env: { ...process.env, MNEMOLITE_DB: '' }, timeout: 60_000,
+    encoding: 'utf8',
+    env: { ...process.env, MNEMOLITE_DB: '' },
+    timeout: 60_000,
     ...(ROOT_USER ? { uid: NOBODY, gid: NOBODY } : {}),
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
@@ -250,7 +304,9 @@ function cliAs(args: string[]): { code: number; stdout: string; stderr: string }
 /** As root, the unprivileged user must be able to run the CLI at all (the checkout may be private). */
 const canDrop = !ROOT_USER || spawnSync(process.execPath, [CLI, '--version'], { uid: NOBODY, gid: NOBODY }).status === 0;
 
-test('real permissions: a read-only file and a read-only directory give a clear READ_ONLY error and are untouched', { skip: !canDrop && 'uid 65534 cannot read this checkout' }, async () => {
+test('real permissions: a read-only file and a read-only directory give a clear READ_ONLY error and are untouched', {
+  skip: !canDrop && 'uid 65534 cannot read this checkout',
+}, async () => {
   // A directory the (unprivileged) CLI user may enter but the file it may not write.
   const dir = tempDir();
   chmodSync(dir, 0o777);
@@ -263,7 +319,10 @@ test('real permissions: a read-only file and a read-only directory give a clear 
   assert.match(add.stderr, /^error: .*not writable.*Check permissions/);
   const list = cliAs(['--db', path, '--embedder', 'none', '--json', 'list']);
   assert.equal(list.code, 0, `reading a read-only file works: ${list.stderr}`);
-  assert.deepEqual((JSON.parse(list.stdout) as { content: string }[]).map((m) => m.content), ['written before the lock']);
+  assert.deepEqual(
+    (JSON.parse(list.stdout) as { content: string }[]).map((m) => m.content),
+    ['written before the lock'],
+  );
   assertUntouched(path, before, 'read-only file');
   // A file the user may not even read.
   chmodSync(path, 0o000);
@@ -299,15 +358,23 @@ function chattr(flag: '+i' | '-i', path: string): boolean {
   return spawnSync('chattr', [flag, path]).status === 0;
 }
 
-test('an immutable file (chattr +i): writes fail READ_ONLY through the API, reads work, file untouched', { skip: !ROOT_USER && 'chattr needs root' }, async (t) => {
+test('an immutable file (chattr +i): writes fail READ_ONLY through the API, reads work, file untouched', {
+  skip: !ROOT_USER && 'chattr needs root',
+}, async (t) => {
   const { path, records } = await realFile(10);
-  if (!chattr('+i', path)) { t.skip('chattr +i is not supported here'); return; }
+  if (!chattr('+i', path)) {
+    t.skip('chattr +i is not supported here');
+    return;
+  }
   try {
     const before = snapshot(path);
     const mem = await openMemory({ path, embedder: new HashEmbedder() });
     assert.equal(await typed('add', () => mem.add('should not land')), 'READ_ONLY');
     assert.equal(await typed('forget', () => mem.forget(JSON.parse(records[0]!).id as string)), 'READ_ONLY');
-    assert.deepEqual([...mem.export()].map((r) => JSON.stringify(r)), records);
+    assert.deepEqual(
+      [...mem.export()].map((r) => JSON.stringify(r)),
+      records,
+    );
     await mem.close();
     assertUntouched(path, before, 'immutable file');
   } finally {

@@ -14,15 +14,30 @@ import { HashEmbedder, tempDb, tempDir } from './helpers.js';
 import { checkFile } from './stress/lib/filecheck.js';
 import { property, runs } from './stress/lib/prop.js';
 
-const CODES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'NOT_A_DATABASE', 'SCHEMA_TOO_NEW', 'EMBEDDING_MISMATCH', 'EMBEDDER_FAILED', 'SEMANTIC_DISABLED', 'READ_ONLY', 'BUSY', 'CLOSED', 'STORAGE']);
+const CODES = new Set([
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'NOT_A_DATABASE',
+  'SCHEMA_TOO_NEW',
+  'EMBEDDING_MISMATCH',
+  'EMBEDDER_FAILED',
+  'SEMANTIC_DISABLED',
+  'READ_ONLY',
+  'BUSY',
+  'CLOSED',
+  'STORAGE',
+]);
 /** Words that tell the caller what to do (every message has at least one). */
-const ADVICE = /\b(must|use|choose|pass|remove|split|fix|check|open|restore|create|upgrade|retry|list|point|only|needs?|expect(s|ed)?|limit|should|cannot|add|is not|are not|not valid|at most|at least|between|wrong type|nothing was written)\b/i;
+const ADVICE =
+  /\b(must|use|choose|pass|remove|split|fix|check|open|restore|create|upgrade|retry|list|point|only|needs?|expect(s|ed)?|limit|should|cannot|add|is not|are not|not valid|at most|at least|between|wrong type|nothing was written)\b/i;
 
 /** A fingerprint of everything a write can change in the memories (read with a plain connection). */
 function fingerprint(path: string): string {
   const db = new Database(path, { readonly: true });
   try {
-    const rows = db.prepare('SELECT id, namespace, key, content, category, session_id, metadata, created_at, updated_at, hex(embedding) AS e FROM memories ORDER BY seq').all();
+    const rows = db
+      .prepare('SELECT id, namespace, key, content, category, session_id, metadata, created_at, updated_at, hex(embedding) AS e FROM memories ORDER BY seq')
+      .all();
     const changes = db.prepare('SELECT coalesce(max(version), 0) FROM changes').pluck().get();
     return JSON.stringify({ rows, changes });
   } finally {
@@ -32,13 +47,19 @@ function fingerprint(path: string): string {
 
 /** `fn` must reject with a MnemoliteError of `code` whose message says what to do. */
 async function rejectsWith(what: string, code: string, fn: () => unknown): Promise<void> {
-  await assert.rejects(async () => { await fn(); }, (err: unknown) => {
-    assert.ok(err instanceof MnemoliteError, `${what}: expected a MnemoliteError, got ${(err as Error)?.name}: ${(err as Error)?.message}`);
-    assert.equal(err.code, code, `${what}: ${err.message}`);
-    assert.match(err.message, ADVICE, `${what}: the message says what to do: ${err.message}`);
-    assert.doesNotMatch(err.message, /SQLITE_|sqlite3|SqliteError/, `${what}: no raw SQLite wording`);
-    return true;
-  }, what);
+  await assert.rejects(
+    async () => {
+      await fn();
+    },
+    (err: unknown) => {
+      assert.ok(err instanceof MnemoliteError, `${what}: expected a MnemoliteError, got ${(err as Error)?.name}: ${(err as Error)?.message}`);
+      assert.equal(err.code, code, `${what}: ${err.message}`);
+      assert.match(err.message, ADVICE, `${what}: the message says what to do: ${err.message}`);
+      assert.doesNotMatch(err.message, /SQLITE_|sqlite3|SqliteError/, `${what}: no raw SQLite wording`);
+      return true;
+    },
+    what,
+  );
 }
 
 let deep: unknown = 'leaf';
@@ -123,7 +144,11 @@ test('bad input everywhere: typed error with a code and advice, and nothing writ
     // import: validated in full before anything is written.
     ['import not iterable', I, () => mem.import(42 as unknown as [])],
     ['import record null', I, () => mem.import([null])],
-    ['import bad record last of 500', I, () => mem.import([...Array.from({ length: 499 }, (_, i) => ({ content: `imported ${i}` })), { content: 'x', createdAt: 'never' }], { batchSize: 10 })],
+    [
+      'import bad record last of 500',
+      I,
+      () => mem.import([...Array.from({ length: 499 }, (_, i) => ({ content: `imported ${i}` })), { content: 'x', createdAt: 'never' }], { batchSize: 10 }),
+    ],
     ['import record id with newline', I, () => mem.import([{ id: 'a\nb', content: 'x' }])],
     ['import record namespace "*"', I, () => mem.import([{ content: 'x', namespace: '*' }])],
     ['import record metadata not JSON-able', I, () => mem.import([{ content: 'x', metadata: { deep } }])],
@@ -169,7 +194,12 @@ test('a lying embedder fails typed on every path (recall, update, import, reinde
     ['too many vectors', (t) => [...t, t].map(() => [1, 0, 0, 0])],
     ['not an array', () => 'vectors'],
     ['null vector', (t) => t.map(() => null)],
-    ['throws a string', () => { throw 'model exploded'; }],
+    [
+      'throws a string',
+      () => {
+        throw 'model exploded';
+      },
+    ],
   ];
   for (const [name, lie] of lies) {
     const mem = await openMemory({ path, embedder: { provider: 'test', id: 'liar', dims: 4, embed: async (t: string[]) => lie(t) as number[][] } });
@@ -183,9 +213,25 @@ test('a lying embedder fails typed on every path (recall, update, import, reinde
   }
   // A multi-batch import whose model fails late (call 20 of ~38) writes nothing either.
   let calls = 0;
-  const flaky = await openMemory({ path, embedder: { provider: 'test', id: 'liar', dims: 4, embed: async (t: string[]) => { if (++calls === 20) throw new Error('model crashed'); return t.map((x) => [1, x.length, 0, 1]); } } });
+  const flaky = await openMemory({
+    path,
+    embedder: {
+      provider: 'test',
+      id: 'liar',
+      dims: 4,
+      embed: async (t: string[]) => {
+        if (++calls === 20) throw new Error('model crashed');
+        return t.map((x) => [1, x.length, 0, 1]);
+      },
+    },
+  });
   const beforeImport = fingerprint(path);
-  await rejectsWith('late failure in a 1,200-record import', 'EMBEDDER_FAILED', () => flaky.import(Array.from({ length: 1200 }, (_, i) => ({ content: `bulk record ${i}` })), { batchSize: 500 }));
+  await rejectsWith('late failure in a 1,200-record import', 'EMBEDDER_FAILED', () =>
+    flaky.import(
+      Array.from({ length: 1200 }, (_, i) => ({ content: `bulk record ${i}` })),
+      { batchSize: 500 },
+    ),
+  );
   assert.equal(fingerprint(path), beforeImport, 'no batch of the failed import was written');
   await flaky.close();
   // reindex commits per batch: a lying model stops it with a typed error, earlier batches stay.
@@ -203,11 +249,51 @@ test('a lying embedder fails typed on every path (recall, update, import, reinde
 
 /** SQL and FTS5 fragments that must stay plain text wherever they go. */
 export const PAYLOADS = [
-  "'", "''", '"', '`', ';', '--', '/*', '*/', '%', '_', '\\', '?', ':name', '@p', '$p', '$.a', '$."a"', '*',
-  "'; DROP TABLE memories; --", '" OR 1=1 --', "') OR ('1'='1", '1; DELETE FROM memories', 'UNION SELECT * FROM meta',
-  "json_extract(metadata, '$')", "x' || (SELECT group_concat(content) FROM memories) || '",
-  'NEAR(tea coffee, 2)', 'tea AND coffee', 'tea OR coffee', 'NOT tea', 'tea*', '^tea', 'content:tea', 'memories_fts:tea',
-  '"unterminated', '(', ')', '{content}: tea', '-tea', '+tea', 'tea:', 'rank', 'bm25(memories_fts)', 'default', '*', 'DEFAULT',
+  "'",
+  "''",
+  '"',
+  '`',
+  ';',
+  '--',
+  '/*',
+  '*/',
+  '%',
+  '_',
+  '\\',
+  '?',
+  ':name',
+  '@p',
+  '$p',
+  '$.a',
+  '$."a"',
+  '*',
+  "'; DROP TABLE memories; --",
+  '" OR 1=1 --',
+  "') OR ('1'='1",
+  '1; DELETE FROM memories',
+  'UNION SELECT * FROM meta',
+  "json_extract(metadata, '$')",
+  "x' || (SELECT group_concat(content) FROM memories) || '",
+  'NEAR(tea coffee, 2)',
+  'tea AND coffee',
+  'tea OR coffee',
+  'NOT tea',
+  'tea*',
+  '^tea',
+  'content:tea',
+  'memories_fts:tea',
+  '"unterminated',
+  '(',
+  ')',
+  '{content}: tea',
+  '-tea',
+  '+tea',
+  'tea:',
+  'rank',
+  'bm25(memories_fts)',
+  'default',
+  '*',
+  'DEFAULT',
 ];
 
 const piece = fc.oneof(
@@ -215,7 +301,25 @@ const piece = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
-  { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udfff', '\n', '\t', ' ', '\u200b', '\u2028', '🚀', '東京', 'é', 'e\u0301', '2026-01-01', '2026-01-01T00:00:00Z') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      '\ud800',
+      '\udfff',
+      '\n',
+      '\t',
+      ' ',
+      '\u200b',
+      '\u2028',
+      '🚀',
+      '東京',
+      'é',
+      'e\u0301',
+      '2026-01-01',
+      '2026-01-01T00:00:00Z',
+    ),
+  },
 );
 /** Any string, biased towards the hostile. */
 export const anyString = fc.oneof(
@@ -223,7 +327,11 @@ export const anyString = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', ' ', '*', 'x'.repeat(100_001), '€'.repeat(33_334), 'n'.repeat(129), 'hybrid', 'asc', 'skip', '..', '.') },
 );
 
-interface Ctx { id: string; dir: string; n: number }
+interface Ctx {
+  id: string;
+  dir: string;
+  n: number;
+}
 type Call = [name: string, writes: boolean, run: (m: Memory, s: string, c: Ctx) => Promise<unknown> | unknown];
 const NO_ID = '01a22d00-0000-7000-8000-000000000000';
 /** A path inside the sandbox, for arguments that name files. */
@@ -301,14 +409,36 @@ export const CALLS: Call[] = [
   ['import onConflict', true, (m, s) => m.import([{ content: 'fuzz conflict' }], { onConflict: s as 'skip' })],
   ['backup dest', false, (m, s, c) => m.backup(sandboxed(c, s))],
   // A raw relative path lands in the working directory: run it inside the sandbox, never the repository.
-  ['backup raw dest', false, async (m, s, c) => {
-    if (/^[\w.-]*$/.test(s) || s.includes('/')) return;
-    const cwd = process.cwd();
-    process.chdir(c.dir);
-    try { await m.backup(s); } finally { process.chdir(cwd); }
-  }],
-  ['openMemory path', false, async (_m, s, c) => { const o = await openMemory({ path: sandboxed(c, s), embedder: new HashEmbedder() }); await o.close(); }],
-  ['openMemory embedder', false, async (_m, s, c) => { const o = await openMemory({ path: sandboxed(c, 'e'), embedder: s as 'local' }); await o.close(); }],
+  [
+    'backup raw dest',
+    false,
+    async (m, s, c) => {
+      if (/^[\w.-]*$/.test(s) || s.includes('/')) return;
+      const cwd = process.cwd();
+      process.chdir(c.dir);
+      try {
+        await m.backup(s);
+      } finally {
+        process.chdir(cwd);
+      }
+    },
+  ],
+  [
+    'openMemory path',
+    false,
+    async (_m, s, c) => {
+      const o = await openMemory({ path: sandboxed(c, s), embedder: new HashEmbedder() });
+      await o.close();
+    },
+  ],
+  [
+    'openMemory embedder',
+    false,
+    async (_m, s, c) => {
+      const o = await openMemory({ path: sandboxed(c, 'e'), embedder: s as 'local' });
+      await o.close();
+    },
+  ],
 ];
 
 test('fuzz: every string argument of the API gives a result or a typed error, never a raw one; failed writes write nothing', { timeout: 300_000 }, async () => {
@@ -316,22 +446,25 @@ test('fuzz: every string argument of the API gives a result or a typed error, ne
   const mem = await openMemory({ path, embedder: new HashEmbedder() });
   const ctx: Ctx = { id: (await mem.add('the fixture memory about tea', { namespace: 'fx' })).id, dir: tempDir(), n: 0 };
   const used = new Map<string, number>();
-  await property(fc.asyncProperty(fc.constantFrom(...CALLS), anyString, async ([name, writes, run], s) => {
-    if (!(await mem.get(ctx.id))) ctx.id = (await mem.add(`the fixture memory about tea ${ctx.n++}`, { namespace: 'fx' })).id;
-    const before = writes ? fingerprint(path) : '';
-    try {
-      await run(mem, s, ctx);
-      used.set(`${name} ok`, (used.get(`${name} ok`) ?? 0) + 1);
-    } catch (err) {
-      assert.ok(err instanceof MnemoliteError, `${name}(${JSON.stringify(s).slice(0, 80)}): raw ${(err as Error)?.name}: ${(err as Error)?.message}`);
-      assert.ok(CODES.has(err.code));
-      assert.ok(err.message.length > 15, `${name}: ${err.message}`);
-      assert.doesNotMatch(err.message, /SQLITE_|SqliteError/, `${name}: ${err.message}`);
-      if (err.code === 'STORAGE') assert.fail(`${name}(${JSON.stringify(s).slice(0, 80)}): input error reported as STORAGE: ${err.message}`);
-      if (writes) assert.equal(fingerprint(path), before, `${name}(${JSON.stringify(s).slice(0, 80)}) failed but wrote`);
-      used.set(`${name} ${err.code}`, (used.get(`${name} ${err.code}`) ?? 0) + 1);
-    }
-  }), { numRuns: runs(800) });
+  await property(
+    fc.asyncProperty(fc.constantFrom(...CALLS), anyString, async ([name, writes, run], s) => {
+      if (!(await mem.get(ctx.id))) ctx.id = (await mem.add(`the fixture memory about tea ${ctx.n++}`, { namespace: 'fx' })).id;
+      const before = writes ? fingerprint(path) : '';
+      try {
+        await run(mem, s, ctx);
+        used.set(`${name} ok`, (used.get(`${name} ok`) ?? 0) + 1);
+      } catch (err) {
+        assert.ok(err instanceof MnemoliteError, `${name}(${JSON.stringify(s).slice(0, 80)}): raw ${(err as Error)?.name}: ${(err as Error)?.message}`);
+        assert.ok(CODES.has(err.code));
+        assert.ok(err.message.length > 15, `${name}: ${err.message}`);
+        assert.doesNotMatch(err.message, /SQLITE_|SqliteError/, `${name}: ${err.message}`);
+        if (err.code === 'STORAGE') assert.fail(`${name}(${JSON.stringify(s).slice(0, 80)}): input error reported as STORAGE: ${err.message}`);
+        if (writes) assert.equal(fingerprint(path), before, `${name}(${JSON.stringify(s).slice(0, 80)}) failed but wrote`);
+        used.set(`${name} ${err.code}`, (used.get(`${name} ${err.code}`) ?? 0) + 1);
+      }
+    }),
+    { numRuns: runs(800) },
+  );
   await mem.close();
   // The file is sound afterwards: integrity, FTS index and vectors agree with the memories.
   checkFile(path, { model: 'hash-64' });
@@ -342,72 +475,97 @@ test('fuzz: every string argument of the API gives a result or a typed error, ne
 // ---- injection --------------------------------------------------------------------------
 
 /** A payload that is a valid label (non-blank, no control characters, well-formed, <= 128). */
-const labelPayload = fc.array(fc.oneof(fc.constantFrom(...PAYLOADS), fc.constantFrom(' ', 'x', '東京', 'é')), { minLength: 1, maxLength: 3 })
+const labelPayload = fc
+  .array(fc.oneof(fc.constantFrom(...PAYLOADS), fc.constantFrom(' ', 'x', '東京', 'é')), { minLength: 1, maxLength: 3 })
   .map((a) => a.join(''))
   .filter((s) => s.trim().length > 0 && s !== '*' && s.length <= 128);
 
 test('injection: SQL and FTS5 operators in every stored or filtering string are plain text', { timeout: 120_000 }, async () => {
-  await property(fc.asyncProperty(
-    fc.uniqueArray(labelPayload, { minLength: 2, maxLength: 3 }),
-    fc.array(fc.record({ content: labelPayload, key: labelPayload, category: labelPayload, sessionId: labelPayload, mk: labelPayload, mv: labelPayload }), { minLength: 1, maxLength: 6 }),
-    labelPayload,
-    async (namespaces, specs, query) => {
-      const path = tempDb();
-      const mem = await openMemory({ path, embedder: new HashEmbedder() });
-      const db = new Database(path, { readonly: true });
-      const schema = db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all();
-      const model: { id: string; namespace: string; key: string; content: string; category: string; sessionId: string; metadata: Record<string, string> }[] = [];
-      for (const [i, s] of specs.entries()) {
-        const namespace = namespaces[i % namespaces.length]!;
-        const rec = { namespace, key: s.key, content: `${s.content} #${i}`, category: s.category, sessionId: s.sessionId, metadata: { [s.mk]: s.mv, v: s.mv } };
-        const { id } = await mem.add(rec.content, { ...rec });
-        const prior = model.findIndex((m) => m.namespace === namespace && m.key === s.key);
-        if (prior >= 0) model.splice(prior, 1); // same key in the namespace: an upsert
-        model.push({ id, ...rec });
-      }
-      // Stored exactly as given.
-      for (const m of model) {
-        const got = (await mem.get(m.id))!;
-        assert.deepEqual({ ns: got.namespace, key: got.key, content: got.content, category: got.category, sessionId: got.sessionId, metadata: got.metadata },
-          { ns: m.namespace, key: m.key, content: m.content, category: m.category, sessionId: m.sessionId, metadata: m.metadata });
-      }
-      // Filters match exactly, never as patterns or expressions.
-      const ids = (xs: { id: string }[]) => xs.map((x) => x.id).sort();
-      for (const ns of namespaces) {
-        const mine = model.filter((m) => m.namespace === ns);
-        assert.deepEqual(ids(await mem.list({ namespace: ns })), ids(mine));
-        assert.equal(await mem.count({ namespace: ns }), mine.length);
-        for (const m of mine) {
-          assert.deepEqual(ids(await mem.list({ namespace: ns, category: m.category })), ids(mine.filter((x) => x.category === m.category)));
-          assert.deepEqual(ids(await mem.list({ namespace: ns, sessionId: m.sessionId })), ids(mine.filter((x) => x.sessionId === m.sessionId)));
-          assert.deepEqual(ids(await mem.list({ namespace: ns, metadata: { v: m.metadata.v! } })), ids(mine.filter((x) => x.metadata.v === m.metadata.v)));
+  await property(
+    fc.asyncProperty(
+      fc.uniqueArray(labelPayload, { minLength: 2, maxLength: 3 }),
+      fc.array(fc.record({ content: labelPayload, key: labelPayload, category: labelPayload, sessionId: labelPayload, mk: labelPayload, mv: labelPayload }), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      labelPayload,
+      async (namespaces, specs, query) => {
+        const path = tempDb();
+        const mem = await openMemory({ path, embedder: new HashEmbedder() });
+        const db = new Database(path, { readonly: true });
+        const schema = db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all();
+        const model: { id: string; namespace: string; key: string; content: string; category: string; sessionId: string; metadata: Record<string, string> }[] =
+          [];
+        for (const [i, s] of specs.entries()) {
+          const namespace = namespaces[i % namespaces.length]!;
+          const rec = {
+            namespace,
+            key: s.key,
+            content: `${s.content} #${i}`,
+            category: s.category,
+            sessionId: s.sessionId,
+            metadata: { [s.mk]: s.mv, v: s.mv },
+          };
+          const { id } = await mem.add(rec.content, { ...rec });
+          const prior = model.findIndex((m) => m.namespace === namespace && m.key === s.key);
+          if (prior >= 0) model.splice(prior, 1); // same key in the namespace: an upsert
+          model.push({ id, ...rec });
         }
-        for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
-          const hits = await mem.recall(query, { namespace: ns, mode, limit: 50 });
-          assert.ok(hits.every((h) => h.namespace === ns && mine.some((m) => m.id === h.id)), `${mode} recall stays in its namespace`);
-          const cat = await mem.recall(query, { namespace: ns, category: mine[0]?.category ?? 'none', mode, limit: 50 });
-          assert.ok(cat.every((h) => h.category === mine[0]?.category));
+        // Stored exactly as given.
+        for (const m of model) {
+          const got = (await mem.get(m.id))!;
+          assert.deepEqual(
+            { ns: got.namespace, key: got.key, content: got.content, category: got.category, sessionId: got.sessionId, metadata: got.metadata },
+            { ns: m.namespace, key: m.key, content: m.content, category: m.category, sessionId: m.sessionId, metadata: m.metadata },
+          );
         }
-      }
-      // An operator in a metadata filter KEY is refused, not interpreted.
-      const mk = specs[0]!.mk;
-      if (/^[A-Za-z0-9_-]{1,64}$/.test(mk)) assert.deepEqual(ids(await mem.list({ namespace: '*', metadata: { [mk]: specs[0]!.mv } })), ids(model.filter((m) => m.metadata[mk] === specs[0]!.mv)));
-      else await assert.rejects(mem.list({ metadata: { [mk]: 'x' } }), (e: unknown) => (e as MnemoliteError).code === 'INVALID_INPUT');
-      // Nothing else happened to the file.
-      assert.deepEqual(db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all(), schema, 'schema unchanged');
-      assert.equal(db.prepare('SELECT count(*) FROM memories').pluck().get(), model.length);
-      db.close();
-      await mem.close();
-      checkFile(path, { model: 'hash-64' });
-    },
-  ), { numRuns: runs(25) });
+        // Filters match exactly, never as patterns or expressions.
+        const ids = (xs: { id: string }[]) => xs.map((x) => x.id).sort();
+        for (const ns of namespaces) {
+          const mine = model.filter((m) => m.namespace === ns);
+          assert.deepEqual(ids(await mem.list({ namespace: ns })), ids(mine));
+          assert.equal(await mem.count({ namespace: ns }), mine.length);
+          for (const m of mine) {
+            assert.deepEqual(ids(await mem.list({ namespace: ns, category: m.category })), ids(mine.filter((x) => x.category === m.category)));
+            assert.deepEqual(ids(await mem.list({ namespace: ns, sessionId: m.sessionId })), ids(mine.filter((x) => x.sessionId === m.sessionId)));
+            assert.deepEqual(ids(await mem.list({ namespace: ns, metadata: { v: m.metadata.v! } })), ids(mine.filter((x) => x.metadata.v === m.metadata.v)));
+          }
+          for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
+            const hits = await mem.recall(query, { namespace: ns, mode, limit: 50 });
+            assert.ok(
+              hits.every((h) => h.namespace === ns && mine.some((m) => m.id === h.id)),
+              `${mode} recall stays in its namespace`,
+            );
+            const cat = await mem.recall(query, { namespace: ns, category: mine[0]?.category ?? 'none', mode, limit: 50 });
+            assert.ok(cat.every((h) => h.category === mine[0]?.category));
+          }
+        }
+        // An operator in a metadata filter KEY is refused, not interpreted.
+        const mk = specs[0]!.mk;
+        if (/^[A-Za-z0-9_-]{1,64}$/.test(mk))
+          assert.deepEqual(
+            ids(await mem.list({ namespace: '*', metadata: { [mk]: specs[0]!.mv } })),
+            ids(model.filter((m) => m.metadata[mk] === specs[0]!.mv)),
+          );
+        else await assert.rejects(mem.list({ metadata: { [mk]: 'x' } }), (e: unknown) => (e as MnemoliteError).code === 'INVALID_INPUT');
+        // Nothing else happened to the file.
+        assert.deepEqual(db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all(), schema, 'schema unchanged');
+        assert.equal(db.prepare('SELECT count(*) FROM memories').pluck().get(), model.length);
+        db.close();
+        await mem.close();
+        checkFile(path, { model: 'hash-64' });
+      },
+    ),
+    { numRuns: runs(25) },
+  );
 });
 
 test('injection through export/import and the file name: payloads survive a round trip byte for byte', async () => {
   const dir = tempDir();
   const path = join(dir, `it's "a" db; DROP TABLE x --.db`);
   const mem = await openMemory({ path, embedder: new HashEmbedder() });
-  for (const [i, p] of PAYLOADS.entries()) if (p.trim() && p !== '*') await mem.add(`${p} #${i}`, { namespace: p, key: p, category: p, sessionId: p, metadata: { [p]: p } });
+  for (const [i, p] of PAYLOADS.entries())
+    if (p.trim() && p !== '*') await mem.add(`${p} #${i}`, { namespace: p, key: p, category: p, sessionId: p, metadata: { [p]: p } });
   const out = [...mem.export({ vectors: true })];
   await mem.close();
   const copy = await openMemory({ path: join(dir, 'copy.db'), embedder: new HashEmbedder() });

@@ -23,40 +23,49 @@ test('backup while another process writes: each backup is a consistent, working 
 function contents(path: string): string {
   const db = new Database(path, { readonly: true });
   try {
-    return JSON.stringify(db.prepare('SELECT id, namespace, key, content, category, session_id, metadata, created_at, updated_at, hex(embedding) AS e, embedding_model FROM memories ORDER BY id').all());
+    return JSON.stringify(
+      db
+        .prepare(
+          'SELECT id, namespace, key, content, category, session_id, metadata, created_at, updated_at, hex(embedding) AS e, embedding_model FROM memories ORDER BY id',
+        )
+        .all(),
+    );
   } finally {
     db.close();
   }
 }
 
 test('export -> import into a new file -> identical memories (ids, content, metadata, timestamps, vectors), via the API', { timeout: 120_000 }, async () => {
-  await property(fc.asyncProperty(fc.array(memory, { minLength: 1, maxLength: 25 }), fc.boolean(), async (specs, withVectors) => {
-    const src = tempDb('src.db');
-    const a = await openMemory({ path: src, embedder: new HashEmbedder() });
-    for (const s of specs) {
-      const opts = Object.fromEntries(Object.entries(s).filter(([k, v]) => k !== 'content' && v !== undefined));
-      await a.add(s.content, opts);
-    }
-    // Some history: updates and a forget.
-    const first = [...a.export()][0]!;
-    await a.update(first.id, { content: `${first.content} (edited)`, metadata: { edited: true } });
-    const out = [...a.export({ vectors: withVectors })];
-    await a.close();
+  await property(
+    fc.asyncProperty(fc.array(memory, { minLength: 1, maxLength: 25 }), fc.boolean(), async (specs, withVectors) => {
+      const src = tempDb('src.db');
+      const a = await openMemory({ path: src, embedder: new HashEmbedder() });
+      for (const s of specs) {
+        const opts = Object.fromEntries(Object.entries(s).filter(([k, v]) => k !== 'content' && v !== undefined));
+        await a.add(s.content, opts);
+      }
+      // Some history: updates and a forget.
+      const first = [...a.export()][0]!;
+      await a.update(first.id, { content: `${first.content} (edited)`, metadata: { edited: true } });
+      const out = [...a.export({ vectors: withVectors })];
+      await a.close();
 
-    const dst = tempDb('dst.db');
-    const b = await openMemory({ path: dst, embedder: new HashEmbedder() });
-    const res = await b.import(JSON.parse(JSON.stringify(out)) as unknown[]);
-    assert.deepEqual(res, { imported: out.length, replaced: 0, skipped: 0 });
-    const back = [...b.export({ vectors: withVectors })];
-    assert.deepEqual(back, out, 'the import exports exactly what was exported');
-    for (const r of out) {
-      const [x, y] = [await openAndGet(src, r), await b.get(r.id)];
-      assert.deepEqual(y, x, `get(${r.id}) is identical`);
-    }
-    await b.close();
-    assert.equal(contents(dst), contents(src), 'identical rows, timestamps and vector bytes');
-    checkFile(dst, { model: 'hash-64' });
-  }), { numRuns: runs(25) });
+      const dst = tempDb('dst.db');
+      const b = await openMemory({ path: dst, embedder: new HashEmbedder() });
+      const res = await b.import(JSON.parse(JSON.stringify(out)) as unknown[]);
+      assert.deepEqual(res, { imported: out.length, replaced: 0, skipped: 0 });
+      const back = [...b.export({ vectors: withVectors })];
+      assert.deepEqual(back, out, 'the import exports exactly what was exported');
+      for (const r of out) {
+        const [x, y] = [await openAndGet(src, r), await b.get(r.id)];
+        assert.deepEqual(y, x, `get(${r.id}) is identical`);
+      }
+      await b.close();
+      assert.equal(contents(dst), contents(src), 'identical rows, timestamps and vector bytes');
+      checkFile(dst, { model: 'hash-64' });
+    }),
+    { numRuns: runs(25) },
+  );
 });
 
 async function openAndGet(path: string, r: ExportRecord): Promise<unknown> {

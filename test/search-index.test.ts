@@ -52,7 +52,10 @@ class TableEmbedder implements Embedder {
   }
 }
 
-const WORDS = 'deploy deployment deploying database migration postgres redis cache latency budget alice bob carol standup meeting notes editor theme dark vegetarian peanuts flight berlin lisbon birthday present gift incident disk alert rotation'.split(' ');
+const WORDS =
+  'deploy deployment deploying database migration postgres redis cache latency budget alice bob carol standup meeting notes editor theme dark vegetarian peanuts flight berlin lisbon birthday present gift incident disk alert rotation'.split(
+    ' ',
+  );
 
 function sentences(n: number, seed: number): string[] {
   const r = mulberry32(seed);
@@ -96,23 +99,43 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
     const q = clustered(1, dims, 1, 99)[0]!;
     // Exact scan = JS dot products, same order.
     const dot = (v: Float32Array): number => v.reduce((s, x, j) => s + x * q[j]!, 0);
-    const want = vecs.map((v, i) => ({ i, s: dot(v) })).sort((a, b) => b.s - a.s).slice(0, 20);
+    const want = vecs
+      .map((v, i) => ({ i, s: dot(v) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 20);
     const got = idx.search(q, 20, { exact: true });
-    assert.deepEqual(got.map((h) => h.slot), want.map((w) => w.i), `exact order, dims ${dims}`);
+    assert.deepEqual(
+      got.map((h) => h.slot),
+      want.map((w) => w.i),
+      `exact order, dims ${dims}`,
+    );
     got.forEach((h, k) => assert.ok(Math.abs(h.score - want[k]!.s) < 1e-4));
     // With at least as many candidates as vectors, the approximate path is exact too.
-    assert.deepEqual(idx.search(q, 20, { minCandidates: n }).map((h) => h.slot), want.map((w) => w.i));
+    assert.deepEqual(
+      idx.search(q, 20, { minCandidates: n }).map((h) => h.slot),
+      want.map((w) => w.i),
+    );
   }
   // Hamming + histogram on raw memory against a JS popcount.
   const mem = newMemory(4);
   const k = instantiateKernels(mem);
   const u8 = new Uint8Array(mem.buffer);
   const r = mulberry32(5);
-  const n = 50, cb = 64, codes = 0, q = 4096, mask = 8192, dist = 9000, hist = 12000;
+  const n = 50,
+    cb = 64,
+    codes = 0,
+    q = 4096,
+    mask = 8192,
+    dist = 9000,
+    hist = 12000;
   for (let i = 0; i < n * cb; i++) u8[codes + i] = Math.floor(r() * 256);
   for (let i = 0; i < cb; i++) u8[q + i] = Math.floor(r() * 256);
   for (let i = 0; i < n; i++) u8[mask + i] = i % 7 === 0 ? 0 : 1;
-  const pop = (x: number): number => { let c = 0; for (; x; x >>= 1) c += x & 1; return c; };
+  const pop = (x: number): number => {
+    let c = 0;
+    for (; x; x >>= 1) c += x & 1;
+    return c;
+  };
   for (const fn of ['hamming', 'hamming4'] as const) {
     new Uint32Array(mem.buffer, hist, 600).fill(0);
     k[fn]!(codes, n, cb, q, mask, dist, hist);
@@ -120,7 +143,10 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
     const h = new Uint32Array(mem.buffer, hist, 600);
     const counts = new Array<number>(600).fill(0);
     for (let i = 0; i < n; i++) {
-      if (!u8[mask + i]) { assert.equal(d[i], 0xffff); continue; }
+      if (!u8[mask + i]) {
+        assert.equal(d[i], 0xffff);
+        continue;
+      }
       let want = 0;
       for (let b = 0; b < cb; b++) want += pop(u8[codes + i * cb + b]! ^ u8[q + b]!);
       assert.equal(d[i], want, `${fn} slot ${i}`);
@@ -141,7 +167,11 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
   }
   // encode: bit j of byte k is float 8k + j > centre; bytes past dp / 8 are zero (odd byte counts: 13 for dp 104).
   for (const edp of [24, 104, 512]) {
-    const ecb = Math.ceil(edp / 8 / 16) * 16, ev = 40000, ec = 60000, centre = 62000, nv = 3;
+    const ecb = Math.ceil(edp / 8 / 16) * 16,
+      ev = 40000,
+      ec = 60000,
+      centre = 62000,
+      nv = 3;
     const fv = new Float32Array(mem.buffer, ev, edp * nv);
     for (let i = 0; i < fv.length; i++) fv[i] = r() - 0.5;
     const cen = new Float32Array(mem.buffer, centre, edp);
@@ -155,7 +185,12 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
     }
   }
   // dots8 gives the same floats as dots (same summation order), eight rows at a time.
-  const dp = 64, vecs = 20000, qf = 16384, slots = 16640, out1 = 16800, out8 = 16900;
+  const dp = 64,
+    vecs = 20000,
+    qf = 16384,
+    slots = 16640,
+    out1 = 16800,
+    out8 = 16900;
   const f32 = new Float32Array(mem.buffer);
   for (let i = 0; i < 24 * dp; i++) f32[vecs / 4 + i] = r() - 0.5;
   for (let i = 0; i < dp; i++) f32[qf / 4 + i] = r() - 0.5;
@@ -167,7 +202,8 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
 });
 
 test('approximate vector recall@10 stays >= 0.95 of exact on a clustered set; exact:true equals brute force', async () => {
-  const dims = 256, n = 4000;
+  const dims = 256,
+    n = 4000;
   const vecs = clustered(n, dims, 60, 11);
   const queries = clustered(40, dims, 60, 11).map((v, i) => unit(v.map((x, j) => x + 0.02 * Math.sin(i + j))));
   const emb = new TableEmbedder(dims);
@@ -180,7 +216,11 @@ test('approximate vector recall@10 stays >= 0.95 of exact on a clustered set; ex
   let recall = 0;
   for (let qi = 0; qi < queries.length; qi++) {
     const q = queries[qi]!;
-    const brute = vecs.map((v, i) => ({ i, s: v.reduce((s, x, j) => s + x * q[j]!, 0) })).sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.i);
+    const brute = vecs
+      .map((v, i) => ({ i, s: v.reduce((s, x, j) => s + x * q[j]!, 0) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 10)
+      .map((x) => x.i);
     const exact = (await mem.recall(`question ${qi}`, { mode: 'vector', limit: 10, exact: true })).map((h) => index.get(h.id));
     assert.deepEqual(exact, brute, `exact:true is a float scan (question ${qi})`);
     const approx = new Set((await mem.recall(`question ${qi}`, { mode: 'vector', limit: 10 })).map((h) => index.get(h.id)));
@@ -208,7 +248,9 @@ test('keyword leg ranks like FTS5 bm25 (ORDER BY rank) over the same terms', asy
     const want = fts.all([...new Set(words)].map((t) => `"${t}"`).join(' OR ')) as [number, number][];
     // Same BM25 values, rank by rank (ties may list different rows with equal scores).
     assert.equal(got.length, want.length, q);
-    got.forEach((h, k) => assert.ok(Math.abs(h.score + want[k]![1]) < 1e-5 * Math.max(1, Math.abs(h.score)), `${q}: rank ${k + 1} ${h.score} vs ${-want[k]![1]}`));
+    got.forEach((h, k) =>
+      assert.ok(Math.abs(h.score + want[k]![1]) < 1e-5 * Math.max(1, Math.abs(h.score)), `${q}: rank ${k + 1} ${h.score} vs ${-want[k]![1]}`),
+    );
     // And the same rows wherever the score is not tied at the cut.
     const cut = got[got.length - 1]?.score;
     const wantRows = new Set(want.filter(([, r]) => Math.abs(-r - (cut ?? 0)) > 1e-5).map(([id]) => id));
@@ -237,7 +279,10 @@ test('index follows updates, deletes, namespaces, expiry and non-ASCII text in t
   await mem.add('Temporary note about the parking garage pass', { expiresAt: new Date(Date.now() - 1000) } as never);
   await mem.add('Permanent note about the parking garage gate');
   const hits = await mem.recall('parking garage', { mode: 'keyword' });
-  assert.deepEqual(hits.map((h) => h.content), ['Permanent note about the parking garage gate']);
+  assert.deepEqual(
+    hits.map((h) => h.content),
+    ['Permanent note about the parking garage gate'],
+  );
   // Many changes at once: the index reloads from the file and still agrees.
   const many = await mem.addMany(Array.from({ length: 3000 }, (_, i) => ({ content: `bulk memory ${i} about turnips` })));
   assert.equal((await mem.recall('turnips', { mode: 'keyword', limit: 1000 })).length, 1000);
@@ -259,13 +304,20 @@ test('index follows another process that adds and deletes memories', async () =>
   const added = await mem.addMany(texts.map((content) => ({ content })));
   assert.equal((await mem.recall('apples', { limit: 500 })).length, 200);
   // The child deletes 50 of ours and adds one, through its own connection.
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'search-index-child.ts'), path, JSON.stringify(added.slice(0, 50).map((r) => r.id))], { encoding: 'utf8', timeout: 60_000 });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'test', 'search-index-child.ts'), path, JSON.stringify(added.slice(0, 50).map((r) => r.id))],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
   assert.equal(child.status, 0, child.stderr);
   const after = await mem.recall('apples', { limit: 500 });
   assert.equal(after.length, 151); // 150 of ours left, plus the child's (vector leg returns everything)
   assert.ok(after.some((h) => h.content === 'pears from the child'));
   const gone = new Set(added.slice(0, 50).map((r) => r.id));
-  assert.ok(after.every((h) => !gone.has(h.id)), 'no deleted memory comes back');
+  assert.ok(
+    after.every((h) => !gone.has(h.id)),
+    'no deleted memory comes back',
+  );
   const vecHits = await mem.recall('pears from the child', { mode: 'vector', limit: 1 });
   assert.equal(vecHits[0]?.content, 'pears from the child');
   const kwHits = await mem.recall('pears', { mode: 'keyword' });
@@ -291,7 +343,10 @@ test('vector leg: expired memories and other namespaces are filtered in memory, 
     assert.equal(hits[0]?.content, 'note 0');
     assert.ok(hits.every((h) => h.content !== 'expired twin' && h.content !== 'other twin'));
     const other = await mem.recall('query', { mode: 'vector', limit: 5, exact, namespace: 'elsewhere' });
-    assert.deepEqual(other.map((h) => h.content), ['other twin']);
+    assert.deepEqual(
+      other.map((h) => h.content),
+      ['other twin'],
+    );
   }
   await mem.close();
 });

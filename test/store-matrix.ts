@@ -22,12 +22,22 @@ export interface StoreTarget {
 export async function storeTargets(): Promise<StoreTarget[] & { pglite: PgServer }> {
   const pglite = await startPglite();
   let real: PgServer | null = null;
-  try { real = await startPostgres(); } catch { real = null; }
-  after(async () => { await pglite.stop(); await real?.stop(); });
+  try {
+    real = await startPostgres();
+  } catch {
+    real = null;
+  }
+  after(async () => {
+    await pglite.stop();
+    await real?.stop();
+  });
   const targets: StoreTarget[] = [
     { name: 'SQLite file', vectors: true, fresh: () => ({ path: tempDb() }) },
     { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
   ];
-  if (real) { const r = real; targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) }); }
+  if (real) {
+    const r = real;
+    targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) });
+  }
   return Object.assign(targets, { pglite });
 }

@@ -82,7 +82,7 @@ for (const T of targets) {
   const open = (loc: Location, o: Partial<OpenOptions> = {}): Promise<Memory> => openMemory({ ...loc, embedder: emb(), ...o });
 
   describe(T.name, () => {
-    test('import refuses supersededBy links to another namespace and replace of another namespace\'s id; history reads stay in the namespace', async () => {
+    test("import refuses supersededBy links to another namespace and replace of another namespace's id; history reads stay in the namespace", async () => {
       const loc = T.fresh();
       const mem = await open(loc);
       try {
@@ -91,14 +91,30 @@ for (const T of targets) {
         const linked = await rejects('INVALID_INPUT', () => mem.import([{ content: 'agent two note', namespace: 'agent-2', supersededBy: secret.id }]));
         assert.match(linked.message, /record 1: supersededBy .* another namespace/);
         const inFile = '01900000-0000-7000-8000-0000000000aa';
-        await rejects('INVALID_INPUT', () => mem.import([{ id: inFile, content: 'x', namespace: 'agent-1' }, { content: 'y', namespace: 'agent-2', supersededBy: inFile }]));
-        const moved = await rejects('INVALID_INPUT', () => mem.import([{ id: secret.id, content: 'taken over', namespace: 'agent-2' }], { onConflict: 'replace' }));
+        await rejects('INVALID_INPUT', () =>
+          mem.import([
+            { id: inFile, content: 'x', namespace: 'agent-1' },
+            { content: 'y', namespace: 'agent-2', supersededBy: inFile },
+          ]),
+        );
+        const moved = await rejects('INVALID_INPUT', () =>
+          mem.import([{ id: secret.id, content: 'taken over', namespace: 'agent-2' }], { onConflict: 'replace' }),
+        );
         assert.match(moved.message, /never moves a memory between namespaces/);
         assert.deepEqual(await all(mem), before, 'nothing written');
         // Same namespace: links and replace work.
-        const r = await mem.import([{ content: 'agent one older note', namespace: 'agent-1', supersededBy: secret.id }, { id: secret.id, content: 'agent one private launch code 4472', namespace: 'agent-1' }], { onConflict: 'replace' });
+        const r = await mem.import(
+          [
+            { content: 'agent one older note', namespace: 'agent-1', supersededBy: secret.id },
+            { id: secret.id, content: 'agent one private launch code 4472', namespace: 'agent-1' },
+          ],
+          { onConflict: 'replace' },
+        );
         assert.deepEqual([r.imported, r.replaced], [1, 1]);
-        assert.deepEqual((await mem.history(secret.id, { namespace: 'agent-1' })).map((v) => v.content).sort(), ['agent one older note', 'agent one private launch code 4471', 'agent one private launch code 4472'].sort());
+        assert.deepEqual(
+          (await mem.history(secret.id, { namespace: 'agent-1' })).map((v) => v.content).sort(),
+          ['agent one older note', 'agent one private launch code 4471', 'agent one private launch code 4472'].sort(),
+        );
         if (T.name === 'SQLite file') {
           // A link made by an older version: history read from agent-1 does not show agent-2's text.
           const other = await mem.add('agent two private diary', { namespace: 'agent-2' });
@@ -119,10 +135,13 @@ for (const T of targets) {
       }
     });
 
-    test('import checks vectors: huge ones are normalised; zero, non-finite, non-numeric and wrong-length ones refuse the file with nothing written', { skip: !T.vectors }, async () => {
+    test('import checks vectors: huge ones are normalised; zero, non-finite, non-numeric and wrong-length ones refuse the file with nothing written', {
+      skip: !T.vectors,
+    }, async () => {
       const mem = await open(T.fresh());
       try {
-        const model = mem.embedder!.id, dims = mem.embedder!.dims;
+        const model = mem.embedder!.id,
+          dims = mem.embedder!.dims;
         await mem.add('what is the weather today');
         const huge = await mem.import([{ content: 'poisoned record', embedding: Array.from({ length: dims }, () => 1e30), embeddingModel: model }]);
         assert.equal(huge.imported, 1);
@@ -138,7 +157,9 @@ for (const T of targets) {
         ];
         const before = await mem.count({ namespace: '*' });
         for (const [embedding, msg] of bad) {
-          const e = await rejects('INVALID_INPUT', () => mem.import([{ content: 'fine record first' }, { content: 'bad vector', embedding, embeddingModel: model }]));
+          const e = await rejects('INVALID_INPUT', () =>
+            mem.import([{ content: 'fine record first' }, { content: 'bad vector', embedding, embeddingModel: model }]),
+          );
           assert.match(e.message, msg);
           assert.match(e.message, /record 2/);
         }
@@ -148,7 +169,9 @@ for (const T of targets) {
       }
     });
 
-    test('the embedding caches are scoped by namespace: a text held only by another namespace never takes the cache-hit path', { skip: !T.vectors }, async () => {
+    test('the embedding caches are scoped by namespace: a text held only by another namespace never takes the cache-hit path', {
+      skip: !T.vectors,
+    }, async () => {
       const loc = T.fresh();
       const writer = await open(loc);
       const mem = await open(loc);
@@ -169,7 +192,11 @@ for (const T of targets) {
           assert.deepEqual(await delta(() => mem.recall(s, { namespace: 'agent-1', mode: 'vector', limit: 1 })), { hits: 0, misses: 1 }, `recall: ${s}`);
           assert.deepEqual(await delta(() => mem.recall(`${s} `.trim(), { namespace: 'agent-3', mode: 'hybrid', limit: 1 })), { hits: 0, misses: 1 });
         }
-        assert.deepEqual(await delta(() => mem.addMany(others.slice(0, 5).map((content) => ({ content, namespace: 'agent-1' })))), { hits: 0, misses: 5 }, 'add');
+        assert.deepEqual(
+          await delta(() => mem.addMany(others.slice(0, 5).map((content) => ({ content, namespace: 'agent-1' })))),
+          { hits: 0, misses: 5 },
+          'add',
+        );
         // Within a namespace the cache still works: agent-2's own texts, and agent-1's repeated query.
         assert.deepEqual(await delta(() => mem.recall(secrets[7]!, { namespace: 'agent-2', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
         assert.deepEqual(await delta(() => mem.recall(secrets[7]!, { namespace: 'agent-1', mode: 'vector', limit: 1 })), { hits: 1, misses: 0 });
@@ -196,7 +223,12 @@ for (const T of targets) {
         assert.equal((await mem.list()).length, 1);
         assert.equal((await mem.list({ namespace: '*' })).length, 2);
         assert.equal(await mem.count({ namespace: 'ops' }), 1);
-        for (const [k, v] of [['source', 'chat'], ['n', 3], ['ok', true], ['none', null]] as const) {
+        for (const [k, v] of [
+          ['source', 'chat'],
+          ['n', 3],
+          ['ok', true],
+          ['none', null],
+        ] as const) {
           assert.equal((await mem.list({ metadata: { [k]: v } })).length, 1, `metadata ${k}`);
         }
         assert.equal((await mem.list({ metadata: { n: '3' } })).length, 0, 'a string does not match a number');
@@ -231,7 +263,13 @@ for (const T of targets) {
         assert.equal(m?.content, 'We deploy on a Raspberry Pi 5');
         assert.equal(m?.createdAt.toISOString(), '2024-01-02T03:04:05.678Z');
         const h = await mem.history(a.id);
-        assert.deepEqual(h.map((v) => [v.content, v.current]), [['We deploy on a Raspberry Pi 4', false], ['We deploy on a Raspberry Pi 5', true]]);
+        assert.deepEqual(
+          h.map((v) => [v.content, v.current]),
+          [
+            ['We deploy on a Raspberry Pi 4', false],
+            ['We deploy on a Raspberry Pi 5', true],
+          ],
+        );
         assert.equal(await mem.count(), 1);
       } finally {
         await mem.close();
@@ -265,9 +303,27 @@ for (const T of targets) {
           { content: 'Invoice 4711 was paid on March 3', metadata: { kind: 'finance' }, createdAt: '2020-03-03T00:00:00.000Z' },
         ]);
         const hits = await mem.recall('deploys', { mode: 'keyword' });
-        assert.deepEqual(hits.map((h) => h.content), ['We deploy to Kubernetes in eu-west-1'], 'stemmed; other namespace excluded');
+        assert.deepEqual(
+          hits.map((h) => h.content),
+          ['We deploy to Kubernetes in eu-west-1'],
+          'stemmed; other namespace excluded',
+        );
         assert.equal(hits[0]!.keywordRank, 1);
-        assert.deepEqual(Object.keys(hits[0]!).sort(), ['category', 'content', 'createdAt', 'evidence', 'id', 'key', 'keywordRank', 'metadata', 'namespace', 'relevance', 'score', 'sessionId', 'updatedAt']);
+        assert.deepEqual(Object.keys(hits[0]!).sort(), [
+          'category',
+          'content',
+          'createdAt',
+          'evidence',
+          'id',
+          'key',
+          'keywordRank',
+          'metadata',
+          'namespace',
+          'relevance',
+          'score',
+          'sessionId',
+          'updatedAt',
+        ]);
         assert.equal((await mem.recall('deploy', { mode: 'keyword', namespace: '*' })).length, 2, 'every namespace with "*"');
         assert.equal((await mem.recall('4711', { mode: 'keyword' }))[0]?.content, 'Invoice 4711 was paid on March 3', 'numbers are words');
         assert.equal((await mem.recall('invoice', { mode: 'keyword', metadata: { kind: 'finance' } })).length, 1);
@@ -288,9 +344,7 @@ for (const T of targets) {
 
     test('SQL and query operators in any input are plain text', async () => {
       const mem = await open(T.fresh());
-      const evil = [
-        "'); DROP TABLE memories; --", 'a & b | !c <-> d:*', '"quoted" NEAR(x y) OR z*', '$1 $2 ::vector', "\\' \\\\ %_", 'tsv @@ to_tsquery(\'x\')',
-      ];
+      const evil = ["'); DROP TABLE memories; --", 'a & b | !c <-> d:*', '"quoted" NEAR(x y) OR z*', '$1 $2 ::vector', "\\' \\\\ %_", "tsv @@ to_tsquery('x')"];
       try {
         for (const e of evil) await mem.add(`note ${e}`, { namespace: e, key: e, category: e, sessionId: e, metadata: { [`k`]: e } });
         for (const e of evil) {
@@ -334,9 +388,18 @@ for (const T of targets) {
         const old = await mem.add('Carol lives in Berlin');
         const neu = await mem.add('Carol moved to Lisbon, she lives in Lisbon now', { supersedes: old.id });
         const hits = await mem.recall('where does Carol live', { mode: 'keyword' });
-        assert.deepEqual(hits.map((h) => h.id), [neu.id, old.id]);
+        assert.deepEqual(
+          hits.map((h) => h.id),
+          [neu.id, old.id],
+        );
         assert.equal((await mem.get(old.id))?.supersededBy, neu.id);
-        assert.deepEqual((await mem.history(neu.id)).map((v) => [v.content, v.endedBy ?? 'current']), [['Carol lives in Berlin', 'superseded'], ['Carol moved to Lisbon, she lives in Lisbon now', 'current']]);
+        assert.deepEqual(
+          (await mem.history(neu.id)).map((v) => [v.content, v.endedBy ?? 'current']),
+          [
+            ['Carol lives in Berlin', 'superseded'],
+            ['Carol moved to Lisbon, she lives in Lisbon now', 'current'],
+          ],
+        );
         const before = JSON.stringify(await all(mem));
         await rejects('NOT_FOUND', () => mem.add('Dave lives in Rome', { supersedes: '01900000-0000-7000-8000-000000000000' }));
         await rejects('NOT_FOUND', () => mem.add('Erin lives in Oslo', { supersedes: old.id, namespace: 'elsewhere' }));
@@ -359,7 +422,10 @@ for (const T of targets) {
         assert.equal(gone.message, `supersedes: no memory with id ${unknown} in namespace "default". Nothing was written.`);
         const hugo = await mem.add('Hugo lives in Lyon', { key: 'hugo' });
         const taken = await rejects('INVALID_INPUT', () => mem.update(hugo.id, { key: 'frank' }));
-        assert.equal(taken.message, `The key "frank" is already used by memory ${k.id} in namespace "default". Choose another key or forget that memory first.`);
+        assert.equal(
+          taken.message,
+          `The key "frank" is already used by memory ${k.id} in namespace "default". Choose another key or forget that memory first.`,
+        );
         assert.equal((await mem.get(k.id))?.content, 'Frank lives in Madrid', 'the refused upsert changed nothing');
         const old = await mem.add('Ivy lives in Bern');
         const dup = await mem.add('frank lives in madrid.', { supersedes: old.id });
@@ -381,7 +447,12 @@ for (const T of targets) {
         await rejects('INVALID_INPUT', () => mem.add('x', { metadata: 'nope' as unknown as Record<string, unknown> }));
         await rejects('INVALID_INPUT', () => mem.recall('x', { limit: -1 }));
         await rejects('NOT_FOUND', () => mem.update('no-such-id', { content: 'x' }));
-        await rejects('INVALID_INPUT', () => mem.import([{ id: 'x1', content: 'ok' }, { id: 'x2', content: 42 }]));
+        await rejects('INVALID_INPUT', () =>
+          mem.import([
+            { id: 'x1', content: 'ok' },
+            { id: 'x2', content: 42 },
+          ]),
+        );
         assert.equal(JSON.stringify(await all(mem)), before);
       } finally {
         await mem.close();
@@ -425,7 +496,9 @@ for (const T of targets) {
       }
     });
 
-    test('switching to a model of another width: mismatch error, then reindex re-embeds everything', { skip: !T.vectors && 'no pgvector on this server' }, async () => {
+    test('switching to a model of another width: mismatch error, then reindex re-embeds everything', {
+      skip: !T.vectors && 'no pgvector on this server',
+    }, async () => {
       const loc = T.fresh();
       const a = await openMemory({ ...loc, embedder: new HashEmbedder('hash-64', 64) });
       await a.addMany([{ content: 'the cat sat on the mat' }, { content: 'dogs chase cars' }]);
@@ -468,7 +541,17 @@ for (const T of targets) {
       const back = await openMemory({ path: tempDb(), embedder: emb() });
       try {
         await src.addMany([
-          { content: 'Ünïcödé — 東京 🙂 and "quotes"', key: 'k', namespace: 'n1', category: 'c', sessionId: 's', metadata: { z: 1, a: [1, { b: null }], s: 'x\ny' }, createdAt: '1999-12-31T23:59:59.999Z', pinned: true, importance: 0.123456789 },
+          {
+            content: 'Ünïcödé — 東京 🙂 and "quotes"',
+            key: 'k',
+            namespace: 'n1',
+            category: 'c',
+            sessionId: 's',
+            metadata: { z: 1, a: [1, { b: null }], s: 'x\ny' },
+            createdAt: '1999-12-31T23:59:59.999Z',
+            pinned: true,
+            importance: 0.123456789,
+          },
           { content: 'expires later', expiresAt: '2199-01-01T00:00:00.000Z' },
           { content: 'plain' },
         ]);
@@ -495,21 +578,29 @@ for (const T of targets) {
     });
 
     test('property: any accepted memory survives a round trip through this store', async () => {
-      await fc.assert(fc.asyncProperty(fc.array(memory, { minLength: 1, maxLength: 8 }), async (recs) => {
-        const src = await openMemory({ path: tempDb(), embedder: emb() });
-        const dst = await openMemory({ ...T.fresh(), embedder: emb() });
-        try {
-          await src.addMany(recs.map((r) => ({ ...Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)), content: r.content, force: true })));
-          await migrateMemories(src, dst);
-          assert.equal(JSON.stringify(await all(dst)), JSON.stringify(await all(src)));
-        } finally {
-          await src.close();
-          await dst.close();
-        }
-      }), { numRuns: 12, seed: 7 });
+      await fc.assert(
+        fc.asyncProperty(fc.array(memory, { minLength: 1, maxLength: 8 }), async (recs) => {
+          const src = await openMemory({ path: tempDb(), embedder: emb() });
+          const dst = await openMemory({ ...T.fresh(), embedder: emb() });
+          try {
+            await src.addMany(
+              recs.map((r) => ({ ...Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)), content: r.content, force: true })),
+            );
+            await migrateMemories(src, dst);
+            assert.equal(JSON.stringify(await all(dst)), JSON.stringify(await all(src)));
+          } finally {
+            await src.close();
+            await dst.close();
+          }
+        }),
+        { numRuns: 12, seed: 7 },
+      );
     });
 
-    test('several processes write at once: no lost update, one row per key, one row per duplicate text', { skip: !T.concurrent && 'PGlite serves one backend session; covered by the other targets', timeout: 120_000 }, async () => {
+    test('several processes write at once: no lost update, one row per key, one row per duplicate text', {
+      skip: !T.concurrent && 'PGlite serves one backend session; covered by the other targets',
+      timeout: 120_000,
+    }, async () => {
       const loc = T.fresh();
       const mem = await open(loc);
       const shared = await mem.add('shared memory, version 0', { category: 'c-0' });
@@ -536,7 +627,9 @@ for (const T of targets) {
   });
 }
 
-test('a PostgreSQL server without pgvector: a clear error for semantic use, keyword-only when asked', { skip: (!real || real.vectors) && 'needs a server without pgvector' }, async () => {
+test('a PostgreSQL server without pgvector: a clear error for semantic use, keyword-only when asked', {
+  skip: (!real || real.vectors) && 'needs a server without pgvector',
+}, async () => {
   const loc = { url: real!.url, postgres: { schema: freshSchema() } };
   const err = await rejects('UNSUPPORTED', () => openMemory({ ...loc, embedder: new HashEmbedder() }));
   assert.match(err.message, /pgvector/);
@@ -551,7 +644,9 @@ test('a PostgreSQL server without pgvector: a clear error for semantic use, keyw
 });
 
 test('connection problems are typed errors that say what to do', async () => {
-  const err = await rejects('UNAVAILABLE', () => openMemory({ url: 'postgres://nobody:secret@127.0.0.1:1/none', embedder: 'none', postgres: { connectTimeoutMs: 2000 } }));
+  const err = await rejects('UNAVAILABLE', () =>
+    openMemory({ url: 'postgres://nobody:secret@127.0.0.1:1/none', embedder: 'none', postgres: { connectTimeoutMs: 2000 } }),
+  );
   assert.match(err.message, /Cannot reach PostgreSQL/);
   assert.ok(!err.message.includes('secret'), 'the password never appears in messages');
   await rejects('INVALID_INPUT', () => openMemory({ url: pglite.url, embedder: 'none', postgres: { schema: 'Robert"); DROP TABLE x;--' } }));
@@ -584,7 +679,12 @@ test('mcp and serve work on PostgreSQL too (--db postgres://)', { timeout: 120_0
   const schema = freshSchema();
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MNEMOLITE_PG_SCHEMA: schema };
   // MCP over stdio with the official SDK client.
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--db', pglite.url, '--embedder', 'none', 'mcp', '-n', 'agent'], stderr: 'pipe', env });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--db', pglite.url, '--embedder', 'none', 'mcp', '-n', 'agent'],
+    stderr: 'pipe',
+    env,
+  });
   const client = new Client({ name: 'mnemolite-test', version: '1.0.0' });
   await client.connect(transport);
   try {
@@ -597,7 +697,10 @@ test('mcp and serve work on PostgreSQL too (--db postgres://)', { timeout: 120_0
     await client.close();
   }
   // HTTP: `serve` prints its address, then answers from the same PostgreSQL schema.
-  const proc = spawn(process.execPath, [CLI, '--db', pglite.url, '--embedder', 'none', '--json', 'serve', '--port', '0'], { env: { ...env, MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, '--db', pglite.url, '--embedder', 'none', '--json', 'serve', '--port', '0'], {
+    env: { ...env, MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -608,9 +711,13 @@ test('mcp and serve work on PostgreSQL too (--db postgres://)', { timeout: 120_0
       });
       proc.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
     });
-    const res = await fetch(`${url}/api/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'hopper', namespace: 'agent' }) });
+    const res = await fetch(`${url}/api/recall`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'hopper', namespace: 'agent' }),
+    });
     assert.equal(res.status, 200);
-    const body = await res.json() as { hits: { content: string }[] };
+    const body = (await res.json()) as { hits: { content: string }[] };
     assert.equal(body.hits[0]?.content, 'The build server is called hopper');
   } finally {
     proc.kill('SIGTERM');
@@ -676,7 +783,9 @@ test('PostgreSQL: a keyword-only store opened read-only with an embedder says ho
   }
 });
 
-test('PostgreSQL: a row locked by another connection past busyTimeoutMs gives BUSY and writes nothing', { skip: !real && 'needs a real PostgreSQL server (PGlite has one session, so no lock waits)' }, async () => {
+test('PostgreSQL: a row locked by another connection past busyTimeoutMs gives BUSY and writes nothing', {
+  skip: !real && 'needs a real PostgreSQL server (PGlite has one session, so no lock waits)',
+}, async () => {
   const { default: pg } = await import('pg');
   const schema = freshSchema();
   const mem = await openMemory({ url: real!.url, postgres: { schema }, embedder: 'none', busyTimeoutMs: 300 });

@@ -19,7 +19,10 @@ test('a new file has WAL, the schema version, and readable tables', async () => 
   assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
   for (const t of ['memories', 'memories_fts', 'embedding_cache', 'meta', 'changes']) assert.ok(tables.includes(t), t);
-  const row = db.prepare('SELECT content, category, metadata, embedding, embedding_model, length(embedding) AS n FROM memories').get() as Record<string, unknown>;
+  const row = db.prepare('SELECT content, category, metadata, embedding, embedding_model, length(embedding) AS n FROM memories').get() as Record<
+    string,
+    unknown
+  >;
   assert.equal(row.content, 'Tabs over spaces');
   assert.equal(row.metadata, '{"source":"chat"}');
   assert.equal(row.embedding_model, 'hash-64');
@@ -99,7 +102,10 @@ test('a file from a newer schema version is refused and left untouched', async (
   db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
   db.close();
   const before = readFileSync(path);
-  await assert.rejects(openMemory({ path, embedder: 'none' }), (err: unknown) => code('SCHEMA_TOO_NEW')(err) && /Upgrade mnemolite/.test((err as Error).message));
+  await assert.rejects(
+    openMemory({ path, embedder: 'none' }),
+    (err: unknown) => code('SCHEMA_TOO_NEW')(err) && /Upgrade mnemolite/.test((err as Error).message),
+  );
   assert.deepEqual(readFileSync(path), before);
 });
 

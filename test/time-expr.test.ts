@@ -275,7 +275,10 @@ test('several expressions come back left to right, not overlapping', () => {
   const q = 'Did I call Anna yesterday or last week, and what about March 3, 2023?';
   const r = parseTimeExpressions(q, { now: NOW });
   assert.ok(r);
-  assert.deepEqual(r.map((e) => e.text), ['yesterday', 'last week', 'March 3, 2023']);
+  assert.deepEqual(
+    r.map((e) => e.text),
+    ['yesterday', 'last week', 'March 3, 2023'],
+  );
   for (const e of r) assert.equal(q.slice(e.start, e.end), e.text);
   assert.ok(r[0]!.end <= r[1]!.start && r[1]!.end <= r[2]!.start);
   // The caller can cut the phrases out of the keyword query.
@@ -375,6 +378,9 @@ test('long and odd input parses without error', () => {
   const q = `${'the last one, '.repeat(2000)}yesterday ${'é ✓ \u0000 '.repeat(100)}`;
   const r = parseTimeExpressions(q, { now: NOW });
   assert.ok(r);
-  assert.deepEqual(r.map((e) => e.text), ['yesterday']);
+  assert.deepEqual(
+    r.map((e) => e.text),
+    ['yesterday'],
+  );
   assert.equal(parseTimeExpressions('', { now: NOW }), null);
 });

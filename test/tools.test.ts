@@ -30,7 +30,10 @@ async function withMem<T>(fn: (mem: Memory) => Promise<T>, embedder: 'none' | 'l
 test('definitions: six tools, one-line descriptions, strict JSON Schemas without a namespace', async () => {
   await withMem(async (mem) => {
     const t = memoryTools(mem, { namespace: 'a' });
-    assert.deepEqual(t.definitions.map((d) => d.name), [...MEMORY_TOOL_NAMES]);
+    assert.deepEqual(
+      t.definitions.map((d) => d.name),
+      [...MEMORY_TOOL_NAMES],
+    );
     assert.equal(t.namespace, 'a');
     for (const d of t.definitions) {
       assert.ok(d.description.length > 20 && d.description.length < 400 && !d.description.includes('\n'), d.description);
@@ -58,14 +61,25 @@ test('definitions: six tools, one-line descriptions, strict JSON Schemas without
 
     const chat = t.toOpenAITools();
     assert.equal(chat.length, 6);
-    assert.deepEqual(chat[1], { type: 'function', function: { name: 'memory_recall', description: t.definitions[1]!.description, parameters: t.definitions[1]!.parameters } });
+    assert.deepEqual(chat[1], {
+      type: 'function',
+      function: { name: 'memory_recall', description: t.definitions[1]!.description, parameters: t.definitions[1]!.parameters },
+    });
     const responses = t.toOpenAITools({ api: 'responses' });
-    assert.deepEqual(responses[0], { type: 'function', name: 'memory_store', description: t.definitions[0]!.description, parameters: t.definitions[0]!.parameters });
+    assert.deepEqual(responses[0], {
+      type: 'function',
+      name: 'memory_store',
+      description: t.definitions[0]!.description,
+      parameters: t.definitions[0]!.parameters,
+    });
     chat[0]!.function.parameters.type = 'changed';
     assert.equal(t.definitions[0]!.parameters.type, 'object', 'callers get copies');
 
     const readOnly = memoryTools(mem, { namespace: 'a', readOnly: true });
-    assert.deepEqual(readOnly.definitions.map((d) => d.name), ['memory_recall', 'memory_get', 'memory_list', 'memory_history']);
+    assert.deepEqual(
+      readOnly.definitions.map((d) => d.name),
+      ['memory_recall', 'memory_get', 'memory_list', 'memory_history'],
+    );
     fails(await readOnly.execute('memory_store', { content: 'x' }), 'READ_ONLY', /read-only/);
   });
 });
@@ -74,7 +88,14 @@ test('execute: store, recall, get, list, forget on a real file, with text and st
   await withMem(async (mem) => {
     // minRelevance 0: this test is about the tool mechanics; the default threshold has its own test.
     const t = memoryTools(mem, { namespace: 'agent', sessionId: 'chat-1', minRelevance: 0 });
-    const s = ok(await t.execute('memory_store', { content: 'Alice prefers green tea without sugar', category: 'preference', key: 'alice-drink', metadata: { source: 'user' } }));
+    const s = ok(
+      await t.execute('memory_store', {
+        content: 'Alice prefers green tea without sugar',
+        category: 'preference',
+        key: 'alice-drink',
+        metadata: { source: 'user' },
+      }),
+    );
     assert.equal(s.replaced, false);
     const id = s.id as string;
     const stored = await mem.get(id);
@@ -87,7 +108,12 @@ test('execute: store, recall, get, list, forget on a real file, with text and st
     assert.match(dup.text, /^Already remembered as memory /);
 
     // The same key replaces (same id).
-    const again = await t.execute('memory_store', { content: 'Alice prefers black tea', key: 'alice-drink', category: 'preference', metadata: { source: 'user' } });
+    const again = await t.execute('memory_store', {
+      content: 'Alice prefers black tea',
+      key: 'alice-drink',
+      category: 'preference',
+      metadata: { source: 'user' },
+    });
     assert.equal(ok(again).id, id);
     assert.equal(ok(again).replaced, true);
     assert.match(again.text, /Replaced/);
@@ -133,7 +159,11 @@ test('execute validates arguments and returns typed errors instead of throwing',
     fails(await t.execute('memory_store', {}), 'INVALID_INPUT', /memory_store needs the argument "content"/);
     fails(await t.execute('memory_store', { content: '   ' }), 'INVALID_INPUT', /empty/);
     fails(await t.execute('memory_store', { content: 'x', metadata: [1, 2] }), 'INVALID_INPUT', /metadata/);
-    fails(await t.execute('memory_store', { content: 'x', tags: ['a'] }), 'INVALID_INPUT', /unknown argument\(s\) "tags"\. Allowed arguments: content, key, category, metadata/);
+    fails(
+      await t.execute('memory_store', { content: 'x', tags: ['a'] }),
+      'INVALID_INPUT',
+      /unknown argument\(s\) "tags"\. Allowed arguments: content, key, category, metadata/,
+    );
     fails(await t.execute('memory_recall', { query: 'x', limit: 500 }), 'INVALID_INPUT', /limit/);
     fails(await t.execute('memory_recall', { query: 'x', limit: '3' }), 'INVALID_INPUT', /limit/);
     fails(await t.execute('memory_recall', { query: 'x', mode: 'fuzzy' }), 'INVALID_INPUT', /mode/);
@@ -170,7 +200,10 @@ test('namespace isolation: no argument reaches another namespace', async () => {
     assert.equal(b?.namespace, 'b');
 
     assert.throws(() => memoryTools(mem, { namespace: '*' }), /"\*" would let the model reach every namespace/);
-    assert.throws(() => memoryTools(mem, { namespace: 'bad\nname' }), (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT');
+    assert.throws(
+      () => memoryTools(mem, { namespace: 'bad\nname' }),
+      (e: unknown) => e instanceof MnemoliteError && e.code === 'INVALID_INPUT',
+    );
     assert.equal(memoryTools(mem).namespace, 'default');
   });
 });
@@ -188,7 +221,9 @@ test('toAISDKTools: description, wrapped input schema, execute returning structu
     assert.equal(typeof stored.id, 'string');
     const hits = await tools.memory_recall.execute({ query: 'billing' });
     assert.equal((hits.hits as { id: string }[])[0]!.id, stored.id);
-    assert.deepEqual(await tools.memory_get.execute({ id: 'missing' }), { error: { code: 'NOT_FOUND', message: 'No memory with id missing. Find ids with memory_recall or memory_list.' } });
+    assert.deepEqual(await tools.memory_get.execute({ id: 'missing' }), {
+      error: { code: 'NOT_FOUND', message: 'No memory with id missing. Find ids with memory_recall or memory_list.' },
+    });
     assert.deepEqual(t.toAISDKTools().memory_get.inputSchema, t.definitions[2]!.parameters, 'plain JSON Schema without a wrapper');
   });
 });
@@ -198,7 +233,9 @@ test('semantic recall through the tools with the bundled local model', async () 
     const t = memoryTools(mem, { namespace: 'ops' });
     ok(await t.execute('memory_store', { content: 'We deploy the Rust service on a Raspberry Pi 4' }));
     ok(await t.execute('memory_store', { content: 'Lunch on Fridays is pizza with the team' }));
-    const r = ok(await t.execute('memory_recall', { query: 'which single-board computer runs our backend', mode: 'vector', limit: 1 })) as { hits: { content: string; vectorRank: number }[] };
+    const r = ok(await t.execute('memory_recall', { query: 'which single-board computer runs our backend', mode: 'vector', limit: 1 })) as {
+      hits: { content: string; vectorRank: number }[];
+    };
     assert.equal(r.hits[0]!.content, 'We deploy the Rust service on a Raspberry Pi 4');
     assert.equal(r.hits[0]!.vectorRank, 1);
   }, 'local');
@@ -243,7 +280,13 @@ test('memory_history: an agent can read what it believed before, only in its nam
     const r = await a.execute('memory_history', { id: first.id });
     const data = ok(r);
     const versions = data.versions as { content: string; current: boolean; endedBy?: string }[];
-    assert.deepEqual(versions.map((v) => [v.content, v.current]), [['The user lives in Lisbon', false], ['The user lives in Porto', true]]);
+    assert.deepEqual(
+      versions.map((v) => [v.content, v.current]),
+      [
+        ['The user lives in Lisbon', false],
+        ['The user lives in Porto', true],
+      ],
+    );
     assert.equal(versions[0]!.endedBy, 'updated');
     assert.match(r.text, /Lisbon[\s\S]*\(current\) The user lives in Porto/);
     fails(await b.execute('memory_history', { id: first.id }), 'NOT_FOUND', /No memory/);

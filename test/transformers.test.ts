@@ -26,25 +26,29 @@ try {
 const SKIP = tx ? false : `optional package ${PKG} is not installed (install it with: ${TRANSFORMERS_INSTALL})`;
 
 test('the optional package is installed under CI', () => {
-  if (!tx && process.env.CI) assert.fail(`${PKG} must be installed in CI (npm ci with ONNXRUNTIME_NODE_INSTALL_CUDA=skip); the transformers tests would otherwise skip.`);
+  if (!tx && process.env.CI)
+    assert.fail(`${PKG} must be installed in CI (npm ci with ONNXRUNTIME_NODE_INSTALL_CUDA=skip); the transformers tests would otherwise skip.`);
   if (!tx) console.log(`skipping the transformers tests: ${SKIP}`);
 });
 
 const HIDDEN = 32;
 const texts = ['Alice prefers green tea', 'Bob deploys the Rust service on a Raspberry Pi', 'The meeting moved to Tuesday', 'x'];
 
-const expectCode = (code: string, re?: RegExp) => (err: unknown): boolean => {
-  assert.ok(err instanceof MnemoliteError, `expected a MnemoliteError, got ${String(err)}`);
-  assert.equal(err.code, code, err.message);
-  if (re) assert.match(err.message, re);
-  return true;
-};
+const expectCode =
+  (code: string, re?: RegExp) =>
+  (err: unknown): boolean => {
+    assert.ok(err instanceof MnemoliteError, `expected a MnemoliteError, got ${String(err)}`);
+    assert.equal(err.code, code, err.message);
+    if (re) assert.match(err.message, re);
+    return true;
+  };
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 };
-const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-5): boolean => a.length === b.length && Array.from(a).every((x, i) => Math.abs(x - b[i]!) < eps);
+const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-5): boolean =>
+  a.length === b.length && Array.from(a).every((x, i) => Math.abs(x - b[i]!) < eps);
 
 describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () => {
   let dir = '';
@@ -62,7 +66,9 @@ describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () =>
       return new Response('offline test', { status: 404 });
     };
   });
-  after(() => { tx!.env.fetch = realFetch; });
+  after(() => {
+    tx!.env.fetch = realFetch;
+  });
 
   test('a local folder loads offline: dims from config.json, unit vectors, deterministic, different texts differ', async () => {
     const e = new TransformersEmbedder({ model: dir, cacheDir });
@@ -123,7 +129,10 @@ describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () =>
     const st = join(tempDir(), 'st-model');
     cpSync(dir, st, { recursive: true });
     mkdirSync(join(st, '1_Pooling'));
-    writeFileSync(join(st, '1_Pooling', 'config.json'), JSON.stringify({ word_embedding_dimension: HIDDEN, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false }));
+    writeFileSync(
+      join(st, '1_Pooling', 'config.json'),
+      JSON.stringify({ word_embedding_dimension: HIDDEN, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false }),
+    );
     const stE = new TransformersEmbedder({ model: st });
     assert.equal(stE.id, 'mnemolite-tests/tiny-bert:cls');
     assert.ok(close((await stE.embed([texts[0]!]))[0]!, c!));
@@ -147,7 +156,10 @@ describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () =>
     assert.equal(s.semantic, true);
     await mem.close();
     // Another model on the same file is refused, naming this one.
-    await assert.rejects(openMemory({ path, embedder: new TransformersEmbedder({ model: dir, pooling: 'cls' }) }), expectCode('EMBEDDING_MISMATCH', /tiny-bert:mean/));
+    await assert.rejects(
+      openMemory({ path, embedder: new TransformersEmbedder({ model: dir, pooling: 'cls' }) }),
+      expectCode('EMBEDDING_MISMATCH', /tiny-bert:mean/),
+    );
     const again = await openMemory({ path, embedder: await transformersEmbedder({ model: dir }) });
     assert.equal((await again.recall(texts[2]!, { mode: 'vector' }))[0]!.id, ids[2]);
     await again.close();
@@ -168,7 +180,10 @@ describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () =>
     // Allowed: the request goes out (here to the refusing fetch above), and its failure is typed.
     assert.throws(() => new TransformersEmbedder({ model: 'someone/not-cached', cacheDir, allowDownload: true }), expectCode('INVALID_INPUT', /dims/));
     await assert.rejects(transformersEmbedder({ model: 'someone/not-cached', cacheDir, allowDownload: true }), expectCode('EMBEDDER_FAILED', /network/));
-    assert.ok(fetched.length > 0 && (fetched as string[]).every((u) => u.includes('someone/not-cached')), `only the allowed model was fetched: ${fetched.join(', ')}`);
+    assert.ok(
+      fetched.length > 0 && (fetched as string[]).every((u) => u.includes('someone/not-cached')),
+      `only the allowed model was fetched: ${fetched.join(', ')}`,
+    );
     fetched.length = 0;
   });
 
@@ -193,7 +208,10 @@ describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () =>
     const noTokenizer = join(tempDir(), 'no-tokenizer');
     mkdirSync(noTokenizer);
     cpSync(join(dir, 'config.json'), join(noTokenizer, 'config.json'));
-    assert.throws(() => new TransformersEmbedder({ model: noTokenizer }), expectCode('INVALID_INPUT', /tokenizer\.json and tokenizer_config\.json are missing/));
+    assert.throws(
+      () => new TransformersEmbedder({ model: noTokenizer }),
+      expectCode('INVALID_INPUT', /tokenizer\.json and tokenizer_config\.json are missing/),
+    );
     await assert.rejects(new TransformersEmbedder({ model: dir, dtype: 'q4' }).embed(['hi']), expectCode('EMBEDDER_FAILED', /onnx\/model_q4\.onnx/));
     const broken = new TransformersEmbedder({ model: noOnnx });
     await assert.rejects(broken.embed(['hi']), expectCode('EMBEDDER_FAILED', /onnx\/model\.onnx/));
@@ -207,10 +225,13 @@ describe('transformers provider on a generated tiny BERT', { skip: SKIP }, () =>
 
   test("import 'mnemolite' does not load @huggingface/transformers; the first embed does", () => {
     const d = tempDir();
-    writeFileSync(join(d, 'hook.mjs'), `export async function resolve(spec, ctx, next) {
+    writeFileSync(
+      join(d, 'hook.mjs'),
+      `export async function resolve(spec, ctx, next) {
   if (spec.startsWith('@huggingface/') || spec.startsWith('onnxruntime')) process.stderr.write('LOADED ' + spec + '\\n');
   return next(spec, ctx);
-}\n`);
+}\n`,
+    );
     writeFileSync(join(d, 'register.mjs'), `import { register } from 'node:module';\nregister('./hook.mjs', import.meta.url);\n`);
     const script = `const m = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});
 process.stderr.write('IMPORTED\\n');
@@ -266,7 +287,10 @@ test('without the optional package: a typed EMBEDDER_FAILED that says how to ins
   await assert.rejects(mod.transformersEmbedder({ model }), check);
   // Through a Memory the same advice reaches the caller, and nothing is written.
   const mem = await openMemory({ path: tempDb(), embedder: e });
-  await assert.rejects(mem.add('hello'), (err: unknown) => err instanceof MnemoliteError && err.code === 'EMBEDDER_FAILED' && err.message.includes(TRANSFORMERS_INSTALL));
+  await assert.rejects(
+    mem.add('hello'),
+    (err: unknown) => err instanceof MnemoliteError && err.code === 'EMBEDDER_FAILED' && err.message.includes(TRANSFORMERS_INSTALL),
+  );
   assert.equal((await mem.stats()).memories, 0);
   await mem.close();
 });

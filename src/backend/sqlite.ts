@@ -23,9 +23,7 @@ import type { AddResult } from '../types.js';
 import { namespaceFor } from '../namespaces.js';
 import { toRowFilter, type ParsedAdd } from '../validate.js';
 import { inScope, keyTaken, notFound } from './scope.js';
-import type {
-  Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
-} from './types.js';
+import type { Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem } from './types.js';
 
 const CACHE_MAX_ROWS = 20_000;
 /** Rows per export page: 256 memories of at most 100 kB keep one page near 25 MB. */
@@ -34,7 +32,11 @@ const EXPORT_PAGE = 256;
 function exportRow(r: MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }, vectors: boolean): ExportRow {
   const { embedding, context_embedding, ...row } = r;
   const withVector = vectors && embedding && r.embedding_model;
-  return { ...row, vector: withVector ? blobToVector(embedding) : null, contextVector: withVector && context_embedding ? blobToVector(context_embedding) : null };
+  return {
+    ...row,
+    vector: withVector ? blobToVector(embedding) : null,
+    contextVector: withVector && context_embedding ? blobToVector(context_embedding) : null,
+  };
 }
 
 /** A memory file. */
@@ -97,10 +99,12 @@ export class SqliteBackend implements Backend {
   // ---- writes ----------------------------------------------------------------
 
   async addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]> {
-    const near = this.nearContexts(items.map((p) => p.opts), items.map((p) => p.vector), dedup);
-    const results = this.store.write('add memories', () =>
-      items.map((p, i) => this.writeOne(p, model, near[i])),
+    const near = this.nearContexts(
+      items.map((p) => p.opts),
+      items.map((p) => p.vector),
+      dedup,
     );
+    const results = this.store.write('add memories', () => items.map((p, i) => this.writeOne(p, model, near[i])));
     this.afterWrite(results.length);
     return results;
   }
@@ -118,7 +122,12 @@ export class SqliteBackend implements Backend {
     });
   }
 
-  async sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
+  async sessionTail(
+    namespace: string,
+    sessionId: string,
+    n: number,
+    model: string | null,
+  ): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
     const rows = this.store.read('read the session', () => this.store.sessionTail(namespace, sessionId, n, model));
     return rows.map((r) => ({ content: r.content, vector: r.embedding ? blobToVector(r.embedding) : null, key: r.key }));
   }
@@ -160,7 +169,7 @@ export class SqliteBackend implements Backend {
       const hash = c.hash ?? cur.content_hash;
       const changed = c.content !== undefined && hash !== cur.content_hash;
       const keepVector = c.vector === undefined;
-      const old = keepVector && !changed ? this.store.vectorsBySeqs([cur.seq]).get(cur.seq) ?? null : null;
+      const old = keepVector && !changed ? (this.store.vectorsBySeqs([cur.seq]).get(cur.seq) ?? null) : null;
       this.store.replace(cur.seq, {
         namespace: cur.namespace,
         key,
@@ -190,22 +199,38 @@ export class SqliteBackend implements Backend {
     return gone;
   }
 
-  async importBatch(items: ImportItem[], model: string | null, onConflict: 'skip' | 'replace'): Promise<{ imported: number; replaced: number; skipped: number }> {
+  async importBatch(
+    items: ImportItem[],
+    model: string | null,
+    onConflict: 'skip' | 'replace',
+  ): Promise<{ imported: number; replaced: number; skipped: number }> {
     const res = { imported: 0, replaced: 0, skipped: 0 };
     this.store.write('import memories', () => {
       for (const r of items) {
         const blob = r.vector ? vectorToBlob(r.vector) : null;
         const row = {
-          namespace: r.namespace, key: r.key, content: r.content, category: r.category, session_id: r.sessionId,
-          metadata: r.metadata, updated_at: r.updatedAt, content_hash: r.hash, embedding: blob, embedding_model: blob ? model : null,
-          context: r.context ? JSON.stringify(r.context) : null, context_embedding: blob && r.contextVector ? vectorToBlob(r.contextVector) : null,
+          namespace: r.namespace,
+          key: r.key,
+          content: r.content,
+          category: r.category,
+          session_id: r.sessionId,
+          metadata: r.metadata,
+          updated_at: r.updatedAt,
+          content_hash: r.hash,
+          embedding: blob,
+          embedding_model: blob ? model : null,
+          context: r.context ? JSON.stringify(r.context) : null,
+          context_embedding: blob && r.contextVector ? vectorToBlob(r.contextVector) : null,
         };
         const life = { expires_at: r.expiresAt, pinned: r.pinned ? 1 : 0, importance: r.importance, superseded_by: r.supersededBy };
         const byId = this.store.getById(r.id);
         const byKey = r.key !== null ? this.store.getByKey(r.namespace, r.key) : undefined;
         const existing = byId ?? byKey;
         if (existing) {
-          if (onConflict === 'skip') { res.skipped++; continue; }
+          if (onConflict === 'skip') {
+            res.skipped++;
+            continue;
+          }
           if (byId && byKey && byId.seq !== byKey.seq) this.store.deleteBySeq(byKey.seq);
           this.store.replace(existing.seq, row);
           setLifecycle(this.store, existing.seq, life);
@@ -290,7 +315,7 @@ export class SqliteBackend implements Backend {
 
   /** Paged, so that no SQLite cursor stays open while the caller awaits (other calls share the connection). */
   async *exportRows(f: RowFilter, vectors: boolean): AsyncIterableIterator<ExportRow> {
-    for (let after = 0; ;) {
+    for (let after = 0; ; ) {
       const page = this.store.read('export memories', () => this.store.page(f, after, EXPORT_PAGE));
       for (const r of page) yield exportRow(r, vectors);
       if (page.length < EXPORT_PAGE) return;
@@ -305,46 +330,85 @@ export class SqliteBackend implements Backend {
       // Most files have no superseded memory at all: one probe of the partial index answers that,
       // and saves a look-up per candidate on every recall.
       if (!this.store.stmt('SELECT 1 FROM memories WHERE superseded_by IS NOT NULL LIMIT 1').pluck().get()) return new Map();
-      return new Map(this.store.stmt(
-        `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
+      return new Map(
+        this.store
+          .stmt(
+            `SELECT m.seq, s.seq FROM memories m JOIN memories s ON s.id = m.superseded_by
          WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.superseded_by IS NOT NULL`,
-      ).raw().all(JSON.stringify(seqs)) as [number, number][]);
+          )
+          .raw()
+          .all(JSON.stringify(seqs)) as [number, number][],
+      );
     });
   }
 
   async rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]> {
-    return this.read('rank by lifecycle', () => this.store.stmt(
-      `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
+    return this.read(
+      'rank by lifecycle',
+      () =>
+        this.store
+          .stmt(
+            `SELECT m.seq, m.created_at, m.category, m.pinned, m.importance,
          (SELECT s.seq FROM memories s WHERE s.id = m.superseded_by) AS succ,
          ${withChangedAt ? '(SELECT max(h.replaced_at) FROM memory_history h WHERE h.memory_id = m.id)' : 'NULL'} AS changed_at
        FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(seqs)) as RankMeta[]);
+          )
+          .all(JSON.stringify(seqs)) as RankMeta[],
+    );
   }
 
   async vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> {
     return this.read('rank by lifecycle', () => {
       const out = new Map<number, Float32Array>();
-      for (const r of this.store.stmt('SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
-        .all(model, JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[]) out.set(r.seq, blobToVector(r.embedding));
+      for (const r of this.store
+        .stmt('SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
+        .all(model, JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[])
+        out.set(r.seq, blobToVector(r.embedding));
       return out;
     });
   }
 
   async contentsOf(seqs: number[]): Promise<Map<number, string>> {
-    return this.read('rank by lifecycle', () => new Map(this.store.stmt('SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))')
-      .raw().all(JSON.stringify(seqs)) as [number, string][]));
+    return this.read(
+      'rank by lifecycle',
+      () =>
+        new Map(
+          this.store.stmt('SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(seqs)) as [
+            number,
+            string,
+          ][],
+        ),
+    );
   }
 
   async historyRow(id: string): Promise<HistoryRow | undefined> {
-    return this.read('read the history', () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined);
+    return this.read(
+      'read the history',
+      () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined,
+    );
   }
 
   async predecessors(id: string): Promise<HistoryRow[]> {
-    return this.read('read the history', () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[]);
+    return this.read(
+      'read the history',
+      () =>
+        this.store
+          .stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq')
+          .all(id) as HistoryRow[],
+    );
   }
 
   async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
-    return this.read('read the history', () => this.store.stmt('SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as { content: string; category: string | null; metadata: string; replaced_at: string }[]);
+    return this.read(
+      'read the history',
+      () =>
+        this.store.stmt('SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as {
+          content: string;
+          category: string | null;
+          metadata: string;
+          replaced_at: string;
+        }[],
+    );
   }
 
   // ---- file ----------------------------------------------------------------------------
@@ -357,7 +421,8 @@ export class SqliteBackend implements Backend {
       fd = openSync(dest, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY | fsc.O_NOFOLLOW, 0o666);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST' || code === 'ELOOP') throw invalid(`${dest} already exists (as a file or a link). Choose a new path; backups never overwrite or follow links.`);
+      if (code === 'EEXIST' || code === 'ELOOP')
+        throw invalid(`${dest} already exists (as a file or a link). Choose a new path; backups never overwrite or follow links.`);
       throw invalid(`Cannot create the backup file ${dest} (${code ?? 'error'}). Check the path and permissions.`);
     }
     closeSync(fd);

@@ -128,7 +128,12 @@ export interface Backend extends RankSource, HistorySource {
 
   addMany(items: WriteItem[], model: string | null, dedup: DedupDefaults): Promise<AddResult[]>;
   /** The last `n` memories of a session (newest last), with their vectors of `model` (null when they have none). */
-  sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
+  sessionTail(
+    namespace: string,
+    sessionId: string,
+    n: number,
+    model: string | null,
+  ): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
   /** Apply an update to memory `id` (visible in namespace `ns`, or any when undefined); throws NOT_FOUND. */
   update(id: string, ns: string | undefined, change: UpdateChange, model: string | null): Promise<MemoryRow>;
   forget(id: string, ns: string | undefined): Promise<boolean>;

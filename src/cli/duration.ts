@@ -27,7 +27,10 @@ export function durationFlag(flag: string): (v: string) => number {
     const [, amount, rawUnit] = m;
     const unit = rawUnit!.toLowerCase();
     if (unit === '') {
-      throw new MnemoliteError('INVALID_INPUT', `${flag} ${v} has no unit. Write ${amount}d, ${amount}h or ${amount}ms (quote "${amount} days" if it has a space); nothing was changed.`);
+      throw new MnemoliteError(
+        'INVALID_INPUT',
+        `${flag} ${v} has no unit. Write ${amount}d, ${amount}h or ${amount}ms (quote "${amount} days" if it has a space); nothing was changed.`,
+      );
     }
     const found = UNITS.find(([re]) => re.test(unit));
     if (!found) {

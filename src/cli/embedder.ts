@@ -24,7 +24,11 @@ export async function embedderFromFlags(f: EmbedderFlags): Promise<'local' | 'no
     case 'ollama':
       return ollamaEmbedder(f.model ?? 'nomic-embed-text', { ...(f.baseUrl ? { baseURL: f.baseUrl } : {}), ...(dims ? { dims } : {}) });
     case 'transformers': {
-      if (!f.model) throw new MnemoliteError('INVALID_INPUT', '--embedder transformers needs --model (or MNEMOLITE_MODEL): a local model folder, or a hub id with --allow-download, e.g. --model ./models/all-MiniLM-L6-v2.');
+      if (!f.model)
+        throw new MnemoliteError(
+          'INVALID_INPUT',
+          '--embedder transformers needs --model (or MNEMOLITE_MODEL): a local model folder, or a hub id with --allow-download, e.g. --model ./models/all-MiniLM-L6-v2.',
+        );
       const o = { model: f.model, ...(dims ? { dims } : {}), ...(f.allowDownload ? { allowDownload: true } : {}) };
       // Lazy when the vector length is known (--dims, or the model's config.json): commands that
       // never embed do not load the model. Otherwise load it now and measure it.

@@ -36,14 +36,25 @@ const day = (d: Date): string => d.toISOString().slice(0, 16).replace('T', ' ');
 
 /** Table of memories. */
 export function memoriesTable(rows: MemoryRecord[]): string {
-  return table(['id', 'created', 'namespace', 'key', 'content'], rows.map((m) => [m.id, day(m.createdAt), m.namespace, m.key ?? '', m.content]));
+  return table(
+    ['id', 'created', 'namespace', 'key', 'content'],
+    rows.map((m) => [m.id, day(m.createdAt), m.namespace, m.key ?? '', m.content]),
+  );
 }
 
 /** Table of recall hits with per-leg ranks. */
 export function hitsTable(hits: RecallHit[]): string {
   return table(
     ['#', 'score', 'rel', 'kw', 'vec', 'id', 'content'],
-    hits.map((h, i) => [String(i + 1), h.score.toFixed(4), h.relevance.toFixed(2), h.keywordRank ? String(h.keywordRank) : '-', h.vectorRank ? String(h.vectorRank) : '-', h.id.slice(0, 13), h.content]),
+    hits.map((h, i) => [
+      String(i + 1),
+      h.score.toFixed(4),
+      h.relevance.toFixed(2),
+      h.keywordRank ? String(h.keywordRank) : '-',
+      h.vectorRank ? String(h.vectorRank) : '-',
+      h.id.slice(0, 13),
+      h.content,
+    ]),
   );
 }
 

@@ -17,10 +17,13 @@ function summary(r: HistoryImportResult, dryRun: boolean): string {
   const unit = r.source === 'mem0' ? 'memor' : 'conversation';
   const plural = (n: number): string => (unit === 'memor' ? (n === 1 ? 'memory' : 'memories') : `conversation${n === 1 ? '' : 's'}`);
   const verb = dryRun ? 'would write' : 'wrote';
-  return `${r.total} ${plural(r.total)} in ${r.source} export: ${r.added} new, ${r.updated} changed, ${r.unchanged} unchanged; `
-    + `${verb} ${r.written} memor${r.written === 1 ? 'y' : 'ies'}, ${dryRun ? 'would remove' : 'removed'} ${r.removed}`
-    + (r.source === 'mem0' ? '' : `; ${r.messages} messages kept, ${r.skipped} skipped (system, tool, hidden, empty or other branches)`)
-    + (r.truncated ? `; ${r.truncated} cut to the size limit` : '') + '\n';
+  return (
+    `${r.total} ${plural(r.total)} in ${r.source} export: ${r.added} new, ${r.updated} changed, ${r.unchanged} unchanged; ` +
+    `${verb} ${r.written} memor${r.written === 1 ? 'y' : 'ies'}, ${dryRun ? 'would remove' : 'removed'} ${r.removed}` +
+    (r.source === 'mem0' ? '' : `; ${r.messages} messages kept, ${r.skipped} skipped (system, tool, hidden, empty or other branches)`) +
+    (r.truncated ? `; ${r.truncated} cut to the size limit` : '') +
+    '\n'
+  );
 }
 
 /** `mnemolite import --from chatgpt|claude|mem0|chat-jsonl FILE`: import chat history or mem0 memories. */
@@ -34,7 +37,9 @@ export async function importHistoryCommand(source: HistorySource, file: string, 
   const bar = progressBar(!g.json && !!process.stderr.isTTY, `import ${source}`);
   try {
     const r = await importHistory(mem, source, data, {
-      file: basename(file), namespace: o.namespace ?? 'default', dryRun: !!o.dryRun,
+      file: basename(file),
+      namespace: o.namespace ?? 'default',
+      dryRun: !!o.dryRun,
       ...(o.category !== undefined ? { category: o.category } : {}),
       onProgress: (done, total) => bar.update(done, total),
     });

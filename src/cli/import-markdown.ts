@@ -21,15 +21,23 @@ export async function importMarkdownCommand(target: string, o: MarkdownImportFla
       namespace: o.namespace ?? 'default',
       ...(o.category !== undefined ? { category: o.category } : {}),
       ...(o.chunkTokens !== undefined ? { maxTokens: o.chunkTokens, overlapTokens: Math.floor(o.chunkTokens / 5) } : {}),
-      onFile: g.json ? undefined : (f) => {
-        const rel = relative(process.cwd(), f.path);
-        const name = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : f.path;
-        const what = f.status === 'unchanged' ? 'unchanged' : `${f.status} ${f.chunks} chunk${f.chunks === 1 ? '' : 's'}${f.removed ? `, removed ${f.removed} old` : ''}`;
-        process.stdout.write(`${name}: ${what}\n`);
-      },
+      onFile: g.json
+        ? undefined
+        : (f) => {
+            const rel = relative(process.cwd(), f.path);
+            const name = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : f.path;
+            const what =
+              f.status === 'unchanged'
+                ? 'unchanged'
+                : `${f.status} ${f.chunks} chunk${f.chunks === 1 ? '' : 's'}${f.removed ? `, removed ${f.removed} old` : ''}`;
+            process.stdout.write(`${name}: ${what}\n`);
+          },
     });
     if (g.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-    else process.stdout.write(`${r.files.length} file${r.files.length === 1 ? '' : 's'}: ${r.added} added, ${r.replaced} replaced, ${r.unchanged} unchanged; ${r.chunks} chunks written, ${r.removed} removed\n`);
+    else
+      process.stdout.write(
+        `${r.files.length} file${r.files.length === 1 ? '' : 's'}: ${r.added} added, ${r.replaced} replaced, ${r.unchanged} unchanged; ${r.chunks} chunks written, ${r.removed} removed\n`,
+      );
   } finally {
     await mem.close();
   }

@@ -10,15 +10,23 @@ import { durationFlag } from './duration.js';
 import { clip, table } from './format.js';
 import { resolveId } from './resolve-id.js';
 
-const num = (flag: string) => (v: string): number => {
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n)) throw new MnemoliteError('INVALID_INPUT', `${flag} must be a number, got "${v}".`);
-  return n;
-};
+const num =
+  (flag: string) =>
+  (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n)) throw new MnemoliteError('INVALID_INPUT', `${flag} must be a number, got "${v}".`);
+    return n;
+  };
 
 export interface AddLifecycleFlags {
-  ttl?: number; expiresAt?: string; pin?: boolean; importance?: number; supersedes?: string;
-  force?: boolean; near?: 'off' | 'report' | 'merge'; dedupThreshold?: number;
+  ttl?: number;
+  expiresAt?: string;
+  pin?: boolean;
+  importance?: number;
+  supersedes?: string;
+  force?: boolean;
+  near?: 'off' | 'report' | 'merge';
+  dedupThreshold?: number;
 }
 
 /** Lifecycle flags of `add`. */
@@ -50,15 +58,22 @@ export function addLifecycleOptions(o: AddLifecycleFlags): Partial<AddOptions> {
 
 /** Human-readable outcome of an add. */
 export function addResultText(r: AddResult): string {
-  const head = r.deduplicated === 'exact' ? `duplicate of ${r.id} (same content already stored; nothing written)`
-    : r.deduplicated === 'merged' ? `merged into ${r.id}`
-      : `${r.replaced ? 'replaced' : 'added'} ${r.id}`;
+  const head =
+    r.deduplicated === 'exact'
+      ? `duplicate of ${r.id} (same content already stored; nothing written)`
+      : r.deduplicated === 'merged'
+        ? `merged into ${r.id}`
+        : `${r.replaced ? 'replaced' : 'added'} ${r.id}`;
   const near = (r.nearDuplicates ?? []).map((d) => `  near-duplicate ${d.id} (cosine ${d.similarity.toFixed(3)}): ${clip(d.content, 80)}`);
   return [head, ...near].join('\n');
 }
 
 export interface RecallLifecycleFlags {
-  recency?: number; recencyWeight?: number; asOf?: string; importanceWeight?: number; mmr?: boolean | string;
+  recency?: number;
+  recencyWeight?: number;
+  asOf?: string;
+  importanceWeight?: number;
+  mmr?: boolean | string;
 }
 
 /** Lifecycle flags of `recall`. */
@@ -75,7 +90,11 @@ export function recallLifecycleFlags(c: Command): Command {
 export function recallLifecycleOptions(o: RecallLifecycleFlags): Partial<RecallOptions> {
   const r: Partial<RecallOptions> = {};
   if (o.recency !== undefined) {
-    r.recency = { halfLife: o.recency, ...(o.recencyWeight !== undefined ? { weight: o.recencyWeight } : {}), ...(o.asOf !== undefined ? { asOf: o.asOf } : {}) };
+    r.recency = {
+      halfLife: o.recency,
+      ...(o.recencyWeight !== undefined ? { weight: o.recencyWeight } : {}),
+      ...(o.asOf !== undefined ? { asOf: o.asOf } : {}),
+    };
   } else if (o.recencyWeight !== undefined || o.asOf !== undefined) {
     throw new MnemoliteError('INVALID_INPUT', '--recency-weight and --as-of need --recency <half-life>.');
   }
@@ -84,7 +103,14 @@ export function recallLifecycleOptions(o: RecallLifecycleFlags): Partial<RecallO
   return r;
 }
 
-export interface UpdateLifecycleFlags { ttl?: number; expiresAt?: string; expiry?: boolean; pin?: boolean; unpin?: boolean; importance?: number }
+export interface UpdateLifecycleFlags {
+  ttl?: number;
+  expiresAt?: string;
+  expiry?: boolean;
+  pin?: boolean;
+  unpin?: boolean;
+  importance?: number;
+}
 
 /** Lifecycle flags of `update`. */
 export function updateLifecycleFlags(c: Command): Command {
@@ -101,7 +127,8 @@ export function updateLifecycleFlags(c: Command): Command {
 export function updateLifecycleInput(o: UpdateLifecycleFlags): Partial<UpdateInput> {
   const r: Partial<UpdateInput> = {};
   if (o.pin && o.unpin) throw new MnemoliteError('INVALID_INPUT', 'Give --pin or --unpin, not both.');
-  if (o.expiry === false && (o.ttl !== undefined || o.expiresAt !== undefined)) throw new MnemoliteError('INVALID_INPUT', '--no-expiry cannot be combined with --ttl or --expires-at.');
+  if (o.expiry === false && (o.ttl !== undefined || o.expiresAt !== undefined))
+    throw new MnemoliteError('INVALID_INPUT', '--no-expiry cannot be combined with --ttl or --expires-at.');
   if (o.ttl !== undefined) r.ttl = o.ttl;
   if (o.expiresAt !== undefined) r.expiresAt = o.expiresAt;
   if (o.expiry === false) r.expiresAt = null;
@@ -116,12 +143,15 @@ const kib = (b: number): string => `${(b / 1024).toFixed(0)} KiB`;
 /** Human-readable prune report. */
 export function pruneText(r: PruneResult): string {
   const lines = [
-    r.dryRun ? `would delete ${r.deleted} expired memories (${r.historyDeleted} history versions); dry run, nothing changed`
+    r.dryRun
+      ? `would delete ${r.deleted} expired memories (${r.historyDeleted} history versions); dry run, nothing changed`
       : `deleted ${r.deleted} expired memories (${r.historyDeleted} history versions)`,
   ];
   if (r.pinnedKept) lines.push(`kept ${r.pinnedKept} pinned memories past their expiry (pinned memories are never pruned)`);
   if (!r.dryRun) {
-    lines.push(`vacuum: ${r.vacuum} (file auto_vacuum: ${r.autoVacuum}); free pages ${r.freePagesBefore} -> ${r.freePagesAfter}; file ${kib(r.bytesBefore)} -> ${kib(r.bytesAfter)}`);
+    lines.push(
+      `vacuum: ${r.vacuum} (file auto_vacuum: ${r.autoVacuum}); free pages ${r.freePagesBefore} -> ${r.freePagesAfter}; file ${kib(r.bytesBefore)} -> ${kib(r.bytesAfter)}`,
+    );
   }
   if (r.note) lines.push(`note: ${r.note}`);
   return lines.join('\n');
@@ -130,7 +160,10 @@ export function pruneText(r: PruneResult): string {
 /** Human-readable history. */
 export function historyText(v: MemoryVersion[]): string {
   const at = (d: Date | null): string => (d ? d.toISOString().slice(0, 16).replace('T', ' ') : 'now');
-  return table(['from', 'until', 'id', 'how', 'content'], v.map((x) => [at(x.validFrom), at(x.validUntil), x.id.slice(0, 13), x.current ? 'current' : x.endedBy ?? '', x.content]));
+  return table(
+    ['from', 'until', 'id', 'how', 'content'],
+    v.map((x) => [at(x.validFrom), at(x.validUntil), x.id.slice(0, 13), x.current ? 'current' : (x.endedBy ?? ''), x.content]),
+  );
 }
 
 /** Register `prune` and `history`. `withMemory` opens, runs and closes (from main.ts). */
@@ -140,11 +173,19 @@ export function registerLifecycle(
   out: (s: string) => void,
   json: (v: unknown) => void,
 ): void {
-  program.command('prune')
+  program
+    .command('prune')
     .description('delete expired memories (never pinned ones) and reclaim disk space')
     .option('-n, --namespace <ns>', 'only this namespace (default: all)')
     .option('--dry-run', 'report what would be deleted without deleting')
-    .addOption(new Option('--vacuum <mode>', 'auto: incremental vacuum when the file supports it; full: rebuild the file (needed to shrink older files with auto_vacuum = NONE); none').choices(['auto', 'full', 'none']).default('auto'))
+    .addOption(
+      new Option(
+        '--vacuum <mode>',
+        'auto: incremental vacuum when the file supports it; full: rebuild the file (needed to shrink older files with auto_vacuum = NONE); none',
+      )
+        .choices(['auto', 'full', 'none'])
+        .default('auto'),
+    )
     .action(async (o: { namespace?: string; dryRun?: boolean; vacuum: 'auto' | 'full' | 'none' }, cmd: Command) => {
       await withMemory(cmd, async (m, g) => {
         const r = await m.prune({ ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.dryRun ? { dryRun: true } : {}), vacuum: o.vacuum });
@@ -153,16 +194,21 @@ export function registerLifecycle(
       });
     });
 
-  program.command('history')
+  program
+    .command('history')
     .description('previous versions of a memory (content changes, and memories it superseded)')
     .argument('<id>', 'memory id')
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
     .action(async (id: string, o: { namespace?: string }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        const v = await m.history(await resolveId(m, id, o.namespace), o.namespace ? { namespace: o.namespace } : {});
-        if (!v.length) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
-        if (g.json) json(v);
-        else out(historyText(v));
-      }, { readonly: true });
+      await withMemory(
+        cmd,
+        async (m, g) => {
+          const v = await m.history(await resolveId(m, id, o.namespace), o.namespace ? { namespace: o.namespace } : {});
+          if (!v.length) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
+          if (g.json) json(v);
+          else out(historyText(v));
+        },
+        { readonly: true },
+      );
     });
 }

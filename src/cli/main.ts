@@ -21,8 +21,17 @@ import { progressBar } from './progress.js';
 import { resolveId } from './resolve-id.js';
 import { elsewhereHint } from './recall-hint.js';
 import {
-  addLifecycleFlags, addLifecycleOptions, addResultText, recallLifecycleFlags, recallLifecycleOptions, registerLifecycle, updateLifecycleFlags, updateLifecycleInput,
-  type AddLifecycleFlags, type RecallLifecycleFlags, type UpdateLifecycleFlags,
+  addLifecycleFlags,
+  addLifecycleOptions,
+  addResultText,
+  recallLifecycleFlags,
+  recallLifecycleOptions,
+  registerLifecycle,
+  updateLifecycleFlags,
+  updateLifecycleInput,
+  type AddLifecycleFlags,
+  type RecallLifecycleFlags,
+  type UpdateLifecycleFlags,
 } from './lifecycle.js';
 import { relevanceFlags, relevanceOptions, type RelevanceFlags } from './relevance-flags.js';
 
@@ -38,9 +47,13 @@ interface Globals {
 }
 
 /** Human output: control characters made visible (stored text may hold terminal escapes). */
-const out = (s: string): void => { process.stdout.write(`${visible(s)}\n`); };
+const out = (s: string): void => {
+  process.stdout.write(`${visible(s)}\n`);
+};
 /** `--json` output: exact. */
-const json = (v: unknown): void => { process.stdout.write(`${JSON.stringify(v, null, 2)}\n`); };
+const json = (v: unknown): void => {
+  process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+};
 
 function globals(cmd: Command): Globals {
   return cmd.optsWithGlobals<Globals>();
@@ -52,7 +65,11 @@ async function open(cmd: Command, extra: { readonly?: boolean; allowModelChange?
 }
 
 /** Open, run, always close. */
-async function withMemory<T>(cmd: Command, fn: (m: Memory, g: Globals) => Promise<T>, extra: { readonly?: boolean; allowModelChange?: boolean } = {}): Promise<T> {
+async function withMemory<T>(
+  cmd: Command,
+  fn: (m: Memory, g: Globals) => Promise<T>,
+  extra: { readonly?: boolean; allowModelChange?: boolean } = {},
+): Promise<T> {
   const g = globals(cmd);
   if (extra.readonly && !isPostgresUrl(g.db) && !existsSync(g.db)) {
     throw new MnemoliteError('NOT_FOUND', `${g.db} does not exist yet. Add a memory first, or pass --db PATH (env MNEMOLITE_DB).`);
@@ -117,7 +134,14 @@ function filterFlags(c: Command): Command {
     .option('--meta <key=value>', 'metadata equality filter (repeatable)', collect);
 }
 
-interface FilterOpts { namespace?: string; category?: string; session?: string; since?: string; until?: string; meta?: string[] }
+interface FilterOpts {
+  namespace?: string;
+  category?: string;
+  session?: string;
+  since?: string;
+  until?: string;
+  meta?: string[];
+}
 function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> {
   const f: Record<string, unknown> = {};
   const ns = o.namespace ?? defaultNs;
@@ -139,8 +163,16 @@ export function buildProgram(): Command {
     .option('--db <path|url>', 'memory file, or a postgres:// URL (env MNEMOLITE_DB)', process.env.MNEMOLITE_DB ?? 'memory.db')
     .option('--pg-schema <name>', 'with a postgres:// --db: the schema that holds the memories (env MNEMOLITE_PG_SCHEMA)', process.env.MNEMOLITE_PG_SCHEMA)
     .option('--json', 'print JSON for scripts')
-    .addOption(new Option('--embedder <name>', 'embedding provider (env MNEMOLITE_EMBEDDER)').choices(['local', 'none', 'openai', 'ollama', 'transformers']).default(process.env.MNEMOLITE_EMBEDDER ?? 'local'))
-    .option('--model <name>', 'model for --embedder openai/ollama, or a model folder / hub id for transformers (env MNEMOLITE_MODEL)', process.env.MNEMOLITE_MODEL)
+    .addOption(
+      new Option('--embedder <name>', 'embedding provider (env MNEMOLITE_EMBEDDER)')
+        .choices(['local', 'none', 'openai', 'ollama', 'transformers'])
+        .default(process.env.MNEMOLITE_EMBEDDER ?? 'local'),
+    )
+    .option(
+      '--model <name>',
+      'model for --embedder openai/ollama, or a model folder / hub id for transformers (env MNEMOLITE_MODEL)',
+      process.env.MNEMOLITE_MODEL,
+    )
     .option('--base-url <url>', 'OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (env MNEMOLITE_BASE_URL)', process.env.MNEMOLITE_BASE_URL)
     .option('--dims <n>', 'vector length of --model when it is not a known one')
     .option('--allow-download', 'let --embedder transformers download a hub model id on first use (cached after)')
@@ -156,26 +188,40 @@ export function buildProgram(): Command {
     .option('--context-window <n>', 'with --session: memories before this one indexed as its context (default 2, 0 = off)')
     .option('--metadata <json>', 'metadata as a JSON object')
     .option('--created-at <date>', 'creation time (ISO 8601), default now')
-    .action(async (words: string[], o: AddLifecycleFlags & { namespace: string; key?: string; category?: string; session?: string; contextWindow?: string; metadata?: string; createdAt?: string }, cmd: Command) => {
-      const content = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
-      await withMemory(cmd, async (m, g) => {
-        const metadata = parseJsonObject(o.metadata, '--metadata');
-        const r = await m.add(content, {
-          namespace: o.namespace,
-          ...(o.key !== undefined ? { key: o.key } : {}),
-          ...(o.category !== undefined ? { category: o.category } : {}),
-          ...(o.session !== undefined ? { sessionId: o.session } : {}),
-          // A non-number reaches validation as NaN and is refused there with the option's name.
-          ...(o.contextWindow !== undefined ? { contextWindow: /^\d+$/.test(o.contextWindow) ? Number(o.contextWindow) : Number.NaN } : {}),
-          ...(metadata !== undefined ? { metadata } : {}),
-          ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
-          ...addLifecycleOptions(o),
-          ...(o.supersedes !== undefined ? { supersedes: await resolveId(m, o.supersedes, o.namespace) } : {}),
+    .action(
+      async (
+        words: string[],
+        o: AddLifecycleFlags & {
+          namespace: string;
+          key?: string;
+          category?: string;
+          session?: string;
+          contextWindow?: string;
+          metadata?: string;
+          createdAt?: string;
+        },
+        cmd: Command,
+      ) => {
+        const content = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
+        await withMemory(cmd, async (m, g) => {
+          const metadata = parseJsonObject(o.metadata, '--metadata');
+          const r = await m.add(content, {
+            namespace: o.namespace,
+            ...(o.key !== undefined ? { key: o.key } : {}),
+            ...(o.category !== undefined ? { category: o.category } : {}),
+            ...(o.session !== undefined ? { sessionId: o.session } : {}),
+            // A non-number reaches validation as NaN and is refused there with the option's name.
+            ...(o.contextWindow !== undefined ? { contextWindow: /^\d+$/.test(o.contextWindow) ? Number(o.contextWindow) : Number.NaN } : {}),
+            ...(metadata !== undefined ? { metadata } : {}),
+            ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
+            ...addLifecycleOptions(o),
+            ...(o.supersedes !== undefined ? { supersedes: await resolveId(m, o.supersedes, o.namespace) } : {}),
+          });
+          if (g.json) json(r);
+          else out(addResultText(r));
         });
-        if (g.json) json(r);
-        else out(addResultText(r));
-      });
-    });
+      },
+    );
 
   relevanceFlags(recallLifecycleFlags(filterFlags(program.command('recall'))))
     .description('find memories relevant to a query')
@@ -187,47 +233,80 @@ export function buildProgram(): Command {
     .option('--vector-weight <w>', 'relative weight of the vector leg (default 1)', Number)
     .option('--rrf-k <k>', 'RRF constant k (with --fusion rrf)', Number)
     .option('--exact', 'exact vector scan')
-    .action(async (words: string[], o: FilterOpts & RecallLifecycleFlags & RelevanceFlags & { mode?: RecallMode; limit: number; rrfK?: number; exact?: boolean; fusion?: 'adaptive' | 'convex' | 'rrf'; keywordWeight?: number; vectorWeight?: number }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        const recallOptions = {
-          ...filterFrom(o, 'default'),
-          limit: o.limit,
-          ...(o.mode ? { mode: o.mode } : {}),
-          ...(o.rrfK !== undefined ? { rrfK: o.rrfK } : {}),
-          ...(o.fusion ? { fusion: o.fusion } : {}),
-          ...(o.keywordWeight !== undefined || o.vectorWeight !== undefined
-            ? { weights: { ...(o.keywordWeight !== undefined ? { keyword: o.keywordWeight } : {}), ...(o.vectorWeight !== undefined ? { vector: o.vectorWeight } : {}) } }
-            : {}),
-          ...(o.exact ? { exact: true } : {}),
-          ...recallLifecycleOptions(o),
-          ...relevanceOptions(o),
-        };
-        const query = words.join(' ');
-        const hits = await m.recall(query, recallOptions);
-        if (g.json) json(hits);
-        else {
-          if (!m.semantic) process.stderr.write('note: semantic recall is off (embedder none); keyword results only\n');
-          out(hitsTable(hits));
-        }
-        if (!hits.length) {
-          const hint = await elsewhereHint(m, query, recallOptions);
-          if (hint) process.stderr.write(`${hint}\n`);
-        }
-      }, { readonly: true });
-    });
+    .action(
+      async (
+        words: string[],
+        o: FilterOpts &
+          RecallLifecycleFlags &
+          RelevanceFlags & {
+            mode?: RecallMode;
+            limit: number;
+            rrfK?: number;
+            exact?: boolean;
+            fusion?: 'adaptive' | 'convex' | 'rrf';
+            keywordWeight?: number;
+            vectorWeight?: number;
+          },
+        cmd: Command,
+      ) => {
+        await withMemory(
+          cmd,
+          async (m, g) => {
+            const recallOptions = {
+              ...filterFrom(o, 'default'),
+              limit: o.limit,
+              ...(o.mode ? { mode: o.mode } : {}),
+              ...(o.rrfK !== undefined ? { rrfK: o.rrfK } : {}),
+              ...(o.fusion ? { fusion: o.fusion } : {}),
+              ...(o.keywordWeight !== undefined || o.vectorWeight !== undefined
+                ? {
+                    weights: {
+                      ...(o.keywordWeight !== undefined ? { keyword: o.keywordWeight } : {}),
+                      ...(o.vectorWeight !== undefined ? { vector: o.vectorWeight } : {}),
+                    },
+                  }
+                : {}),
+              ...(o.exact ? { exact: true } : {}),
+              ...recallLifecycleOptions(o),
+              ...relevanceOptions(o),
+            };
+            const query = words.join(' ');
+            const hits = await m.recall(query, recallOptions);
+            if (g.json) json(hits);
+            else {
+              if (!m.semantic) process.stderr.write('note: semantic recall is off (embedder none); keyword results only\n');
+              out(hitsTable(hits));
+            }
+            if (!hits.length) {
+              const hint = await elsewhereHint(m, query, recallOptions);
+              if (hint) process.stderr.write(`${hint}\n`);
+            }
+          },
+          { readonly: true },
+        );
+      },
+    );
 
-  program.command('get')
+  program
+    .command('get')
     .description('show one memory')
     .argument('<id>', 'memory id')
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
     .option('--include-expired', 'show it even if it has expired (and is not pruned yet)')
     .action(async (id: string, o: { namespace?: string; includeExpired?: boolean }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        const r = await m.get(await resolveId(m, id, o.namespace), { ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.includeExpired ? { includeExpired: true } : {}) });
-        if (!r) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
-        if (g.json) json(r);
-        else out(memoryDetail(r));
-      }, { readonly: true });
+      await withMemory(
+        cmd,
+        async (m, g) => {
+          const r = await m.get(await resolveId(m, id, o.namespace), {
+            ...(o.namespace ? { namespace: o.namespace } : {}),
+            ...(o.includeExpired ? { includeExpired: true } : {}),
+          });
+          if (!r) throw new MnemoliteError('NOT_FOUND', `No memory with id ${id}. List ids with: mnemolite list`);
+          if (g.json) json(r);
+          else out(memoryDetail(r));
+        },
+        { readonly: true },
+      );
     });
 
   filterFlags(program.command('list'))
@@ -237,11 +316,21 @@ export function buildProgram(): Command {
     .addOption(new Option('--order <order>', 'asc or desc by creation time').choices(['asc', 'desc']).default('desc'))
     .option('--include-expired', 'include expired memories not pruned yet')
     .action(async (o: FilterOpts & { limit: number; offset: number; order: 'asc' | 'desc'; includeExpired?: boolean }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        const rows = await m.list({ ...filterFrom(o, '*'), limit: o.limit, offset: o.offset, order: o.order, ...(o.includeExpired ? { includeExpired: true } : {}) });
-        if (g.json) json(rows);
-        else out(memoriesTable(rows));
-      }, { readonly: true });
+      await withMemory(
+        cmd,
+        async (m, g) => {
+          const rows = await m.list({
+            ...filterFrom(o, '*'),
+            limit: o.limit,
+            offset: o.offset,
+            order: o.order,
+            ...(o.includeExpired ? { includeExpired: true } : {}),
+          });
+          if (g.json) json(rows);
+          else out(memoriesTable(rows));
+        },
+        { readonly: true },
+      );
     });
 
   updateLifecycleFlags(program.command('update'))
@@ -252,22 +341,33 @@ export function buildProgram(): Command {
     .option('--session <id>', 'new session id')
     .option('--metadata <json>', 'new metadata (JSON object)')
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
-    .action(async (id: string, o: UpdateLifecycleFlags & { content?: string; category?: string; session?: string; metadata?: string; namespace?: string }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        const metadata = parseJsonObject(o.metadata, '--metadata');
-        const r = await m.update(await resolveId(m, id, o.namespace), {
-          ...(o.content !== undefined ? { content: o.content } : {}),
-          ...(o.category !== undefined ? { category: o.category } : {}),
-          ...(o.session !== undefined ? { sessionId: o.session } : {}),
-          ...(metadata !== undefined ? { metadata } : {}),
-          ...updateLifecycleInput(o),
-        }, o.namespace ? { namespace: o.namespace } : {});
-        if (g.json) json(r);
-        else out(`updated ${r.id}`);
-      });
-    });
+    .action(
+      async (
+        id: string,
+        o: UpdateLifecycleFlags & { content?: string; category?: string; session?: string; metadata?: string; namespace?: string },
+        cmd: Command,
+      ) => {
+        await withMemory(cmd, async (m, g) => {
+          const metadata = parseJsonObject(o.metadata, '--metadata');
+          const r = await m.update(
+            await resolveId(m, id, o.namespace),
+            {
+              ...(o.content !== undefined ? { content: o.content } : {}),
+              ...(o.category !== undefined ? { category: o.category } : {}),
+              ...(o.session !== undefined ? { sessionId: o.session } : {}),
+              ...(metadata !== undefined ? { metadata } : {}),
+              ...updateLifecycleInput(o),
+            },
+            o.namespace ? { namespace: o.namespace } : {},
+          );
+          if (g.json) json(r);
+          else out(`updated ${r.id}`);
+        });
+      },
+    );
 
-  program.command('forget')
+  program
+    .command('forget')
     .description('delete a memory')
     .argument('<id>', 'memory id')
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
@@ -281,15 +381,20 @@ export function buildProgram(): Command {
       });
     });
 
-  program.command('stats')
+  program
+    .command('stats')
     .description('counts, embedding model, file size')
     .option('-n, --namespace <ns>', 'only this namespace')
     .action(async (o: { namespace?: string }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        const s = await m.stats(o.namespace ? { namespace: o.namespace } : {});
-        if (g.json) json(s);
-        else out(statsText(s));
-      }, { readonly: true });
+      await withMemory(
+        cmd,
+        async (m, g) => {
+          const s = await m.stats(o.namespace ? { namespace: o.namespace } : {});
+          if (g.json) json(s);
+          else out(statsText(s));
+        },
+        { readonly: true },
+      );
     });
 
   filterFlags(program.command('export'))
@@ -297,39 +402,68 @@ export function buildProgram(): Command {
     .argument('[file]', 'output file (default stdout)')
     .option('--vectors', 'include vectors')
     .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean }, cmd: Command) => {
-      if (file && file !== '-' && existsSync(file)) throw new MnemoliteError('INVALID_INPUT', `${file} already exists. Choose a new file; export never overwrites.`);
-      await withMemory(cmd, async (m) => {
-        // Create the file now (not lazily in the stream), so a bad path is an error, not a silent no-op.
-        let fd: number | undefined;
-        if (file && file !== '-') {
-          try {
-            fd = openSync(file, 'wx');
-          } catch (err) {
-            const c = (err as NodeJS.ErrnoException).code;
-            throw new MnemoliteError(c === 'EACCES' || c === 'EPERM' || c === 'EROFS' ? 'READ_ONLY' : 'INVALID_INPUT', `Cannot create ${file} (${(err as Error).message}). Choose another file path.`);
+      if (file && file !== '-' && existsSync(file))
+        throw new MnemoliteError('INVALID_INPUT', `${file} already exists. Choose a new file; export never overwrites.`);
+      await withMemory(
+        cmd,
+        async (m) => {
+          // Create the file now (not lazily in the stream), so a bad path is an error, not a silent no-op.
+          let fd: number | undefined;
+          if (file && file !== '-') {
+            try {
+              fd = openSync(file, 'wx');
+            } catch (err) {
+              const c = (err as NodeJS.ErrnoException).code;
+              throw new MnemoliteError(
+                c === 'EACCES' || c === 'EPERM' || c === 'EROFS' ? 'READ_ONLY' : 'INVALID_INPUT',
+                `Cannot create ${file} (${(err as Error).message}). Choose another file path.`,
+              );
+            }
           }
-        }
-        const stream: Writable = fd !== undefined ? createWriteStream('', { fd }) : process.stdout;
-        let failed: Error | undefined;
-        stream.on('error', (err) => { failed = err; });
-        let n = 0;
-        for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
-          if (failed) break;
-          if (!stream.write(`${JSON.stringify(rec)}\n`)) await new Promise((r) => { stream.once('drain', r); stream.once('error', r); });
-          n++;
-        }
-        if (stream !== process.stdout) {
-          if (!failed) await new Promise<void>((res) => { stream.once('error', () => res()); stream.end(() => res()); });
-          if (failed) throw new MnemoliteError('STORAGE', `Writing ${file} failed (${failed.message}); the export is incomplete. Check free space and permissions, then export again to a new file.`);
-          process.stderr.write(`exported ${n} memories to ${file}\n`);
-        }
-      }, { readonly: true });
+          const stream: Writable = fd !== undefined ? createWriteStream('', { fd }) : process.stdout;
+          let failed: Error | undefined;
+          stream.on('error', (err) => {
+            failed = err;
+          });
+          let n = 0;
+          for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
+            if (failed) break;
+            if (!stream.write(`${JSON.stringify(rec)}\n`))
+              await new Promise((r) => {
+                stream.once('drain', r);
+                stream.once('error', r);
+              });
+            n++;
+          }
+          if (stream !== process.stdout) {
+            if (!failed)
+              await new Promise<void>((res) => {
+                stream.once('error', () => res());
+                stream.end(() => res());
+              });
+            if (failed)
+              throw new MnemoliteError(
+                'STORAGE',
+                `Writing ${file} failed (${failed.message}); the export is incomplete. Check free space and permissions, then export again to a new file.`,
+              );
+            process.stderr.write(`exported ${n} memories to ${file}\n`);
+          }
+        },
+        { readonly: true },
+      );
     });
 
-  program.command('import')
-    .description('import memories from a JSON Lines file made by export ("-" for stdin), Markdown memory files (--from markdown), or chat history (--from chatgpt|claude|mem0|chat-jsonl)')
+  program
+    .command('import')
+    .description(
+      'import memories from a JSON Lines file made by export ("-" for stdin), Markdown memory files (--from markdown), or chat history (--from chatgpt|claude|mem0|chat-jsonl)',
+    )
     .argument('<file>', 'input file (a file or directory with --from markdown)')
-    .addOption(new Option('--from <format>', 'input format: jsonl (export), markdown, or chat history: chatgpt, claude, mem0, chat-jsonl').choices(['jsonl', 'markdown', ...HISTORY_SOURCES]).default('jsonl'))
+    .addOption(
+      new Option('--from <format>', 'input format: jsonl (export), markdown, or chat history: chatgpt, claude, mem0, chat-jsonl')
+        .choices(['jsonl', 'markdown', ...HISTORY_SOURCES])
+        .default('jsonl'),
+    )
     .addOption(new Option('--on-conflict <what>', 'existing id or key: skip or replace').choices(['skip', 'replace']).default('skip'))
     .option('-n, --namespace <ns>', '--from markdown or chat history: namespace of the memories', 'default')
     .option('--category <c>', '--from markdown or chat history: category of the memories')
@@ -361,31 +495,42 @@ export function buildProgram(): Command {
       });
     });
 
-  program.command('backup')
+  program
+    .command('backup')
     .description('write a consistent copy of the file (safe while others write)')
     .argument('<dest>', 'new file to create')
     .action(async (dest: string, _o: unknown, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        await m.backup(dest);
-        if (g.json) json({ backup: dest });
-        else out(`backed up ${m.path} to ${dest}`);
-      }, { readonly: true });
+      await withMemory(
+        cmd,
+        async (m, g) => {
+          await m.backup(dest);
+          if (g.json) json({ backup: dest });
+          else out(`backed up ${m.path} to ${dest}`);
+        },
+        { readonly: true },
+      );
     });
 
-  program.command('reindex')
+  program
+    .command('reindex')
     .description('embed memories that have no vector from the current embedder (after switching models); resumable')
     .option('--batch-size <n>', 'memories per batch', int('--batch-size'), 64)
     .action(async (o: { batchSize: number }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
-        const bar = progressBar(!g.json && !!process.stderr.isTTY, 'reindex');
-        const r = await m.reindex({ batchSize: o.batchSize, onProgress: (d, t) => bar.update(d, t) });
-        bar.stop();
-        if (g.json) json({ ...r, model: m.embedder?.id });
-        else out(`embedded ${r.embedded} memories with ${m.embedder?.id}`);
-      }, { allowModelChange: true });
+      await withMemory(
+        cmd,
+        async (m, g) => {
+          const bar = progressBar(!g.json && !!process.stderr.isTTY, 'reindex');
+          const r = await m.reindex({ batchSize: o.batchSize, onProgress: (d, t) => bar.update(d, t) });
+          bar.stop();
+          if (g.json) json({ ...r, model: m.embedder?.id });
+          else out(`embedded ${r.embedded} memories with ${m.embedder?.id}`);
+        },
+        { allowModelChange: true },
+      );
     });
 
-  program.command('demo')
+  program
+    .command('demo')
     .description('store a few memories in a temporary file and compare keyword, vector and hybrid recall')
     .action(async (_o: unknown, cmd: Command) => {
       const g = globals(cmd);

@@ -4,11 +4,17 @@ import { MEMORY_TOOL_NAMES, WRITE_TOOLS } from '../tools.js';
 import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 
-interface McpFlags { namespace: string; session?: string; readOnly?: boolean }
+interface McpFlags {
+  namespace: string;
+  session?: string;
+  readOnly?: boolean;
+}
 
 /** Keep stdout for the protocol: anything a library prints with console.log/info/debug goes to stderr. */
 function guardStdout(): void {
-  const toStderr = (...args: unknown[]): void => { console.error(...args); };
+  const toStderr = (...args: unknown[]): void => {
+    console.error(...args);
+  };
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
@@ -16,7 +22,8 @@ function guardStdout(): void {
 
 /** Register `mnemolite mcp`: a Model Context Protocol server on stdio. */
 export function registerMcp(program: Command): void {
-  program.command('mcp')
+  program
+    .command('mcp')
     .description('serve the memory to AI agents over the Model Context Protocol (stdio)')
     .option('-n, --namespace <ns>', 'the only namespace clients can read and write', 'default')
     .option('--session <id>', 'session id recorded on stored memories')
@@ -25,7 +32,8 @@ export function registerMcp(program: Command): void {
     .action(async (o: McpFlags & { minRelevance?: number }, cmd: Command) => {
       guardStdout();
       const g = cmd.optsWithGlobals<EmbedderFlags & { db: string }>();
-      if (o.namespace === '*') throw new MnemoliteError('INVALID_INPUT', '--namespace must name one namespace; "*" would expose every namespace to the client.');
+      if (o.namespace === '*')
+        throw new MnemoliteError('INVALID_INPUT', '--namespace must name one namespace; "*" would expose every namespace to the client.');
       const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
       try {
         // Loaded here so other commands do not pay for the MCP SDK.

@@ -4,21 +4,34 @@ import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
 import { storeOptions } from './store-options.js';
 import { progressBar } from './progress.js';
 
-interface MigrateFlags { from: string; to: string; batchSize: number; onConflict: 'skip' | 'replace'; fromSchema?: string; toSchema?: string }
+interface MigrateFlags {
+  from: string;
+  to: string;
+  batchSize: number;
+  onConflict: 'skip' | 'replace';
+  fromSchema?: string;
+  toSchema?: string;
+}
 
 /** Register `mnemolite migrate --from A --to B`: copy every memory between a file and PostgreSQL. */
 export function registerMigrate(program: Command): void {
-  program.command('migrate')
+  program
+    .command('migrate')
     .description('copy every memory from one store to another (file <-> postgres://), losslessly, in batches')
     .requiredOption('--from <path|url>', 'source: a memory file or a postgres:// URL')
     .requiredOption('--to <path|url>', 'destination: a memory file or a postgres:// URL (created if missing)')
     .option('--from-schema <name>', 'PostgreSQL schema of the source (default mnemolite)')
     .option('--to-schema <name>', 'PostgreSQL schema of the destination (default mnemolite)')
-    .option('--batch-size <n>', 'memories per transaction', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new MnemoliteError('INVALID_INPUT', '--batch-size must be a whole number, 1 or more.');
-      return n;
-    }, 500)
+    .option(
+      '--batch-size <n>',
+      'memories per transaction',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new MnemoliteError('INVALID_INPUT', '--batch-size must be a whole number, 1 or more.');
+        return n;
+      },
+      500,
+    )
     .option('--on-conflict <what>', 'ids already in the destination: skip (resume) or replace', 'skip')
     .action(async (o: MigrateFlags, cmd: Command) => {
       const g = cmd.optsWithGlobals<EmbedderFlags & { json?: boolean }>();
@@ -36,7 +49,10 @@ export function registerMigrate(program: Command): void {
         });
         bar.stop();
         if (g.json) process.stdout.write(`${JSON.stringify({ from: from.path, to: to.path, ...r }, null, 2)}\n`);
-        else process.stdout.write(`migrated ${r.total} memories from ${from.path} to ${to.path}: imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}\n`);
+        else
+          process.stdout.write(
+            `migrated ${r.total} memories from ${from.path} to ${to.path}: imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}\n`,
+          );
       } finally {
         await to?.close();
         await from.close();

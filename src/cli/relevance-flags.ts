@@ -13,7 +13,9 @@ export interface RelevanceFlags {
 /** Add the flags to a command. */
 export function relevanceFlags(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--min-relevance <r>', 'only hits with relevance ≥ r (0 to 1; 0.5 drops ≥ 90% of off-topic questions on the eval sets)').argParser(Number))
+    .addOption(
+      new Option('--min-relevance <r>', 'only hits with relevance ≥ r (0 to 1; 0.5 drops ≥ 90% of off-topic questions on the eval sets)').argParser(Number),
+    )
     .option('--now <time>', '"now" for time words in the query, e.g. 2025-03-01 (default: the clock)')
     .option('--no-time-preference', 'ignore time words in the query')
     .option('--no-prefer-current', 'do not rank newer statements of the same thing first');

@@ -32,14 +32,20 @@ export function contentHash(text: string): string {
 /** Check length and finiteness, then L2-normalise (so cosine is a dot product). */
 export function normalise(v: ArrayLike<number>, dims: number, who: string): Float32Array {
   if (!v || v.length !== dims) {
-    throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${who}" returned a vector of length ${v?.length ?? 0}; it declared dims ${dims}. Fix the embedder or its dims.`);
+    throw new MnemoliteError(
+      'EMBEDDER_FAILED',
+      `Embedder "${who}" returned a vector of length ${v?.length ?? 0}; it declared dims ${dims}. Fix the embedder or its dims.`,
+    );
   }
   const out = new Float32Array(dims);
   let norm = 0;
   for (let i = 0; i < dims; i++) {
     const x = Number(v[i]);
     if (!Number.isFinite(x)) {
-      throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${who}" returned a non-finite value (${x}) at position ${i}. Fix the embedder; nothing was written.`);
+      throw new MnemoliteError(
+        'EMBEDDER_FAILED',
+        `Embedder "${who}" returned a non-finite value (${x}) at position ${i}. Fix the embedder; nothing was written.`,
+      );
     }
     out[i] = x;
     norm += x * x;
@@ -85,12 +91,22 @@ export class EmbeddingService {
         vecs = bulk ? (await bulk)[b]! : await this.embedder.embed(idx.map((j) => texts[j]!));
       } catch (err) {
         if (err instanceof MnemoliteError) throw err;
-        throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${this.embedder.id}" failed: ${(err as Error)?.message ?? String(err)}. Nothing was written.`, undefined, { cause: err });
+        throw new MnemoliteError(
+          'EMBEDDER_FAILED',
+          `Embedder "${this.embedder.id}" failed: ${(err as Error)?.message ?? String(err)}. Nothing was written.`,
+          undefined,
+          { cause: err },
+        );
       }
       if (!Array.isArray(vecs) || vecs.length !== idx.length) {
-        throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${this.embedder.id}" returned ${Array.isArray(vecs) ? vecs.length : 'no'} vectors for ${idx.length} texts. It must return one vector per text.`);
+        throw new MnemoliteError(
+          'EMBEDDER_FAILED',
+          `Embedder "${this.embedder.id}" returned ${Array.isArray(vecs) ? vecs.length : 'no'} vectors for ${idx.length} texts. It must return one vector per text.`,
+        );
       }
-      idx.forEach((j, k) => { out[j] = normalise(vecs[k]!, this.embedder.dims, this.embedder.id); });
+      idx.forEach((j, k) => {
+        out[j] = normalise(vecs[k]!, this.embedder.dims, this.embedder.id);
+      });
     }
     return out;
   }
@@ -98,7 +114,10 @@ export class EmbeddingService {
   private async callBulk(batches: string[][]): Promise<ArrayLike<number>[][]> {
     const res = await this.embedder.embedBatches!(batches);
     if (!Array.isArray(res) || res.length !== batches.length) {
-      throw new MnemoliteError('EMBEDDER_FAILED', `Embedder "${this.embedder.id}" returned ${Array.isArray(res) ? res.length : 'no'} batches for ${batches.length}. It must return one array of vectors per batch.`);
+      throw new MnemoliteError(
+        'EMBEDDER_FAILED',
+        `Embedder "${this.embedder.id}" returned ${Array.isArray(res) ? res.length : 'no'} batches for ${batches.length}. It must return one array of vectors per batch.`,
+      );
     }
     return res;
   }
@@ -112,21 +131,35 @@ export class EmbeddingService {
     const out: (Float32Array | undefined)[] = new Array(items.length);
     const missing = new Map<string, number[]>();
     const scopes = new Map<string | undefined, number[]>();
-    items.forEach((it, i) => { const s = scopes.get(it.scope); if (s) s.push(i); else scopes.set(it.scope, [i]); });
+    items.forEach((it, i) => {
+      const s = scopes.get(it.scope);
+      if (s) s.push(i);
+      else scopes.set(it.scope, [i]);
+    });
     for (const [scope, idx] of scopes) {
-      const cached = await this.store.cachedVectors(model, idx.map((i) => items[i]!.hash), scope);
+      const cached = await this.store.cachedVectors(
+        model,
+        idx.map((i) => items[i]!.hash),
+        scope,
+      );
       for (const i of idx) {
         const it = items[i]!;
         const hit = cached.get(it.hash);
-        if (hit && hit.length === this.embedder.dims) { out[i] = hit; this.counters.hits++; }
-        else missing.set(it.hash, [...(missing.get(it.hash) ?? []), i]);
+        if (hit && hit.length === this.embedder.dims) {
+          out[i] = hit;
+          this.counters.hits++;
+        } else missing.set(it.hash, [...(missing.get(it.hash) ?? []), i]);
       }
     }
     for (const g of missing.values()) this.counters.misses += g.length;
     if (missing.size) {
       const groups = [...missing.values()];
       const vecs = await this.callModel(groups.map((g) => items[g[0]!]!.text));
-      groups.forEach((g, k) => g.forEach((i) => { out[i] = vecs[k]!; }));
+      groups.forEach((g, k) =>
+        g.forEach((i) => {
+          out[i] = vecs[k]!;
+        }),
+      );
     }
     return out as Float32Array[];
   }

@@ -12,14 +12,17 @@ if (!port) throw new Error('embed-worker runs only as a worker thread');
 const model = new LocalEmbedder({ workers: 0 });
 
 port.on('message', (m: { id: number; texts: string[] }) => {
-  model.embed(m.texts).then((vecs) => {
-    const dims = model.dims;
-    const flat = new Float32Array(vecs.length * dims);
-    vecs.forEach((v, i) => flat.set(v, i * dims));
-    const reply: WorkerReply = { id: m.id, vectors: flat, dims };
-    port.postMessage(reply, [flat.buffer]);
-  }, (err: unknown) => {
-    const reply: WorkerReply = { id: m.id, error: (err as Error)?.message ?? String(err) };
-    port.postMessage(reply);
-  });
+  model.embed(m.texts).then(
+    (vecs) => {
+      const dims = model.dims;
+      const flat = new Float32Array(vecs.length * dims);
+      vecs.forEach((v, i) => flat.set(v, i * dims));
+      const reply: WorkerReply = { id: m.id, vectors: flat, dims };
+      port.postMessage(reply, [flat.buffer]);
+    },
+    (err: unknown) => {
+      const reply: WorkerReply = { id: m.id, error: (err as Error)?.message ?? String(err) };
+      port.postMessage(reply);
+    },
+  );
 });

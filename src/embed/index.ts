@@ -12,7 +12,8 @@ function embedderProblem(e: object): string | null {
   // "NOT NULL constraint failed: meta.value" when the file recorded the model.
   if (typeof o.provider !== 'string' || !o.provider.trim()) return `provider must be a non-empty string (got ${describe(o.provider)})`;
   if (typeof o.id !== 'string' || !o.id.trim()) return `id must be a non-empty string (got ${describe(o.id)})`;
-  if (typeof o.dims !== 'number' || !Number.isInteger(o.dims) || o.dims < 1 || o.dims > MAX_DIMS) return `dims must be a whole number from 1 to ${MAX_DIMS} (got ${describe(o.dims)})`;
+  if (typeof o.dims !== 'number' || !Number.isInteger(o.dims) || o.dims < 1 || o.dims > MAX_DIMS)
+    return `dims must be a whole number from 1 to ${MAX_DIMS} (got ${describe(o.dims)})`;
   if (typeof o.embed !== 'function') return `embed must be a function embed(texts) returning one vector per text (got ${describe(o.embed)})`;
   if (o.close !== undefined && typeof o.close !== 'function') return `close, when present, must be a function (got ${describe(o.close)})`;
   return null;
@@ -35,5 +36,8 @@ export function resolveEmbedder(e: 'local' | 'none' | Embedder | undefined): Emb
     if (!problem) return e;
     throw new MnemoliteError('INVALID_INPUT', `The custom embedder is not usable: ${problem}. An Embedder is an object { provider, id, dims, embed(texts) }.`);
   }
-  throw new MnemoliteError('INVALID_INPUT', 'embedder must be "local", "none", or an object { provider, id, dims, embed(texts) } with a non-empty id and a positive integer dims.');
+  throw new MnemoliteError(
+    'INVALID_INPUT',
+    'embedder must be "local", "none", or an object { provider, id, dims, embed(texts) } with a non-empty id and a positive integer dims.',
+  );
 }

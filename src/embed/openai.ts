@@ -102,11 +102,17 @@ export class OpenAIEmbedder implements Embedder {
       const json = (await res.json()) as { data?: { index?: number; embedding?: number[] }[] };
       const data = json.data;
       if (!Array.isArray(data) || data.length !== input.length) {
-        throw new MnemoliteError('EMBEDDER_FAILED', `Embedding server at ${this.opts.baseURL} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} texts.`);
+        throw new MnemoliteError(
+          'EMBEDDER_FAILED',
+          `Embedding server at ${this.opts.baseURL} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} texts.`,
+        );
       }
       return [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding ?? []);
     }
-    throw new MnemoliteError('EMBEDDER_FAILED', `Embedding server at ${this.opts.baseURL} did not answer after ${this.opts.retries + 1} attempts (${lastErr}). Check that it runs and the URL is right.`);
+    throw new MnemoliteError(
+      'EMBEDDER_FAILED',
+      `Embedding server at ${this.opts.baseURL} did not answer after ${this.opts.retries + 1} attempts (${lastErr}). Check that it runs and the URL is right.`,
+    );
   }
 }
 

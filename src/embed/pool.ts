@@ -9,11 +9,24 @@ import { MnemoliteError } from '../errors.js';
 /** A message from a worker: the vectors of one batch, flat (`texts × dims`), or why it failed. */
 export type WorkerReply = { id: number; vectors: Float32Array; dims: number } | { id: number; error: string };
 
-interface Job { id: number; texts: string[]; resolve(v: Float32Array[]): void; reject(e: unknown): void }
-interface Slot { worker: Worker; job: Job | null; batches: number; texts: number }
+interface Job {
+  id: number;
+  texts: string[];
+  resolve(v: Float32Array[]): void;
+  reject(e: unknown): void;
+}
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  batches: number;
+  texts: number;
+}
 
 /** Batches and texts one worker embedded (for tests and benchmarks). */
-export interface WorkerStats { batches: number; texts: number }
+export interface WorkerStats {
+  batches: number;
+  texts: number;
+}
 
 /** The worker script next to this file (`.ts` when running from source under tsx). */
 function workerUrl(): URL {
@@ -39,7 +52,10 @@ export class EmbedPool {
   private failed: unknown = null;
   private readonly done: WorkerStats[] = [];
 
-  constructor(size: number, private readonly idleMs: number) {
+  constructor(
+    size: number,
+    private readonly idleMs: number,
+  ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -51,7 +67,9 @@ export class EmbedPool {
     const slot: Slot = { worker, job: null, batches: 0, texts: 0 };
     worker.on('message', (m: WorkerReply) => this.reply(slot, m));
     worker.on('error', (err) => this.fail(err));
-    worker.on('exit', (code) => { if (code !== 0 && this.slots.includes(slot)) this.fail(new Error(`embedding worker exited with code ${code}`)); });
+    worker.on('exit', (code) => {
+      if (code !== 0 && this.slots.includes(slot)) this.fail(new Error(`embedding worker exited with code ${code}`));
+    });
     return slot;
   }
 
@@ -68,7 +86,10 @@ export class EmbedPool {
   /** Embed one batch on the next free worker. */
   run(texts: string[]): Promise<Float32Array[]> {
     if (this.failed !== null) return Promise.reject(this.failed);
-    if (this.idleTimer) { clearTimeout(this.idleTimer); this.idleTimer = null; }
+    if (this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, texts, resolve, reject });
       this.pump();
@@ -84,7 +105,9 @@ export class EmbedPool {
       slot.worker.postMessage({ id: job.id, texts: job.texts });
     }
     if (!this.queue.length && this.slots.every((s) => !s.job) && !this.idleTimer && this.slots.length) {
-      this.idleTimer = setTimeout(() => { void this.close(); }, this.idleMs);
+      this.idleTimer = setTimeout(() => {
+        void this.close();
+      }, this.idleMs);
       this.idleTimer.unref();
     }
   }
@@ -117,7 +140,10 @@ export class EmbedPool {
 
   /** Stop the workers; queued jobs fail with `CLOSED`. */
   async close(): Promise<void> {
-    if (this.idleTimer) { clearTimeout(this.idleTimer); this.idleTimer = null; }
+    if (this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+    }
     const slots = this.slots.splice(0);
     const closed = new MnemoliteError('CLOSED', 'The embedding workers were stopped.');
     for (const j of [...this.queue.splice(0), ...slots.flatMap((s) => (s.job ? [s.job] : []))]) j.reject(closed);

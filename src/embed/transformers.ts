@@ -75,7 +75,16 @@ interface Loaded {
 }
 
 /** File name suffix of each weights variant (onnx/model<suffix>.onnx), as transformers.js names them. */
-const DTYPE_SUFFIX: Record<string, string> = { fp32: '', fp16: '_fp16', int8: '_int8', uint8: '_uint8', q8: '_quantized', q4: '_q4', q4f16: '_q4f16', bnb4: '_bnb4' };
+const DTYPE_SUFFIX: Record<string, string> = {
+  fp32: '',
+  fp16: '_fp16',
+  int8: '_int8',
+  uint8: '_uint8',
+  q8: '_quantized',
+  q4: '_q4',
+  q4f16: '_q4f16',
+  bnb4: '_bnb4',
+};
 
 /** Keys under which model configs give the hidden size. */
 const HIDDEN_KEYS = ['hidden_size', 'dim', 'd_model', 'n_embd', 'embed_dim'];
@@ -143,7 +152,10 @@ async function loadPackage(): Promise<TxModule> {
   }
   const m = ((mod as { AutoModel?: unknown }).AutoModel ? mod : (mod as { default?: unknown }).default) as TxModule | undefined;
   if (!m?.AutoModel || !m.AutoTokenizer || !m.env) {
-    throw new MnemoliteError('EMBEDDER_FAILED', `${TRANSFORMERS_PACKAGE} does not export AutoModel/AutoTokenizer: install a 4.x release with: ${TRANSFORMERS_INSTALL}`);
+    throw new MnemoliteError(
+      'EMBEDDER_FAILED',
+      `${TRANSFORMERS_PACKAGE} does not export AutoModel/AutoTokenizer: install a 4.x release with: ${TRANSFORMERS_INSTALL}`,
+    );
   }
   return m;
 }
@@ -165,13 +177,23 @@ interface Spec {
 
 function resolveSpec(o: TransformersEmbedderOptions): Spec {
   if (!o || typeof o.model !== 'string' || !o.model.trim()) {
-    throw new MnemoliteError('INVALID_INPUT', 'The transformers embedder needs a model: a local model folder or a hub id, e.g. { model: "./models/all-MiniLM-L6-v2" }.');
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      'The transformers embedder needs a model: a local model folder or a hub id, e.g. { model: "./models/all-MiniLM-L6-v2" }.',
+    );
   }
-  if (o.pooling !== undefined && o.pooling !== 'mean' && o.pooling !== 'cls') throw new MnemoliteError('INVALID_INPUT', `pooling must be "mean" or "cls", got ${JSON.stringify(o.pooling)}.`);
-  for (const [k, v] of [['dims', o.dims], ['batchSize', o.batchSize], ['maxTokens', o.maxTokens]] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new MnemoliteError('INVALID_INPUT', `${k} must be a positive whole number, got ${String(v)}.`);
+  if (o.pooling !== undefined && o.pooling !== 'mean' && o.pooling !== 'cls')
+    throw new MnemoliteError('INVALID_INPUT', `pooling must be "mean" or "cls", got ${JSON.stringify(o.pooling)}.`);
+  for (const [k, v] of [
+    ['dims', o.dims],
+    ['batchSize', o.batchSize],
+    ['maxTokens', o.maxTokens],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v <= 0))
+      throw new MnemoliteError('INVALID_INPUT', `${k} must be a positive whole number, got ${String(v)}.`);
   }
-  if (o.dtype !== undefined && (typeof o.dtype !== 'string' || !/^[a-z0-9_]+$/i.test(o.dtype))) throw new MnemoliteError('INVALID_INPUT', `dtype must be a name such as "fp32" or "q8", got ${JSON.stringify(o.dtype)}.`);
+  if (o.dtype !== undefined && (typeof o.dtype !== 'string' || !/^[a-z0-9_]+$/i.test(o.dtype)))
+    throw new MnemoliteError('INVALID_INPUT', `dtype must be a name such as "fp32" or "q8", got ${JSON.stringify(o.dtype)}.`);
   const cacheDir = resolve(o.cacheDir ?? defaultCacheDir());
   const allowDownload = o.allowDownload ?? false;
 
@@ -185,26 +207,54 @@ function resolveSpec(o: TransformersEmbedderOptions): Spec {
     source = folder;
     config = readConfig(join(folder, 'config.json'));
     if (!config) {
-      throw new MnemoliteError('INVALID_INPUT', `${folder} is not a transformers.js model folder: config.json is missing or not JSON. A model folder holds config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx.`, { model });
+      throw new MnemoliteError(
+        'INVALID_INPUT',
+        `${folder} is not a transformers.js model folder: config.json is missing or not JSON. A model folder holds config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx.`,
+        { model },
+      );
     }
     const missing = ['tokenizer.json', 'tokenizer_config.json'].filter((f) => !existsSync(join(folder, f)));
     if (missing.length) {
-      throw new MnemoliteError('INVALID_INPUT', `${folder} is not a complete transformers.js model folder: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing. A model folder holds config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx.`, { model, missing });
+      throw new MnemoliteError(
+        'INVALID_INPUT',
+        `${folder} is not a complete transformers.js model folder: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing. A model folder holds config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx.`,
+        { model, missing },
+      );
     }
   } else if (looksLikePath(model)) {
-    throw new MnemoliteError('INVALID_INPUT', `Model folder ${folder} does not exist. Pass a folder holding config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx, or a hub id such as Xenova/all-MiniLM-L6-v2 with allowDownload.`, { model });
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      `Model folder ${folder} does not exist. Pass a folder holding config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx, or a hub id such as Xenova/all-MiniLM-L6-v2 with allowDownload.`,
+      { model },
+    );
   } else {
     local = false;
     source = model;
     config = readConfig(join(cacheDir, model, 'config.json'));
     if (!config && !allowDownload) {
-      throw new MnemoliteError('INVALID_INPUT', `"${model}" is neither a folder here nor a model in the cache (${cacheDir}). Pass a local model folder, or allow a one-time download from the Hugging Face hub (allowDownload: true; CLI --allow-download).`, { model });
+      throw new MnemoliteError(
+        'INVALID_INPUT',
+        `"${model}" is neither a folder here nor a model in the cache (${cacheDir}). Pass a local model folder, or allow a one-time download from the Hugging Face hub (allowDownload: true; CLI --allow-download).`,
+        { model },
+      );
     }
   }
   const pooling = o.pooling ?? stPooling(local ? join(folder, '1_Pooling', 'config.json') : join(cacheDir, model, '1_Pooling', 'config.json')) ?? 'mean';
   const nameOrPath = typeof config?._name_or_path === 'string' ? config._name_or_path.trim() : '';
   const name = o.name?.trim() || (local ? (nameOrPath && !looksLikePath(nameOrPath) ? nameOrPath : basename(folder)) : model);
-  return { source, local, config, name, pooling, normalize: o.normalize ?? true, dtype: o.dtype, cacheDir, allowDownload, batchSize: o.batchSize ?? 16, maxTokens: o.maxTokens };
+  return {
+    source,
+    local,
+    config,
+    name,
+    pooling,
+    normalize: o.normalize ?? true,
+    dtype: o.dtype,
+    cacheDir,
+    allowDownload,
+    batchSize: o.batchSize ?? 16,
+    maxTokens: o.maxTokens,
+  };
 }
 
 /** Loads run one at a time, because they set the library's process-wide `env` for their duration. */
@@ -236,11 +286,16 @@ async function loadWithEnv(tx: TxModule, spec: Spec): Promise<Loaded> {
   } catch (err) {
     const msg = String((err as Error)?.message ?? err).replace(/\.$/, '');
     const hint = spec.local
-      ? `Check that ${spec.source} holds onnx/model${spec.dtype ? DTYPE_SUFFIX[spec.dtype] ?? `_${spec.dtype}` : ''}.onnx beside config.json, tokenizer.json and tokenizer_config.json.`
+      ? `Check that ${spec.source} holds onnx/model${spec.dtype ? (DTYPE_SUFFIX[spec.dtype] ?? `_${spec.dtype}`) : ''}.onnx beside config.json, tokenizer.json and tokenizer_config.json.`
       : spec.allowDownload
         ? 'Check the model id and the network connection (the first use downloads the model).'
         : 'It is not in the cache: allow a one-time download (allowDownload: true; CLI --allow-download), or pass a local folder.';
-    throw new MnemoliteError('EMBEDDER_FAILED', `Could not load the transformers model "${spec.source}": ${msg}. ${hint}`, { model: spec.source }, { cause: err });
+    throw new MnemoliteError(
+      'EMBEDDER_FAILED',
+      `Could not load the transformers model "${spec.source}": ${msg}. ${hint}`,
+      { model: spec.source },
+      { cause: err },
+    );
   } finally {
     Object.assign(tx.env, saved);
   }
@@ -252,7 +307,11 @@ async function loadWithEnv(tx: TxModule, spec: Spec): Promise<Loaded> {
 /** Pool token vectors ([batch, tokens, hidden]) into one vector per text, or take a pooled [batch, hidden] output as is. */
 function pool(spec: Spec, res: Record<string, TxTensor | undefined>, mask: TxTensor, n: number): Float32Array[] {
   let h = res.last_hidden_state ?? res.token_embeddings ?? res.sentence_embedding ?? res.logits;
-  if (!h) throw new MnemoliteError('EMBEDDER_FAILED', `The transformers model "${spec.source}" returned none of last_hidden_state, token_embeddings or sentence_embedding (it returned ${Object.keys(res).join(', ') || 'nothing'}).`);
+  if (!h)
+    throw new MnemoliteError(
+      'EMBEDDER_FAILED',
+      `The transformers model "${spec.source}" returned none of last_hidden_state, token_embeddings or sentence_embedding (it returned ${Object.keys(res).join(', ') || 'nothing'}).`,
+    );
   if (h.type !== 'float32' && h.to) h = h.to('float32');
   const data = h.data as ArrayLike<number>;
   const vecs: Float32Array[] = [];
@@ -279,7 +338,10 @@ function pool(spec: Spec, res: Record<string, TxTensor | undefined>, mask: TxTen
       vecs.push(v);
     }
   } else {
-    throw new MnemoliteError('EMBEDDER_FAILED', `The transformers model "${spec.source}" returned an output of shape [${h.dims.join(', ')}]; expected [batch, tokens, hidden].`);
+    throw new MnemoliteError(
+      'EMBEDDER_FAILED',
+      `The transformers model "${spec.source}" returned an output of shape [${h.dims.join(', ')}]; expected [batch, tokens, hidden].`,
+    );
   }
   if (vecs.length !== n) throw new MnemoliteError('EMBEDDER_FAILED', `The transformers model "${spec.source}" returned ${vecs.length} vectors for ${n} texts.`);
   if (spec.normalize) {
@@ -306,9 +368,13 @@ async function run(spec: Spec, l: Loaded, texts: string[]): Promise<Float32Array
       vecs = pool(spec, await l.model(inputs), inputs.attention_mask, batch.length);
     } catch (err) {
       if (err instanceof MnemoliteError) throw err;
-      throw new MnemoliteError('EMBEDDER_FAILED', `The transformers model "${spec.source}" failed: ${(err as Error)?.message ?? String(err)}`, undefined, { cause: err });
+      throw new MnemoliteError('EMBEDDER_FAILED', `The transformers model "${spec.source}" failed: ${(err as Error)?.message ?? String(err)}`, undefined, {
+        cause: err,
+      });
     }
-    idx.forEach((i, k) => { out[i] = vecs[k]!; });
+    idx.forEach((i, k) => {
+      out[i] = vecs[k]!;
+    });
   }
   return out;
 }
@@ -339,7 +405,11 @@ export class TransformersEmbedder implements Embedder {
     const spec = preloaded?.spec ?? resolveSpec(o);
     const dims = o.dims ?? preloaded?.dims ?? hiddenSize(spec.config);
     if (!dims) {
-      throw new MnemoliteError('INVALID_INPUT', `The vector length of "${spec.source}" is not known before it is ${spec.local ? 'loaded' : 'downloaded'}: pass dims, or use await transformersEmbedder({ model, ... }), which loads the model and measures it.`, { model: spec.source, reason: 'dims-unknown' });
+      throw new MnemoliteError(
+        'INVALID_INPUT',
+        `The vector length of "${spec.source}" is not known before it is ${spec.local ? 'loaded' : 'downloaded'}: pass dims, or use await transformersEmbedder({ model, ... }), which loads the model and measures it.`,
+        { model: spec.source, reason: 'dims-unknown' },
+      );
     }
     this.spec = spec;
     this.source = spec.source;
@@ -367,7 +437,10 @@ export class TransformersEmbedder implements Embedder {
     const out = await run(this.spec, await this.session(), texts);
     const bad = out.find((v) => v.length !== this.dims);
     if (bad) {
-      throw new MnemoliteError('EMBEDDER_FAILED', `The transformers model "${this.source}" makes ${bad.length}-dimensional vectors, but dims is ${this.dims}. Pass dims: ${bad.length}, or leave dims out.`);
+      throw new MnemoliteError(
+        'EMBEDDER_FAILED',
+        `The transformers model "${this.source}" makes ${bad.length}-dimensional vectors, but dims is ${this.dims}. Pass dims: ${bad.length}, or leave dims out.`,
+      );
     }
     return out;
   }

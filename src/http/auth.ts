@@ -36,12 +36,16 @@ function checkToken(token: string, source: string, minBits: number): void {
     throw new MnemoliteError('INVALID_INPUT', `${source}: a token may only use letters, digits and . _ ~ + / = - (e.g. the output of openssl rand -hex 32).`);
   }
   if (minBits > 0 && tokenBits(token) < minBits) {
-    throw new MnemoliteError('INVALID_INPUT', `${source}: a token is too weak to listen beyond loopback (estimated ${Math.floor(tokenBits(token))} bits; at least ${minBits} needed). Generate one with: openssl rand -hex 32`);
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      `${source}: a token is too weak to listen beyond loopback (estimated ${Math.floor(tokenBits(token))} bits; at least ${minBits} needed). Generate one with: openssl rand -hex 32`,
+    );
   }
 }
 
 function checkPattern(p: string, source: string): string {
-  if (!p || /[\u0000-\u001f\u007f]/.test(p) || p.length > 129) throw new MnemoliteError('INVALID_INPUT', `${source}: "${p}" is not a valid namespace or namespace pattern.`);
+  if (!p || /[\u0000-\u001f\u007f]/.test(p) || p.length > 129)
+    throw new MnemoliteError('INVALID_INPUT', `${source}: "${p}" is not a valid namespace or namespace pattern.`);
   if (p !== '*' && p.indexOf('*') !== -1 && p.indexOf('*') !== p.length - 1) {
     throw new MnemoliteError('INVALID_INPUT', `${source}: "${p}": "*" may only end a namespace pattern (e.g. "agent-*").`);
   }
@@ -60,7 +64,10 @@ function checkPattern(p: string, source: string): string {
  * `options.minBits`: refuse tokens whose estimated strength (see `tokenBits`) is lower; the
  * server asks for 128 bits when it listens beyond loopback.
  */
-export function parseTokens(env: { MNEMOLITE_TOKEN?: string | undefined; MNEMOLITE_TOKENS?: string | undefined }, options: { minBits?: number } = {}): TokenEntry[] {
+export function parseTokens(
+  env: { MNEMOLITE_TOKEN?: string | undefined; MNEMOLITE_TOKENS?: string | undefined },
+  options: { minBits?: number } = {},
+): TokenEntry[] {
   const minBits = options.minBits ?? 0;
   const entries: TokenEntry[] = [];
   const seen = new Set<string>();
@@ -79,10 +86,16 @@ export function parseTokens(env: { MNEMOLITE_TOKEN?: string | undefined; MNEMOLI
       // A token may end in '=' (base64 padding), so split at the last '=': namespaces never contain one.
       const at = raw.lastIndexOf('=');
       if (at <= 0 || at === raw.length - 1) {
-        throw new MnemoliteError('INVALID_INPUT', 'MNEMOLITE_TOKENS: each entry must be <token>=<namespaces>, e.g. MNEMOLITE_TOKENS="<token1>=agent-1|agent-2,<token2>=*".');
+        throw new MnemoliteError(
+          'INVALID_INPUT',
+          'MNEMOLITE_TOKENS: each entry must be <token>=<namespaces>, e.g. MNEMOLITE_TOKENS="<token1>=agent-1|agent-2,<token2>=*".',
+        );
       }
       const token = raw.slice(0, at);
-      const list = raw.slice(at + 1).split('|').map((p) => checkPattern(p, 'MNEMOLITE_TOKENS'));
+      const list = raw
+        .slice(at + 1)
+        .split('|')
+        .map((p) => checkPattern(p, 'MNEMOLITE_TOKENS'));
       add(token, list.includes('*') ? '*' : list, 'MNEMOLITE_TOKENS');
     }
   }

@@ -30,9 +30,7 @@ export function describeIssues(where: string, error: z.ZodError): string {
   }
   const msg = issue.message.replace(/^Invalid input: /, '');
   if (!field && issue.code === 'invalid_type' && /received undefined/.test(msg)) {
-    return where === 'body'
-      ? 'The request needs a JSON body. Send one with Content-Type: application/json.'
-      : `${where}: ${msg}.`;
+    return where === 'body' ? 'The request needs a JSON body. Send one with Content-Type: application/json.' : `${where}: ${msg}.`;
   }
   if (!field) return `${where}: ${msg}.`;
   const what = where === 'body' ? 'body field' : `${where} parameter`;
@@ -61,7 +59,11 @@ function errorResponse(err: unknown): { status: number; body: ErrorBody; interna
     const info = ERROR_CODES[err.code] as { http: number; httpShowsMessage: boolean } | undefined;
     const status = info?.http ?? 500;
     if (status >= 500 && !info?.httpShowsMessage) {
-      return { status, body: { error: { code: err.code, message: 'The server could not complete the request because of a storage problem. The server log has details.' } }, internal: true };
+      return {
+        status,
+        body: { error: { code: err.code, message: 'The server could not complete the request because of a storage problem. The server log has details.' } },
+        internal: true,
+      };
     }
     const details = status < 500 && err.details ? { details: err.details } : {};
     return { status, body: { error: { code: err.code, message: err.message, ...details } }, internal: status >= 500 };
@@ -75,13 +77,18 @@ function errorResponse(err: unknown): { status: number; body: ErrorBody; interna
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return bad(400, 'INVALID_JSON', 'The request body is empty but Content-Type says application/json. Send a JSON body, or drop the header.');
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return bad(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the server accepts. Send fewer memories per request (content is at most 100,000 bytes each), or start the server with a larger --body-limit.');
+        return bad(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          'The request body is larger than the server accepts. Send fewer memories per request (content is at most 100,000 bytes each), or start the server with a larger --body-limit.',
+        );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return bad(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return bad(400, 'BAD_REQUEST', 'The Content-Length header does not match the body.');
       default:
-        if (sc === 414) return bad(414, 'URI_TOO_LONG', 'The URL is too long. Memory ids are at most 200 characters; send long filters in a POST body (e.g. /api/recall).');
+        if (sc === 414)
+          return bad(414, 'URI_TOO_LONG', 'The URL is too long. Memory ids are at most 200 characters; send long filters in a POST body (e.g. /api/recall).');
         return bad(sc, 'BAD_REQUEST', 'The request could not be read. Check the method, headers and body against /openapi.json.');
     }
   }

@@ -1,8 +1,21 @@
 import { z } from 'zod';
 import type { RouteDef } from './route.js';
 import {
-  AddManyResult, AddResultSchema, ErrorSchema, ExportRecordSchema, HealthResult, ListResult, MeResult, MemorySchema, RecallHitSchema, RecallResult, ContextResultSchema, StatsSchema,
-  ForgetResult, HistoryResult, PruneResultSchema,
+  AddManyResult,
+  AddResultSchema,
+  ErrorSchema,
+  ExportRecordSchema,
+  HealthResult,
+  ListResult,
+  MeResult,
+  MemorySchema,
+  RecallHitSchema,
+  RecallResult,
+  ContextResultSchema,
+  StatsSchema,
+  ForgetResult,
+  HistoryResult,
+  PruneResultSchema,
 } from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -93,7 +106,10 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; authRe
       if (status === 401 && !opts.authRequired && r.auth) continue;
       responses[String(status)] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } };
     }
-    responses['500'] = { description: 'Unexpected server error (no details are returned; see the server log)', content: { 'application/json': { schema: ref('Error') } } };
+    responses['500'] = {
+      description: 'Unexpected server error (no details are returned; see the server log)',
+      content: { 'application/json': { schema: ref('Error') } },
+    };
     const op: Json = {
       operationId: r.operationId,
       summary: r.summary,

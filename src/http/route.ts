@@ -24,7 +24,11 @@ export interface RouteContext<P, Q, B> {
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** One HTTP route: its schemas (used both to validate and to write /openapi.json) and its handler. */
-export interface RouteDef<P extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+export interface RouteDef<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Fastify-style path, e.g. `/api/memories/:id`. */
   path: string;

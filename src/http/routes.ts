@@ -4,7 +4,18 @@ import { allows, type Principal } from './auth.js';
 import { HttpError } from './errors.js';
 import { route, type RouteDef } from './route.js';
 import {
-  AddBody, AddManyBody, ExportQuery, GetQuery, IdParams, ListQuery, PruneBody, RecallBody, ContextBody, ScopeQuery, StatsQuery, UpdateBody,
+  AddBody,
+  AddManyBody,
+  ExportQuery,
+  GetQuery,
+  IdParams,
+  ListQuery,
+  PruneBody,
+  RecallBody,
+  ContextBody,
+  ScopeQuery,
+  StatsQuery,
+  UpdateBody,
 } from './schemas.js';
 
 /** Every namespace (the library's wildcard). */
@@ -51,7 +62,12 @@ async function visible(mem: Memory, p: Principal, id: string, requested: string 
   if (requested !== undefined && !allows(p.namespaces, requested)) scopeNamespace(p, requested, ALL);
   const rec = await mem.get(id, { ...(requested !== undefined ? { namespace: requested } : {}), ...(includeExpired ? { includeExpired: true } : {}) });
   if (!rec || !allows(p.namespaces, rec.namespace)) {
-    throw new HttpError(404, 'NOT_FOUND', `No memory with id ${id}${requested !== undefined ? ` in namespace "${requested}"` : ''}. List ids with GET /api/memories.`, { id });
+    throw new HttpError(
+      404,
+      'NOT_FOUND',
+      `No memory with id ${id}${requested !== undefined ? ` in namespace "${requested}"` : ''}. List ids with GET /api/memories.`,
+      { id },
+    );
   }
   return rec;
 }
@@ -67,10 +83,16 @@ function defined<T extends Record<string, unknown>>(o: T): T {
 export function apiRoutes(mem: Memory, version: string): RouteDef[] {
   return [
     route({
-      method: 'POST', path: '/api/memories', operationId: 'addMemory', tag: 'memories', auth: true,
+      method: 'POST',
+      path: '/api/memories',
+      operationId: 'addMemory',
+      tag: 'memories',
+      auth: true,
       summary: 'Remember a text',
-      description: 'Stores one memory (namespace defaults to "default"). A key already used in the namespace replaces that memory, keeping its id and createdAt. An identical memory already stored is not stored twice (deduplicated: "exact", its id is returned).',
-      body: AddBody, bodyName: 'AddRequest',
+      description:
+        'Stores one memory (namespace defaults to "default"). A key already used in the namespace replaces that memory, keeping its id and createdAt. An identical memory already stored is not stored twice (deduplicated: "exact", its id is returned).',
+      body: AddBody,
+      bodyName: 'AddRequest',
       responses: { 201: { description: 'Stored', schema: 'AddResult' } },
       errors: [400, 401, 403, 409, 413, 415],
       async handler({ body, principal, reply }) {
@@ -82,10 +104,15 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'POST', path: '/api/memories/batch', operationId: 'addMemories', tag: 'memories', auth: true,
+      method: 'POST',
+      path: '/api/memories/batch',
+      operationId: 'addMemories',
+      tag: 'memories',
+      auth: true,
       summary: 'Remember many texts in one transaction',
       description: 'All memories are validated and embedded first, then written in one transaction: all or nothing.',
-      body: AddManyBody, bodyName: 'AddManyRequest',
+      body: AddManyBody,
+      bodyName: 'AddManyRequest',
       responses: { 201: { description: 'Stored, in request order', schema: 'AddManyResult' } },
       errors: [400, 401, 403, 409, 413, 415],
       async handler({ body, principal, reply }) {
@@ -96,7 +123,11 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'GET', path: '/api/memories', operationId: 'listMemories', tag: 'memories', auth: true,
+      method: 'GET',
+      path: '/api/memories',
+      operationId: 'listMemories',
+      tag: 'memories',
+      auth: true,
       summary: 'List memories matching filters',
       description: 'Newest first by default. Without namespace, lists every namespace the caller may see.',
       query: ListQuery,
@@ -113,10 +144,15 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'GET', path: '/api/memories/:id', operationId: 'getMemory', tag: 'memories', auth: true,
+      method: 'GET',
+      path: '/api/memories/:id',
+      operationId: 'getMemory',
+      tag: 'memories',
+      auth: true,
       summary: 'One memory by id',
       description: 'Expired memories (not pruned yet) are 404 unless includeExpired=true.',
-      params: IdParams, query: GetQuery,
+      params: IdParams,
+      query: GetQuery,
       responses: { 200: { description: 'The memory', schema: 'Memory' } },
       errors: [400, 401, 403, 404],
       async handler({ params, query, principal }) {
@@ -124,10 +160,16 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'GET', path: '/api/memories/:id/history', operationId: 'memoryHistory', tag: 'memories', auth: true,
+      method: 'GET',
+      path: '/api/memories/:id/history',
+      operationId: 'memoryHistory',
+      tag: 'memories',
+      auth: true,
       summary: 'Earlier versions of a memory',
-      description: 'Content changes (by update or a key upsert) keep the previous text; memories it superseded contribute theirs. Oldest first; the last version is the current content.',
-      params: IdParams, query: ScopeQuery,
+      description:
+        'Content changes (by update or a key upsert) keep the previous text; memories it superseded contribute theirs. Oldest first; the last version is the current content.',
+      params: IdParams,
+      query: ScopeQuery,
       responses: { 200: { description: 'The versions', schema: 'HistoryResult' } },
       errors: [400, 401, 403, 404],
       async handler({ params, query, principal }) {
@@ -136,10 +178,17 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'PATCH', path: '/api/memories/:id', operationId: 'updateMemory', tag: 'memories', auth: true,
+      method: 'PATCH',
+      path: '/api/memories/:id',
+      operationId: 'updateMemory',
+      tag: 'memories',
+      auth: true,
       summary: 'Change a memory',
       description: 'Only the fields given change; null clears key, category or sessionId. New content is re-embedded.',
-      params: IdParams, query: ScopeQuery, body: UpdateBody, bodyName: 'UpdateRequest',
+      params: IdParams,
+      query: ScopeQuery,
+      body: UpdateBody,
+      bodyName: 'UpdateRequest',
       responses: { 200: { description: 'The memory after the change', schema: 'Memory' } },
       errors: [400, 401, 403, 404, 409, 413, 415],
       async handler({ params, query, body, principal }) {
@@ -148,9 +197,14 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'DELETE', path: '/api/memories/:id', operationId: 'forgetMemory', tag: 'memories', auth: true,
+      method: 'DELETE',
+      path: '/api/memories/:id',
+      operationId: 'forgetMemory',
+      tag: 'memories',
+      auth: true,
       summary: 'Forget (delete) a memory',
-      params: IdParams, query: ScopeQuery,
+      params: IdParams,
+      query: ScopeQuery,
       responses: { 200: { description: 'Deleted', schema: 'ForgetResult' } },
       errors: [400, 401, 403, 404, 409],
       async handler({ params, query, principal }) {
@@ -162,23 +216,38 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'POST', path: '/api/recall', operationId: 'recall', tag: 'recall', auth: true,
+      method: 'POST',
+      path: '/api/recall',
+      operationId: 'recall',
+      tag: 'recall',
+      auth: true,
       summary: 'Find memories relevant to a query',
-      description: 'Hybrid recall (the default with an embedder) runs a keyword leg (FTS5 BM25) and a vector leg (cosine) with the same filters and fuses them (query-adaptive convex combination by default; `fusion: "rrf"` for Reciprocal Rank Fusion). Each hit carries keywordRank and vectorRank: a hit with a vectorRank and no keywordRank was found by meaning only. Namespace defaults to "default"; "*" searches every namespace.',
-      body: RecallBody, bodyName: 'RecallRequest',
+      description:
+        'Hybrid recall (the default with an embedder) runs a keyword leg (FTS5 BM25) and a vector leg (cosine) with the same filters and fuses them (query-adaptive convex combination by default; `fusion: "rrf"` for Reciprocal Rank Fusion). Each hit carries keywordRank and vectorRank: a hit with a vectorRank and no keywordRank was found by meaning only. Namespace defaults to "default"; "*" searches every namespace.',
+      body: RecallBody,
+      bodyName: 'RecallRequest',
       responses: { 200: { description: 'Hits, best first', schema: 'RecallResult' } },
       errors: [400, 401, 403, 413, 415, 502],
       async handler({ body, principal }) {
         const { query, namespace, ...opts } = body;
-        const hits = await mem.recall(query, defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1]);
+        const hits = await mem.recall(
+          query,
+          defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1],
+        );
         return { hits };
       },
     }),
     route({
-      method: 'POST', path: '/api/context', operationId: 'context', tag: 'recall', auth: true,
+      method: 'POST',
+      path: '/api/context',
+      operationId: 'context',
+      tag: 'recall',
+      auth: true,
       summary: 'Relevant memories as a prompt-ready text block',
-      description: 'The memories relevant to a query above the relevance threshold (default 0.5), with their dates, current facts first and superseded ones left out, as one text block within maxTokens (Memory.context). `text` is "" when nothing is relevant.',
-      body: ContextBody, bodyName: 'ContextRequest',
+      description:
+        'The memories relevant to a query above the relevance threshold (default 0.5), with their dates, current facts first and superseded ones left out, as one text block within maxTokens (Memory.context). `text` is "" when nothing is relevant.',
+      body: ContextBody,
+      bodyName: 'ContextRequest',
       responses: { 200: { description: 'The block and the memories in it', schema: 'ContextResult' } },
       errors: [400, 401, 403, 413, 415, 502],
       async handler({ body, principal }) {
@@ -187,7 +256,11 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'GET', path: '/api/stats', operationId: 'stats', tag: 'file', auth: true,
+      method: 'GET',
+      path: '/api/stats',
+      operationId: 'stats',
+      tag: 'file',
+      auth: true,
       summary: 'Counts, embedding model, file size',
       query: StatsQuery,
       responses: { 200: { description: 'Numbers about the memory file', schema: 'Stats' } },
@@ -204,10 +277,15 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'POST', path: '/api/prune', operationId: 'prune', tag: 'file', auth: true,
+      method: 'POST',
+      path: '/api/prune',
+      operationId: 'prune',
+      tag: 'file',
+      auth: true,
       summary: 'Delete expired memories and reclaim space',
       description: 'Deletes expired memories (pinned ones never) with their history. Without namespace, prunes every namespace the caller may see.',
-      body: PruneBody, bodyName: 'PruneRequest',
+      body: PruneBody,
+      bodyName: 'PruneRequest',
       responses: { 200: { description: 'What was (or, with dryRun, would be) deleted', schema: 'PruneResult' } },
       errors: [400, 401, 403, 409, 413, 415],
       async handler({ body, principal }) {
@@ -219,9 +297,14 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'GET', path: '/api/export', operationId: 'exportMemories', tag: 'file', auth: true,
+      method: 'GET',
+      path: '/api/export',
+      operationId: 'exportMemories',
+      tag: 'file',
+      auth: true,
       summary: 'Export memories as JSON Lines',
-      description: 'One JSON record per line, the format of `mnemolite export` (readable by `mnemolite import`). Without namespace, exports every namespace the caller may see.',
+      description:
+        'One JSON record per line, the format of `mnemolite export` (readable by `mnemolite import`). Without namespace, exports every namespace the caller may see.',
       query: ExportQuery,
       responses: { 200: { description: 'JSON Lines, one ExportRecord per line', schema: 'ExportRecord', contentType: 'application/x-ndjson' } },
       errors: [400, 401, 403],
@@ -232,13 +315,20 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
         // open while other requests run): memory stays flat however large the file is.
         const records = mem.export(opts as Parameters<Memory['export']>[0]);
         reply.type('application/x-ndjson; charset=utf-8');
-        return Readable.from((async function* () {
-          for await (const rec of records) yield `${JSON.stringify(rec)}\n`;
-        })(), { objectMode: false });
+        return Readable.from(
+          (async function* () {
+            for await (const rec of records) yield `${JSON.stringify(rec)}\n`;
+          })(),
+          { objectMode: false },
+        );
       },
     }),
     route({
-      method: 'GET', path: '/api/me', operationId: 'me', tag: 'server', auth: true,
+      method: 'GET',
+      path: '/api/me',
+      operationId: 'me',
+      tag: 'server',
+      auth: true,
       summary: 'How the caller is authenticated and which namespaces it may use',
       responses: { 200: { description: 'The caller', schema: 'MeResult' } },
       errors: [401],
@@ -247,7 +337,11 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
-      method: 'GET', path: '/api/health', operationId: 'health', tag: 'server', auth: false,
+      method: 'GET',
+      path: '/api/health',
+      operationId: 'health',
+      tag: 'server',
+      auth: false,
       summary: 'Liveness check (no token needed)',
       responses: { 200: { description: 'The server is up', schema: 'HealthResult' } },
       async handler() {

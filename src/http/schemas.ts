@@ -11,16 +11,28 @@ const duration = z.union([z.number(), z.string()]).describe('Milliseconds, or a 
 
 /** Query-string integer (query values arrive as text). */
 const qInt = (min: number, max: number, describe: string) =>
-  z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).describe(describe);
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .describe(describe);
 /** Query-string boolean. */
-const qBool = (describe: string) => z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1').describe(describe);
+const qBool = (describe: string) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .describe(describe);
 /** Metadata equality filter passed as a JSON object in the query string. */
-const qMeta = z.string()
+const qMeta = z
+  .string()
   .transform((s, ctx) => {
     try {
       const v: unknown = JSON.parse(s);
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-    } catch { /* reported below */ }
+    } catch {
+      /* reported below */
+    }
     ctx.addIssue({ code: 'custom', message: 'must be a JSON object such as {"source":"chat"}' });
     return z.NEVER;
   })
@@ -35,28 +47,38 @@ const filterQuery = {
   metadata: qMeta.optional(),
 };
 
-export const AddBody = z.object({
-  content: z.string().describe('The text to remember (at most 100,000 UTF-8 bytes)'),
-  namespace: ns.optional().describe('Namespace (default "default")'),
-  key: z.string().optional().describe('Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt)'),
-  category: z.string().optional(),
-  sessionId: z.string().optional(),
-  contextWindow: z.number().int().min(0).max(10).optional().describe('With sessionId: memories before this one in its session indexed as its conversational context (default 2, 0 = off)'),
-  metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object (at most 64,000 bytes as JSON)'),
-  createdAt: isoDate.optional().describe('Creation time (default now)'),
-  expiresAt: isoDate.optional().describe('Absolute expiry time: the memory then disappears from recall, get and list (prune deletes it)'),
-  ttl: duration.optional().describe('Time to live from createdAt, e.g. "7d" (not together with expiresAt)'),
-  pinned: z.boolean().optional().describe('Pinned memories never expire and are never pruned'),
-  importance: z.number().optional().describe('Importance in [0, 1] (unset = neutral 0.5); weighs recall when importanceWeight is given'),
-  supersedes: z.string().optional().describe('Id of a memory in the same namespace that this one replaces (it then ranks below this one)'),
-  force: z.boolean().optional().describe('Store even if an identical or near-identical memory exists'),
-  nearDuplicates: z.enum(['off', 'report', 'merge']).optional().describe('Near-duplicate handling for this add (default: the server file\'s setting)'),
-  dedupThreshold: z.number().optional().describe('Cosine similarity at or above which a memory is a near-duplicate (default 0.92)'),
-}).strict();
+export const AddBody = z
+  .object({
+    content: z.string().describe('The text to remember (at most 100,000 UTF-8 bytes)'),
+    namespace: ns.optional().describe('Namespace (default "default")'),
+    key: z.string().optional().describe('Key: adding with a key already used in the namespace replaces that memory (keeps id and createdAt)'),
+    category: z.string().optional(),
+    sessionId: z.string().optional(),
+    contextWindow: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe('With sessionId: memories before this one in its session indexed as its conversational context (default 2, 0 = off)'),
+    metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object (at most 64,000 bytes as JSON)'),
+    createdAt: isoDate.optional().describe('Creation time (default now)'),
+    expiresAt: isoDate.optional().describe('Absolute expiry time: the memory then disappears from recall, get and list (prune deletes it)'),
+    ttl: duration.optional().describe('Time to live from createdAt, e.g. "7d" (not together with expiresAt)'),
+    pinned: z.boolean().optional().describe('Pinned memories never expire and are never pruned'),
+    importance: z.number().optional().describe('Importance in [0, 1] (unset = neutral 0.5); weighs recall when importanceWeight is given'),
+    supersedes: z.string().optional().describe('Id of a memory in the same namespace that this one replaces (it then ranks below this one)'),
+    force: z.boolean().optional().describe('Store even if an identical or near-identical memory exists'),
+    nearDuplicates: z.enum(['off', 'report', 'merge']).optional().describe("Near-duplicate handling for this add (default: the server file's setting)"),
+    dedupThreshold: z.number().optional().describe('Cosine similarity at or above which a memory is a near-duplicate (default 0.92)'),
+  })
+  .strict();
 
-export const AddManyBody = z.object({
-  memories: z.array(AddBody).min(1).max(1000).describe('1 to 1000 memories, stored in one transaction: all or nothing'),
-}).strict();
+export const AddManyBody = z
+  .object({
+    memories: z.array(AddBody).min(1).max(1000).describe('1 to 1000 memories, stored in one transaction: all or nothing'),
+  })
+  .strict();
 
 /** Recall fields of issue 15, shared by /api/recall and /api/context. */
 const relevanceFields = {
@@ -66,82 +88,109 @@ const relevanceFields = {
   preferCurrent: z.boolean().optional().describe('Rank a newer memory above an older one stating another value of the same thing (default true)'),
 };
 
-export const RecallBody = z.object({
-  query: z.string().describe('What to look for'),
-  limit: z.number().int().min(1).max(1000).optional().describe('Maximum hits (default 10)'),
-  mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('Which legs run (default hybrid, or keyword when semantic recall is off)'),
-  namespace: ns.optional().describe('Namespace (default "default"; "*" searches every namespace)'),
-  category: z.string().optional(),
-  sessionId: z.string().optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
-  metadata: z.record(z.string(), metaValue).optional().describe('Equality filter on top-level metadata fields'),
-  fusion: z.enum(['adaptive', 'convex', 'rrf']).optional().describe('How hybrid mode merges the legs (default adaptive)'),
-  weights: z.object({
-    keyword: z.number().min(0).optional().describe('Relative weight of the keyword leg (default 1)'),
-    vector: z.number().min(0).optional().describe('Relative weight of the vector leg (default 1)'),
-  }).strict().optional().describe('Relative leg weights; only the ratio matters'),
-  rrfK: z.number().positive().optional().describe('RRF constant k, with fusion "rrf" (default 60)'),
-  candidates: z.number().int().min(1).max(10000).optional().describe('Results each leg contributes before fusion'),
-  exact: z.boolean().optional().describe('Force an exact vector scan'),
-  recency: z.object({
-    halfLife: duration.describe('A memory this old scores half, e.g. "30d"'),
-    weight: z.number().optional().describe('How much the decay counts, 0 to 1 (default 1)'),
-    asOf: isoDate.optional().describe('Reference time for ages (default now)'),
-  }).strict().optional().describe('Half-life decay of scores by age (pinned and category "core" memories are exempt)'),
-  importanceWeight: z.number().optional().describe('Weight importance: score × (0.5 + importance)^importanceWeight (default 0: off)'),
-  mmr: z.union([z.boolean(), z.object({ lambda: z.number().optional().describe('1 = relevance only, 0 = diversity only (default 0.7)') }).strict()])
-    .optional().describe('Re-rank the candidates for diversity (Maximal Marginal Relevance)'),
-  ...relevanceFields,
-}).strict();
+export const RecallBody = z
+  .object({
+    query: z.string().describe('What to look for'),
+    limit: z.number().int().min(1).max(1000).optional().describe('Maximum hits (default 10)'),
+    mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('Which legs run (default hybrid, or keyword when semantic recall is off)'),
+    namespace: ns.optional().describe('Namespace (default "default"; "*" searches every namespace)'),
+    category: z.string().optional(),
+    sessionId: z.string().optional(),
+    since: isoDate.optional(),
+    until: isoDate.optional(),
+    metadata: z.record(z.string(), metaValue).optional().describe('Equality filter on top-level metadata fields'),
+    fusion: z.enum(['adaptive', 'convex', 'rrf']).optional().describe('How hybrid mode merges the legs (default adaptive)'),
+    weights: z
+      .object({
+        keyword: z.number().min(0).optional().describe('Relative weight of the keyword leg (default 1)'),
+        vector: z.number().min(0).optional().describe('Relative weight of the vector leg (default 1)'),
+      })
+      .strict()
+      .optional()
+      .describe('Relative leg weights; only the ratio matters'),
+    rrfK: z.number().positive().optional().describe('RRF constant k, with fusion "rrf" (default 60)'),
+    candidates: z.number().int().min(1).max(10000).optional().describe('Results each leg contributes before fusion'),
+    exact: z.boolean().optional().describe('Force an exact vector scan'),
+    recency: z
+      .object({
+        halfLife: duration.describe('A memory this old scores half, e.g. "30d"'),
+        weight: z.number().optional().describe('How much the decay counts, 0 to 1 (default 1)'),
+        asOf: isoDate.optional().describe('Reference time for ages (default now)'),
+      })
+      .strict()
+      .optional()
+      .describe('Half-life decay of scores by age (pinned and category "core" memories are exempt)'),
+    importanceWeight: z.number().optional().describe('Weight importance: score × (0.5 + importance)^importanceWeight (default 0: off)'),
+    mmr: z
+      .union([z.boolean(), z.object({ lambda: z.number().optional().describe('1 = relevance only, 0 = diversity only (default 0.7)') }).strict()])
+      .optional()
+      .describe('Re-rank the candidates for diversity (Maximal Marginal Relevance)'),
+    ...relevanceFields,
+  })
+  .strict();
 
-export const UpdateBody = z.object({
-  content: z.string().optional().describe('New content (re-embedded)'),
-  key: z.string().nullable().optional().describe('New key; null clears it'),
-  category: z.string().nullable().optional().describe('New category; null clears it'),
-  sessionId: z.string().nullable().optional().describe('New session id; null clears it'),
-  metadata: z.record(z.string(), z.unknown()).optional().describe('Replaces the metadata'),
-  expiresAt: isoDate.nullable().optional().describe('New expiry time; null removes the expiry'),
-  ttl: duration.optional().describe('New time to live, counted from now'),
-  pinned: z.boolean().optional().describe('Pin or unpin'),
-  importance: z.number().nullable().optional().describe('New importance in [0, 1]; null unsets it'),
-}).strict();
+export const UpdateBody = z
+  .object({
+    content: z.string().optional().describe('New content (re-embedded)'),
+    key: z.string().nullable().optional().describe('New key; null clears it'),
+    category: z.string().nullable().optional().describe('New category; null clears it'),
+    sessionId: z.string().nullable().optional().describe('New session id; null clears it'),
+    metadata: z.record(z.string(), z.unknown()).optional().describe('Replaces the metadata'),
+    expiresAt: isoDate.nullable().optional().describe('New expiry time; null removes the expiry'),
+    ttl: duration.optional().describe('New time to live, counted from now'),
+    pinned: z.boolean().optional().describe('Pin or unpin'),
+    importance: z.number().nullable().optional().describe('New importance in [0, 1]; null unsets it'),
+  })
+  .strict();
 
 export const IdParams = z.object({ id: z.string().min(1).max(200).describe('Memory id (UUID v7)') });
 
-export const ScopeQuery = z.object({
-  namespace: ns.optional().describe('Only find the memory in this namespace'),
-}).strict();
+export const ScopeQuery = z
+  .object({
+    namespace: ns.optional().describe('Only find the memory in this namespace'),
+  })
+  .strict();
 
 export const GetQuery = ScopeQuery.extend({
   includeExpired: qBool('Return it even if it has expired (and is not pruned yet)').optional(),
 }).strict();
 
-export const PruneBody = z.object({
-  namespace: ns.optional().describe('Only this namespace (default: every namespace the caller may see)'),
-  dryRun: z.boolean().optional().describe('Report what would be deleted without deleting'),
-  vacuum: z.enum(['auto', 'full', 'none']).optional().describe('Space reclaiming after the delete (default auto; full needs a token with access to every namespace)'),
-}).strict();
+export const PruneBody = z
+  .object({
+    namespace: ns.optional().describe('Only this namespace (default: every namespace the caller may see)'),
+    dryRun: z.boolean().optional().describe('Report what would be deleted without deleting'),
+    vacuum: z
+      .enum(['auto', 'full', 'none'])
+      .optional()
+      .describe('Space reclaiming after the delete (default auto; full needs a token with access to every namespace)'),
+  })
+  .strict();
 
-export const ListQuery = z.object({
-  ...filterQuery,
-  namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
-  limit: qInt(1, 1000, 'Maximum rows (default 50)').optional(),
-  offset: qInt(0, Number.MAX_SAFE_INTEGER, 'Rows to skip (default 0)').optional(),
-  order: z.enum(['asc', 'desc']).optional().describe('By creation time (default desc: newest first)'),
-  includeExpired: qBool('Include expired memories not pruned yet (default false)').optional(),
-}).strict();
+export const ListQuery = z
+  .object({
+    ...filterQuery,
+    namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
+    limit: qInt(1, 1000, 'Maximum rows (default 50)').optional(),
+    offset: qInt(0, Number.MAX_SAFE_INTEGER, 'Rows to skip (default 0)').optional(),
+    order: z.enum(['asc', 'desc']).optional().describe('By creation time (default desc: newest first)'),
+    includeExpired: qBool('Include expired memories not pruned yet (default false)').optional(),
+  })
+  .strict();
 
-export const ExportQuery = z.object({
-  ...filterQuery,
-  namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
-  vectors: qBool('Include embedding vectors (default false)').optional(),
-  includeExpired: qBool('Include expired memories not pruned yet (default true: an export is a backup)').optional(),
-}).strict();
+export const ExportQuery = z
+  .object({
+    ...filterQuery,
+    namespace: ns.optional().describe('Namespace (default "*": every namespace the caller may see)'),
+    vectors: qBool('Include embedding vectors (default false)').optional(),
+    includeExpired: qBool('Include expired memories not pruned yet (default true: an export is a backup)').optional(),
+  })
+  .strict();
 
-export const StatsQuery = z.object({
-  namespace: ns.optional().describe('Only this namespace (default: every namespace the caller may see)'),
-}).strict();
+export const StatsQuery = z
+  .object({
+    namespace: ns.optional().describe('Only this namespace (default: every namespace the caller may see)'),
+  })
+  .strict();
 
 // ---- responses (documentation only) ------------------------------------------------------------
 
@@ -162,22 +211,34 @@ export const MemorySchema = z.looseObject({
 });
 
 export const RecallHitSchema = MemorySchema.extend({
-  score: z.number().describe('Fused score in hybrid mode (0 to 1 for adaptive/convex fusion, Σ w/(k+rank) for rrf); the leg\'s own score (negated BM25 or cosine) in single-leg modes'),
+  score: z
+    .number()
+    .describe(
+      "Fused score in hybrid mode (0 to 1 for adaptive/convex fusion, Σ w/(k+rank) for rrf); the leg's own score (negated BM25 or cosine) in single-leg modes",
+    ),
   keywordRank: z.number().int().optional().describe('1-based rank in the keyword (FTS5 BM25) leg, absent if the memory was not a keyword hit'),
   vectorRank: z.number().int().optional().describe('1-based rank in the vector (cosine) leg, absent if the memory was not a vector hit'),
   relevance: z.number().describe('Calibrated relevance, 0 to 1, comparable across queries (filter with minRelevance)'),
-  evidence: z.object({
-    coverage: z.number().optional().describe('BM25 over the query\'s idf mass'),
-    cosine: z.number().optional().describe('Cosine to the query vector'),
-    queryCoverage: z.number().optional().describe('Best coverage any keyword candidate reaches'),
-  }).describe('Raw leg evidence relevance was computed from'),
+  evidence: z
+    .object({
+      coverage: z.number().optional().describe("BM25 over the query's idf mass"),
+      cosine: z.number().optional().describe('Cosine to the query vector'),
+      queryCoverage: z.number().optional().describe('Best coverage any keyword candidate reaches'),
+    })
+    .describe('Raw leg evidence relevance was computed from'),
 });
 
 export const AddResultSchema = z.looseObject({
   id: z.string(),
   replaced: z.boolean().describe('true when an existing memory with the same key was replaced'),
-  deduplicated: z.enum(['exact', 'merged']).optional().describe('Set when no new memory was stored: an identical one exists (exact) or the content was merged into a near-duplicate (merged); id is that memory'),
-  nearDuplicates: z.array(z.looseObject({ id: z.string(), similarity: z.number(), content: z.string() })).optional().describe('Near-duplicates at or above the threshold, most similar first'),
+  deduplicated: z
+    .enum(['exact', 'merged'])
+    .optional()
+    .describe('Set when no new memory was stored: an identical one exists (exact) or the content was merged into a near-duplicate (merged); id is that memory'),
+  nearDuplicates: z
+    .array(z.looseObject({ id: z.string(), similarity: z.number(), content: z.string() }))
+    .optional()
+    .describe('Near-duplicates at or above the threshold, most similar first'),
 });
 
 export const StatsSchema = z.looseObject({
@@ -213,18 +274,20 @@ export const ListResult = z.object({
 
 export const RecallResult = z.object({ hits: z.array(RecallHitSchema) });
 
-export const ContextBody = z.object({
-  query: z.string().describe('What the answer will be about'),
-  maxTokens: z.number().int().min(20).max(100000).optional().describe('Token budget of the block (default 500)'),
-  limit: z.number().int().min(1).max(200).optional().describe('Candidates recalled before the budget cut (default 20)'),
-  header: z.string().optional().describe('First line of the block; "" for none'),
-  namespace: ns.optional().describe('Namespace (default "default")'),
-  category: z.string().optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
-  ...relevanceFields,
-  minRelevance: z.number().min(0).max(1).optional().describe('Relevance threshold (default 0.5)'),
-}).strict();
+export const ContextBody = z
+  .object({
+    query: z.string().describe('What the answer will be about'),
+    maxTokens: z.number().int().min(20).max(100000).optional().describe('Token budget of the block (default 500)'),
+    limit: z.number().int().min(1).max(200).optional().describe('Candidates recalled before the budget cut (default 20)'),
+    header: z.string().optional().describe('First line of the block; "" for none'),
+    namespace: ns.optional().describe('Namespace (default "default")'),
+    category: z.string().optional(),
+    since: isoDate.optional(),
+    until: isoDate.optional(),
+    ...relevanceFields,
+    minRelevance: z.number().min(0).max(1).optional().describe('Relevance threshold (default 0.5)'),
+  })
+  .strict();
 
 export const ContextResultSchema = z.object({
   text: z.string().describe('The block; "" when nothing is relevant'),
@@ -246,16 +309,20 @@ export const ExportRecordSchema = MemorySchema.extend({
 });
 
 export const HistoryResult = z.object({
-  versions: z.array(z.looseObject({
-    id: z.string(),
-    content: z.string(),
-    category: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
-    validFrom: z.string().describe('When this content became current (ISO 8601)'),
-    validUntil: z.string().nullable().describe('When it was replaced; null for the current content'),
-    current: z.boolean(),
-    endedBy: z.enum(['updated', 'superseded']).optional(),
-  })).describe('Oldest first; the last is the current content'),
+  versions: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        content: z.string(),
+        category: z.string().nullable(),
+        metadata: z.record(z.string(), z.unknown()),
+        validFrom: z.string().describe('When this content became current (ISO 8601)'),
+        validUntil: z.string().nullable().describe('When it was replaced; null for the current content'),
+        current: z.boolean(),
+        endedBy: z.enum(['updated', 'superseded']).optional(),
+      }),
+    )
+    .describe('Oldest first; the last is the current content'),
 });
 
 export const PruneResultSchema = z.looseObject({

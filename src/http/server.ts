@@ -29,7 +29,6 @@ export interface ServerOptions {
   logError?: (message: string) => void;
 }
 
-
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
@@ -43,7 +42,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-const INSPECTOR_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+const INSPECTOR_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 /** `host[:port]` without the port, lower-cased; IPv6 brackets kept off. */
 function hostName(h: string): string {
@@ -55,7 +55,8 @@ function hostName(h: string): string {
 
 /** JSON.parse that names the problem and refuses prototype-poisoning keys. */
 function parseJsonBody(text: string): unknown {
-  if (!text.trim()) throw new HttpError(400, 'INVALID_JSON', 'The request body is empty but Content-Type says application/json. Send a JSON body, or drop the header.');
+  if (!text.trim())
+    throw new HttpError(400, 'INVALID_JSON', 'The request body is empty but Content-Type says application/json. Send a JSON body, or drop the header.');
   let poisoned = false;
   let value: unknown;
   try {
@@ -94,9 +95,13 @@ export function createServer(options: ServerOptions): FastifyInstance {
   const loopback = isLoopback(host);
   const logError = options.logError ?? ((m: string) => process.stderr.write(`${m}\n`));
   if (!loopback && tokens.length === 0) {
-    throw new MnemoliteError('INVALID_INPUT', `Refusing to listen on ${host} without a token: anyone who can reach it could read and change every memory. Set MNEMOLITE_TOKEN (e.g. export MNEMOLITE_TOKEN=$(openssl rand -hex 32)) or MNEMOLITE_TOKENS, or bind to 127.0.0.1.`);
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      `Refusing to listen on ${host} without a token: anyone who can reach it could read and change every memory. Set MNEMOLITE_TOKEN (e.g. export MNEMOLITE_TOKEN=$(openssl rand -hex 32)) or MNEMOLITE_TOKENS, or bind to 127.0.0.1.`,
+    );
   }
-  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024) throw new MnemoliteError('INVALID_INPUT', 'The body limit must be a whole number of bytes, at least 1024.');
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024)
+    throw new MnemoliteError('INVALID_INPUT', 'The body limit must be a whole number of bytes, at least 1024.');
 
   const app = Fastify({
     logger: false,
@@ -107,7 +112,10 @@ export function createServer(options: ServerOptions): FastifyInstance {
     frameworkErrors: (err, _req, res) => {
       const reply = res as unknown as FastifyReply;
       const { status, body } = toErrorResponse(err);
-      void reply.code(status >= 500 ? 400 : status).headers(SECURITY_HEADERS).send(status >= 500 ? { error: { code: 'BAD_REQUEST', message: 'The request URL could not be read.' } } : body);
+      void reply
+        .code(status >= 500 ? 400 : status)
+        .headers(SECURITY_HEADERS)
+        .send(status >= 500 ? { error: { code: 'BAD_REQUEST', message: 'The request URL could not be read.' } } : body);
     },
   });
   // Only JSON bodies: a web page cannot send application/json to another origin without a CORS
@@ -133,7 +141,11 @@ export function createServer(options: ServerOptions): FastifyInstance {
     if (loopback && tokens.length === 0) {
       // DNS rebinding: a web page on evil.example re-pointed to 127.0.0.1 still sends Host: evil.example.
       if (!isLoopback(hostName(hostHeader))) {
-        throw new HttpError(403, 'FORBIDDEN', `Host "${hostHeader.slice(0, 100)}" is not allowed: this server only answers requests addressed to localhost, 127.0.0.1 or [::1]. To reach it under another name, set a token (MNEMOLITE_TOKEN).`);
+        throw new HttpError(
+          403,
+          'FORBIDDEN',
+          `Host "${hostHeader.slice(0, 100)}" is not allowed: this server only answers requests addressed to localhost, 127.0.0.1 or [::1]. To reach it under another name, set a token (MNEMOLITE_TOKEN).`,
+        );
       }
     }
     const origin = req.headers.origin;
@@ -142,8 +154,15 @@ export function createServer(options: ServerOptions): FastifyInstance {
       try {
         const o = new URL(origin);
         same = (o.protocol === 'http:' || o.protocol === 'https:') && o.host.toLowerCase() === hostHeader.toLowerCase();
-      } catch { /* not a URL: refused */ }
-      if (!same) throw new HttpError(403, 'FORBIDDEN', 'Cross-origin requests are not allowed. Call the API from a program, or from the inspector served by this server.');
+      } catch {
+        /* not a URL: refused */
+      }
+      if (!same)
+        throw new HttpError(
+          403,
+          'FORBIDDEN',
+          'Cross-origin requests are not allowed. Call the API from a program, or from the inspector served by this server.',
+        );
     }
     const auth = req.routeOptions.config as { auth?: boolean } | undefined;
     if (!auth?.auth) return;
@@ -173,7 +192,9 @@ export function createServer(options: ServerOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    void reply.code(404).send({ error: { code: 'NO_ROUTE', message: `No route ${req.method} ${req.url.split('?')[0]}. The API is described at /openapi.json.` } });
+    void reply
+      .code(404)
+      .send({ error: { code: 'NO_ROUTE', message: `No route ${req.method} ${req.url.split('?')[0]}. The API is described at /openapi.json.` } });
   });
 
   const register = (r: RouteDef): void => {

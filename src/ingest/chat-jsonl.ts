@@ -23,7 +23,8 @@ export function parseChatJsonl(input: string | unknown[], file: string): ParsedH
     const where = `line ${line}`;
     const o = Obj.of(value, '$', `${file}:${line}`, 'an object { conversation, role, content, timestamp }');
     const conv = o.value.conversation;
-    if (!((typeof conv === 'string' && conv.trim()) || (typeof conv === 'number' && Number.isFinite(conv)))) throw bad(`${file}:${line}`, '$.conversation', 'must be a non-empty string or a number (the conversation id)');
+    if (!((typeof conv === 'string' && conv.trim()) || (typeof conv === 'number' && Number.isFinite(conv))))
+      throw bad(`${file}:${line}`, '$.conversation', 'must be a non-empty string or a number (the conversation id)');
     const id = String(conv);
     const role = o.str('role', true)!;
     if (!role.trim()) throw bad(`${file}:${line}`, '$.role', 'must not be empty');
@@ -38,12 +39,17 @@ export function parseChatJsonl(input: string | unknown[], file: string): ParsedH
     }
     if (title?.trim() && !c.title) c.title = title.trim();
     const cleaned = cleanText(content);
-    if (!cleaned.text) { skipped++; continue; }
+    if (!cleaned.text) {
+      skipped++;
+      continue;
+    }
     if (cleaned.truncated) truncated++;
     const msgId = o.value.id;
     c.messages.push({
       id: typeof msgId === 'string' || typeof msgId === 'number' ? String(msgId) : String(line),
-      speaker: cleanSpeaker(name?.trim() ? name : role) || 'unknown', content: cleaned.text, ...(at ? { at } : {}),
+      speaker: cleanSpeaker(name?.trim() ? name : role) || 'unknown',
+      content: cleaned.text,
+      ...(at ? { at } : {}),
     });
   }
   for (const c of byId.values()) {

@@ -76,11 +76,19 @@ function conversation(value: unknown, where: string, file: string, counts: { ski
     }
     const files = attachments(meta).map((n) => `[file: ${n}]`);
     const { text: clean, truncated } = cleanText([text, ...files].filter((s) => s.trim()).join('\n'));
-    if (!clean) { counts.skipped++; continue; }
+    if (!clean) {
+      counts.skipped++;
+      continue;
+    }
     if (truncated) counts.truncated++;
     const name = author.str('name');
     const at = m.date('create_time') ?? created;
-    messages.push({ id: m.str('id') ?? node.str('id') ?? String(messages.length), speaker: cleanSpeaker(name?.trim() ? name : role) || role, content: clean, ...(at ? { at } : {}) });
+    messages.push({
+      id: m.str('id') ?? node.str('id') ?? String(messages.length),
+      speaker: cleanSpeaker(name?.trim() ? name : role) || role,
+      content: clean,
+      ...(at ? { at } : {}),
+    });
   }
   const title = c.str('title');
   return { id, ...(title?.trim() ? { title: title.trim() } : {}), ...(created ? { createdAt: created } : {}), messages, where };

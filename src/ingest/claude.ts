@@ -11,10 +11,14 @@ import { cleanSpeaker, cleanText, type HistoryConversation, type HistoryMessage,
 function messageText(m: Obj): string {
   const text = m.str('text');
   if (text?.trim()) return text;
-  return m.arr('content').map((b, i) => {
-    const block = Obj.of(b, step(m.at('content'), i), m.file);
-    return block.str('type') === 'text' ? block.str('text') ?? '' : '';
-  }).filter((s) => s.trim()).join('\n');
+  return m
+    .arr('content')
+    .map((b, i) => {
+      const block = Obj.of(b, step(m.at('content'), i), m.file);
+      return block.str('type') === 'text' ? (block.str('text') ?? '') : '';
+    })
+    .filter((s) => s.trim())
+    .join('\n');
 }
 
 function fileNames(m: Obj): string[] {
@@ -55,7 +59,10 @@ function conversation(value: unknown, where: string, file: string, counts: { ski
     const sender = m.str('sender', true)!;
     const files = fileNames(m).map((n) => `[file: ${n}]`);
     const { text, truncated } = cleanText([messageText(m), ...files].filter((s) => s.trim()).join('\n'));
-    if (!text) { counts.skipped++; return; }
+    if (!text) {
+      counts.skipped++;
+      return;
+    }
     if (truncated) counts.truncated++;
     const at = m.date('created_at') ?? created;
     messages.push({ id: m.str('uuid') ?? String(i), speaker: cleanSpeaker(sender) || 'unknown', content: text, ...(at ? { at } : {}) });

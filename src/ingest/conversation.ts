@@ -48,7 +48,11 @@ export interface ConversationMemory extends AddResult {
 const MAX_MERGED = 3;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-interface Group { turns: number[]; short: number; main: number | undefined }
+interface Group {
+  turns: number[];
+  short: number;
+  main: number | undefined;
+}
 
 /** Group turn indexes: each group is one memory. Short turns join the previous group, or the next one at the start. */
 export function groupTurns(words: number[], minWords: number): number[][] {
@@ -107,7 +111,10 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
     throw invalid('metadata must be a plain object such as { "source": "chat" }.');
   }
   const ts = checkTurns(turns);
-  const groups = groupTurns(ts.map((t) => wordCount(t.content)), minWords);
+  const groups = groupTurns(
+    ts.map((t) => wordCount(t.content)),
+    minWords,
+  );
   const items = groups.map((g): AddInput => {
     const main = g.find((i) => minWords === 0 || wordCount(ts[i]!.content) >= minWords) ?? g[0]!;
     const speakers = [...new Set(g.map((i) => ts[i]!.speaker))];

@@ -51,12 +51,18 @@ export function cleanText(text: string): { text: string; truncated: boolean } {
   // eslint-disable-next-line no-control-regex
   let t = text.replace(/\u0000/g, '').trim();
   if (Buffer.byteLength(t, 'utf8') <= MAX_MESSAGE_BYTES) return { text: t, truncated: false };
-  t = Buffer.from(t, 'utf8').subarray(0, MAX_MESSAGE_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
+  t = Buffer.from(t, 'utf8')
+    .subarray(0, MAX_MESSAGE_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
   return { text: `${t} […]`, truncated: true };
 }
 
 /** A speaker name storable as one: control characters become spaces, at most 200 characters. */
 export function cleanSpeaker(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 200);
+  return s
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .slice(0, 200);
 }

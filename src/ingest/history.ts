@@ -93,7 +93,10 @@ function idFor(prefix: string, id: string, max: number): string {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v !== null && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -101,10 +104,12 @@ function canonical(v: unknown): string {
 /** Whether a stored memory is exactly what `item` would write. */
 function same(m: MemoryRecord, item: AddInput): boolean {
   const at = item.createdAt === undefined ? undefined : new Date(item.createdAt).toISOString();
-  return m.content === item.content
-    && (at === undefined || m.createdAt.toISOString() === at)
-    && m.category === (item.category ?? null)
-    && canonical(m.metadata) === canonical(item.metadata ?? {});
+  return (
+    m.content === item.content &&
+    (at === undefined || m.createdAt.toISOString() === at) &&
+    m.category === (item.category ?? null) &&
+    canonical(m.metadata) === canonical(item.metadata ?? {})
+  );
 }
 
 async function listAll(mem: Memory, filter: { namespace: string; sessionId?: string; metadata: Record<string, string> }): Promise<MemoryRecord[]> {
@@ -139,18 +144,30 @@ function storedFirstTurn(m: MemoryRecord): number {
   return Array.isArray(md.turns) ? Number(md.turns[0]) : Number(md.turn);
 }
 
-async function planConversation(mem: Memory, source: HistorySource, c: HistoryConversation, o: HistoryImportOptions & { namespace: string; file: string }): Promise<Plan> {
+async function planConversation(
+  mem: Memory,
+  source: HistorySource,
+  c: HistoryConversation,
+  o: HistoryImportOptions & { namespace: string; file: string },
+): Promise<Plan> {
   const sessionId = idFor(source, c.id, 256);
   const metadata: Metadata = { source, conversation: c.id, ...(c.title ? { title: c.title } : {}) };
   const turns: ConversationTurn[] = c.messages.map((m) => ({ speaker: m.speaker, content: m.content, ...(m.at ? { at: m.at } : {}) }));
-  const opts = { sessionId, namespace: o.namespace, metadata, ...(o.category !== undefined ? { category: o.category } : {}), ...(o.minWords !== undefined ? { minWords: o.minWords } : {}) };
+  const opts = {
+    sessionId,
+    namespace: o.namespace,
+    metadata,
+    ...(o.category !== undefined ? { category: o.category } : {}),
+    ...(o.minWords !== undefined ? { minWords: o.minWords } : {}),
+  };
   let items: AddInput[];
   try {
     // Everything is checked before the first write: a bad conversation imports nothing.
     ({ items } = conversationItems(turns, opts));
     items.forEach((it) => checkContent(it.content));
   } catch (err) {
-    if (err instanceof MnemoliteError) throw invalid(`${o.file}: ${c.where} (conversation ${JSON.stringify(c.id)}): ${err.message} Nothing was imported.`, err.details);
+    if (err instanceof MnemoliteError)
+      throw invalid(`${o.file}: ${c.where} (conversation ${JSON.stringify(c.id)}): ${err.message} Nothing was imported.`, err.details);
     throw err;
   }
   const existing = await listAll(mem, { namespace: o.namespace, sessionId, metadata: { source } });
@@ -185,8 +202,12 @@ async function writeConversation(mem: Memory, p: Plan, o: HistoryImportOptions &
   // Write first, then remove what it replaces: a failure leaves a duplicate, never a gap.
   if (p.from < p.turns.length) {
     await mem.addConversation(p.turns.slice(p.from), {
-      sessionId: p.sessionId, namespace: o.namespace, metadata: p.metadata, firstTurn: p.from,
-      ...(o.category !== undefined ? { category: o.category } : {}), ...(o.minWords !== undefined ? { minWords: o.minWords } : {}),
+      sessionId: p.sessionId,
+      namespace: o.namespace,
+      metadata: p.metadata,
+      firstTurn: p.from,
+      ...(o.category !== undefined ? { category: o.category } : {}),
+      ...(o.minWords !== undefined ? { minWords: o.minWords } : {}),
     });
   }
   let removed = 0;
@@ -194,7 +215,13 @@ async function writeConversation(mem: Memory, p: Plan, o: HistoryImportOptions &
   return removed;
 }
 
-async function importConversations(mem: Memory, source: HistorySource, convs: HistoryConversation[], o: HistoryImportOptions & { namespace: string; file: string }, res: HistoryImportResult): Promise<void> {
+async function importConversations(
+  mem: Memory,
+  source: HistorySource,
+  convs: HistoryConversation[],
+  o: HistoryImportOptions & { namespace: string; file: string },
+  res: HistoryImportResult,
+): Promise<void> {
   const ids = new Set<string>();
   for (const c of convs) {
     if (ids.has(c.id)) throw invalid(`${o.file}: ${c.where} repeats conversation id ${JSON.stringify(c.id)}. Nothing was imported.`);
@@ -215,7 +242,7 @@ async function importConversations(mem: Memory, source: HistorySource, convs: Hi
   mem.embedder?.prepareBulk?.(todo.reduce((n, p) => n + p.turns.length - p.from, 0));
   let done = res.unchanged;
   o.onProgress?.(done, res.total);
-  for (let i = 0; i < todo.length;) {
+  for (let i = 0; i < todo.length; ) {
     const wave: Plan[] = [];
     let turns = 0;
     while (i < todo.length && wave.length < WAVE_CONVERSATIONS && (turns < WAVE_TURNS || !wave.length)) {
@@ -230,20 +257,31 @@ async function importConversations(mem: Memory, source: HistorySource, convs: Hi
   }
 }
 
-async function importFacts(mem: Memory, facts: HistoryFact[], o: HistoryImportOptions & { namespace: string; file: string }, res: HistoryImportResult): Promise<void> {
+async function importFacts(
+  mem: Memory,
+  facts: HistoryFact[],
+  o: HistoryImportOptions & { namespace: string; file: string },
+  res: HistoryImportResult,
+): Promise<void> {
   const existing = new Map((await listAll(mem, { namespace: o.namespace, metadata: { source: 'mem0' } })).map((m) => [m.key, m]));
   const items: AddInput[] = [];
   for (const f of facts) {
     const item: AddInput = {
-      content: f.content, key: idFor('mem0', f.id, 512), namespace: o.namespace, metadata: { source: 'mem0', ...f.metadata }, force: true,
-      ...(f.createdAt ? { createdAt: f.createdAt } : {}), ...(o.category !== undefined ? { category: o.category } : {}),
+      content: f.content,
+      key: idFor('mem0', f.id, 512),
+      namespace: o.namespace,
+      metadata: { source: 'mem0', ...f.metadata },
+      force: true,
+      ...(f.createdAt ? { createdAt: f.createdAt } : {}),
+      ...(o.category !== undefined ? { category: o.category } : {}),
     };
     try {
       checkContent(item.content);
       const { content: _c, force: _f, ...opts } = item;
       parseAdd(opts);
     } catch (err) {
-      if (err instanceof MnemoliteError) throw invalid(`${o.file}: ${f.where} (memory ${JSON.stringify(f.id)}): ${err.message} Nothing was imported.`, err.details);
+      if (err instanceof MnemoliteError)
+        throw invalid(`${o.file}: ${f.where} (memory ${JSON.stringify(f.id)}): ${err.message} Nothing was imported.`, err.details);
       throw err;
     }
     const m = existing.get(item.key!);
@@ -285,7 +323,12 @@ async function importFacts(mem: Memory, facts: HistoryFact[], o: HistoryImportOp
  *
  * @param data the file's contents (text or bytes), or the already parsed JSON.
  */
-export async function importHistory(memory: Memory, source: HistorySource, data: HistoryData, options: HistoryImportOptions = {}): Promise<HistoryImportResult> {
+export async function importHistory(
+  memory: Memory,
+  source: HistorySource,
+  data: HistoryData,
+  options: HistoryImportOptions = {},
+): Promise<HistoryImportResult> {
   if (options === null || typeof options !== 'object') throw invalid('importHistory options must be an object.');
   const namespace = options.namespace ?? 'default';
   if (namespace === '*') throw invalid('importHistory needs one namespace, not "*".');
@@ -295,8 +338,16 @@ export async function importHistory(memory: Memory, source: HistorySource, data:
   const parsed = parseHistory(source, data, file);
   const o = { ...options, namespace, file };
   const res: HistoryImportResult = {
-    source, total: source === 'mem0' ? parsed.facts.length : parsed.conversations.length,
-    added: 0, updated: 0, unchanged: 0, messages: 0, written: 0, removed: 0, skipped: parsed.skipped, truncated: parsed.truncated,
+    source,
+    total: source === 'mem0' ? parsed.facts.length : parsed.conversations.length,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    messages: 0,
+    written: 0,
+    removed: 0,
+    skipped: parsed.skipped,
+    truncated: parsed.truncated,
   };
   if (source === 'mem0') await importFacts(memory, parsed.facts, o, res);
   else await importConversations(memory, source, parsed.conversations, o, res);

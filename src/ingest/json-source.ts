@@ -53,7 +53,11 @@ export function bad(file: string, path: string, problem: string): MnemoliteError
 
 /** Reads fields of one JSON object, reporting wrong types by path. */
 export class Obj {
-  constructor(readonly value: Record<string, unknown>, readonly path: string, readonly file: string) {}
+  constructor(
+    readonly value: Record<string, unknown>,
+    readonly path: string,
+    readonly file: string,
+  ) {}
 
   /** `value` at `path` as an object, or an error. */
   static of(value: unknown, path: string, file: string, what = 'an object'): Obj {

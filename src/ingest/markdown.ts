@@ -35,8 +35,18 @@ export interface MarkdownChunk {
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 
-interface Section { heading: string | null; headingLine: number; start: number; end: number }
-interface Unit { text: string; line: number; tokens: number; breakable: boolean }
+interface Section {
+  heading: string | null;
+  headingLine: number;
+  start: number;
+  end: number;
+}
+interface Unit {
+  text: string;
+  line: number;
+  tokens: number;
+  breakable: boolean;
+}
 
 /** Split lines into sections at ATX headings (`#` … `######`) outside fenced code blocks. */
 function sections(lines: string[]): Section[] {
@@ -50,7 +60,10 @@ function sections(lines: string[]): Section[] {
       if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = null;
       return;
     }
-    if (f) { fence = f[1]!; return; }
+    if (f) {
+      fence = f[1]!;
+      return;
+    }
     const h = ATX.exec(line);
     if (!h) return;
     cur.end = i;
@@ -74,15 +87,19 @@ function units(lines: string[], s: Section, budget: number): Unit[] {
     const line = lines[i]!;
     const f = FENCE.exec(line);
     const inFence = fence !== null;
-    if (fence) { if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = null; }
-    else if (f) fence = f[1]!;
+    if (fence) {
+      if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = null;
+    } else if (f) fence = f[1]!;
     const tokens = estimateTokens(line);
     if (tokens <= budget) {
       out.push({ text: line, line: i, tokens, breakable: !inFence && !line.trim() });
       continue;
     }
     let piece = '';
-    const flush = (): void => { if (piece) out.push({ text: piece, line: i, tokens: estimateTokens(piece), breakable: false }); piece = ''; };
+    const flush = (): void => {
+      if (piece) out.push({ text: piece, line: i, tokens: estimateTokens(piece), breakable: false });
+      piece = '';
+    };
     for (const word of line.split(/(?<=\s)/)) {
       if (estimateTokens(word) > budget) {
         flush();
@@ -107,7 +124,8 @@ export function chunkMarkdown(text: string, options: ChunkOptions = {}): Markdow
   const maxTokens = options.maxTokens ?? 400;
   const overlap = options.overlapTokens ?? 80;
   if (!Number.isInteger(maxTokens) || maxTokens < 32 || maxTokens > 8000) throw invalid('maxTokens must be a whole number from 32 to 8000.');
-  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= maxTokens / 2) throw invalid('overlapTokens must be a whole number ≥ 0 and less than half of maxTokens.');
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= maxTokens / 2)
+    throw invalid('overlapTokens must be a whole number ≥ 0 and less than half of maxTokens.');
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const out: MarkdownChunk[] = [];
   for (const s of sections(lines)) {
@@ -128,13 +146,19 @@ export function chunkMarkdown(text: string, options: ChunkOptions = {}): Markdow
       while (end < b && (end === start || tokens + u[end]!.tokens <= budget)) {
         tokens += u[end]!.tokens;
         end++;
-        if (u[end - 1]!.breakable) { lastBreak = end; tokensAtBreak = tokens; }
+        if (u[end - 1]!.breakable) {
+          lastBreak = end;
+          tokensAtBreak = tokens;
+        }
       }
       // Prefer ending at a paragraph break when one lies in the second half of the chunk.
       if (end < b && lastBreak > start && tokensAtBreak >= budget / 2) end = lastBreak;
       let last = end;
       while (last > start && !u[last - 1]!.text.trim()) last--;
-      const body = u.slice(start, last).map((x) => x.text).join('\n');
+      const body = u
+        .slice(start, last)
+        .map((x) => x.text)
+        .join('\n');
       out.push({
         content: head + body,
         lineStart: (firstChunk && s.headingLine >= 0 ? s.headingLine : u[start]!.line) + 1,
@@ -146,7 +170,10 @@ export function chunkMarkdown(text: string, options: ChunkOptions = {}): Markdow
       // Overlap: repeat the last lines of this chunk (up to `overlap` tokens) at the start of the next.
       let next = end;
       let ov = 0;
-      while (next - 1 > start && ov + u[next - 1]!.tokens <= overlap) { next--; ov += u[next]!.tokens; }
+      while (next - 1 > start && ov + u[next - 1]!.tokens <= overlap) {
+        next--;
+        ov += u[next]!.tokens;
+      }
       while (next < end && !u[next]!.text.trim()) next++;
       start = next;
     }
@@ -206,7 +233,14 @@ async function markdownFiles(dir: string): Promise<string[]> {
       if (e.isDirectory()) {
         if (!e.name.startsWith('.') && e.name !== 'node_modules') await walk(p);
       } else if ((e.isFile() || e.isSymbolicLink()) && MD_EXT.has(extname(e.name).toLowerCase())) {
-        if (e.isSymbolicLink() && !(await stat(p).then((s) => s.isFile(), () => false))) continue;
+        if (
+          e.isSymbolicLink() &&
+          !(await stat(p).then(
+            (s) => s.isFile(),
+            () => false,
+          ))
+        )
+          continue;
         out.push(p);
       }
     }
@@ -231,7 +265,14 @@ function keyFor(path: string, i: number): string {
   return `md:sha256:${createHash('sha256').update(path).digest('hex').slice(0, 40)}#${i}`;
 }
 
-interface ParsedFile { path: string; fileHash: string; chunks: MarkdownChunk[]; chunking: string; createdAt: string; date: string | undefined }
+interface ParsedFile {
+  path: string;
+  fileHash: string;
+  chunks: MarkdownChunk[];
+  chunking: string;
+  createdAt: string;
+  date: string | undefined;
+}
 
 /** Read, decode and chunk a file (no writes). */
 async function parseFile(path: string, o: ChunkOptions): Promise<ParsedFile> {
@@ -259,8 +300,11 @@ async function importFile(mem: Memory, file: ParsedFile, o: MarkdownImportOption
   const existing: MemoryRecord[] = await mem.list({ namespace: o.namespace, metadata: { source: 'markdown', path }, limit: 10_000 });
   const category = o.category ?? null;
   const keys = chunks.map((_, i) => keyFor(path, i));
-  const unchanged = existing.length === chunks.length && existing.every((m) =>
-    m.metadata.fileHash === fileHash && m.metadata.chunking === chunking && m.category === category && m.key !== null && keys.includes(m.key));
+  const unchanged =
+    existing.length === chunks.length &&
+    existing.every(
+      (m) => m.metadata.fileHash === fileHash && m.metadata.chunking === chunking && m.category === category && m.key !== null && keys.includes(m.key),
+    );
   if (unchanged) return { path, status: 'unchanged', chunks: chunks.length, removed: 0 };
 
   const items: AddInput[] = chunks.map((c, i) => ({
@@ -270,8 +314,17 @@ async function importFile(mem: Memory, file: ParsedFile, o: MarkdownImportOption
     ...(o.category !== undefined ? { category: o.category } : {}),
     createdAt,
     metadata: {
-      source: 'markdown', path, file: basename(path), lineStart: c.lineStart, lineEnd: c.lineEnd, heading: c.heading,
-      chunk: i, chunks: chunks.length, fileHash, chunking, ...(date ? { date: date.slice(0, 10) } : {}),
+      source: 'markdown',
+      path,
+      file: basename(path),
+      lineStart: c.lineStart,
+      lineEnd: c.lineEnd,
+      heading: c.heading,
+      chunk: i,
+      chunks: chunks.length,
+      fileHash,
+      chunking,
+      ...(date ? { date: date.slice(0, 10) } : {}),
     },
   }));
   if (items.length) await mem.addMany(items);

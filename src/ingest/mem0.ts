@@ -29,15 +29,25 @@ export function parseMem0(json: unknown, file: string): ParsedHistory {
     if (seen.has(id)) throw bad(file, m.at('id'), `repeats id ${JSON.stringify(id)}`);
     seen.add(id);
     const cleaned = cleanText(m.str('memory', true)!);
-    if (!cleaned.text) { skipped++; return; }
+    if (!cleaned.text) {
+      skipped++;
+      return;
+    }
     if (cleaned.truncated) truncated++;
     const metadata: Record<string, unknown> = { mem0Id: id };
-    for (const [from, to] of [['user_id', 'userId'], ['agent_id', 'agentId'], ['app_id', 'appId'], ['run_id', 'runId']] as const) {
+    for (const [from, to] of [
+      ['user_id', 'userId'],
+      ['agent_id', 'agentId'],
+      ['app_id', 'appId'],
+      ['run_id', 'runId'],
+    ] as const) {
       const s = m.str(from);
       if (s) metadata[to] = s;
     }
     const cats = m.arr('categories');
-    cats.forEach((c, k) => { if (typeof c !== 'string') throw bad(file, step(m.at('categories'), k), 'must be a string'); });
+    cats.forEach((c, k) => {
+      if (typeof c !== 'string') throw bad(file, step(m.at('categories'), k), 'must be a string');
+    });
     if (cats.length) metadata.categories = cats;
     const extra = m.obj('metadata');
     if (extra && Object.keys(extra.value).length) metadata.attributes = extra.value;

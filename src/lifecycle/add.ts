@@ -69,7 +69,9 @@ export interface NearPolicy {
  * vector; else the add's mode and threshold, falling back to the store's defaults.
  */
 export function nearPolicy(
-  o: ParsedLifecycleAdd & { key?: string }, defaults: { nearDuplicates?: 'off' | 'report' | 'merge'; dedupThreshold?: number }, hasVector: boolean,
+  o: ParsedLifecycleAdd & { key?: string },
+  defaults: { nearDuplicates?: 'off' | 'report' | 'merge'; dedupThreshold?: number },
+  hasVector: boolean,
 ): NearPolicy | undefined {
   const mode = o.nearDuplicates ?? defaults.nearDuplicates ?? 'off';
   if (mode === 'off' || !hasVector || o.force || o.key !== undefined) return undefined;
@@ -151,7 +153,12 @@ function* supersede(t: AddTarget, targetId: string, successorId: string, ns: str
  * new expiry (`newExpiry`, from expiresAt or ttl) if one was given. The newer text wins; the old
  * one goes to history.
  */
-export function mergedFields(old: MergeFields, add: { metadata: string; category: string | null; session_id: string | null }, opts: ParsedLifecycleAdd, newExpiry: string | null): MergeFields {
+export function mergedFields(
+  old: MergeFields,
+  add: { metadata: string; category: string | null; session_id: string | null },
+  opts: ParsedLifecycleAdd,
+  newExpiry: string | null,
+): MergeFields {
   const given = opts.expiresAt !== undefined || opts.ttl !== undefined;
   const imp = [old.importance, opts.importance ?? null].filter((x): x is number => x !== null && x !== undefined);
   return {

@@ -27,7 +27,8 @@ export const autoSupersedeShape = {
   supersede: z.literal('auto', { message: 'must be "auto"' }).optional(),
 };
 
-const UPDATE_CUE = /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|new|finished|migrated|migration done|instead)\b|\(was\b/i;
+const UPDATE_CUE =
+  /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|new|finished|migrated|migration done|instead)\b|\(was\b/i;
 const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
 
 /** Words that open a note rather than name its subject. */
@@ -60,7 +61,8 @@ export interface NewMemory {
 /** The candidate `content` most likely updates, or undefined. `hits` come from recalling `content` itself. */
 export function pickSuperseded(m: NewMemory, hits: readonly RecallHit[]): RecallHit | undefined {
   if (!UPDATE_CUE.test(m.content)) return undefined;
-  const nNames = names(m.content), nStems = stems(m.content);
+  const nNames = names(m.content),
+    nStems = stems(m.content);
   const speaker = SPEAKER.exec(m.content)?.[1];
   let best: RecallHit | undefined;
   for (const h of hits) {
@@ -86,7 +88,13 @@ export function pickSuperseded(m: NewMemory, hits: readonly RecallHit[]): Recall
 /** One parsed add, as `resolveAutoSupersede` reads and amends it. */
 export interface AutoItem {
   content: string;
-  opts: { namespace?: string | undefined; category?: string | undefined; createdAt?: string | undefined; supersedes?: string | undefined; supersede?: 'auto' | undefined };
+  opts: {
+    namespace?: string | undefined;
+    category?: string | undefined;
+    createdAt?: string | undefined;
+    supersedes?: string | undefined;
+    supersede?: 'auto' | undefined;
+  };
 }
 
 /**
@@ -100,9 +108,18 @@ export async function resolveAutoSupersede(recall: (q: string, o: RecallOptions)
     if (it.opts.supersede !== 'auto' || it.opts.supersedes !== undefined) continue;
     const ns = it.opts.namespace ?? 'default';
     const at = it.opts.createdAt ? Date.parse(it.opts.createdAt) : Date.now();
-    const hits = await recall(it.content, { namespace: ns, limit: 10, preferCurrent: false, timePreference: false, ...(it.opts.category !== undefined ? { category: it.opts.category } : {}) });
+    const hits = await recall(it.content, {
+      namespace: ns,
+      limit: 10,
+      preferCurrent: false,
+      timePreference: false,
+      ...(it.opts.category !== undefined ? { category: it.opts.category } : {}),
+    });
     const pick = pickSuperseded({ content: it.content, namespace: ns, category: it.opts.category ?? null, time: at }, hits);
-    if (pick) { it.opts.supersedes = pick.id; links.set(i, pick.id); }
+    if (pick) {
+      it.opts.supersedes = pick.id;
+      links.set(i, pick.id);
+    }
   }
   return links;
 }

@@ -81,7 +81,8 @@ export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THI
   if (a.content.trim() === b.content.trim()) return false;
   // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
   // prefix on one side only is a note label ("Update: …"), not a speaker.
-  const sa = SPEAKER.exec(a.content)?.[1], sb = SPEAKER.exec(b.content)?.[1];
+  const sa = SPEAKER.exec(a.content)?.[1],
+    sb = SPEAKER.exec(b.content)?.[1];
   if (sa !== undefined && sb !== undefined && sa !== sb) return false;
   if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
   return jaccard(tokenSet(a.content), tokenSet(b.content)) >= minJaccard;
@@ -92,7 +93,12 @@ export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THI
  * it. `meta` holds the best {@link CURRENT_POOL} candidates (others are left where they are);
  * `bm25` the keyword leg's scores (lower is better), when that leg ran. Returns a new list.
  */
-export function preferCurrent(fused: readonly FusedHit[], meta: ReadonlyMap<number, CurrentMeta>, query: string, bm25?: ReadonlyMap<number, number>): FusedHit[] {
+export function preferCurrent(
+  fused: readonly FusedHit[],
+  meta: ReadonlyMap<number, CurrentMeta>,
+  query: string,
+  bm25?: ReadonlyMap<number, number>,
+): FusedHit[] {
   const out = fused.slice();
   const q = stems(query);
   const naming = namingTerms(query);
@@ -100,29 +106,41 @@ export function preferCurrent(fused: readonly FusedHit[], meta: ReadonlyMap<numb
   const contents = new Map<number, Set<string>>();
   const contentStems = (seq: number): Set<string> => {
     let s = contents.get(seq);
-    if (!s) { s = stems(meta.get(seq)!.content); contents.set(seq, s); }
+    if (!s) {
+      s = stems(meta.get(seq)!.content);
+      contents.set(seq, s);
+    }
     return s;
   };
   const matched = new Map<number, Set<string>>();
   const qTerms = (seq: number): Set<string> => {
     let s = matched.get(seq);
-    if (!s) { const c = contentStems(seq); s = new Set([...q].filter((t) => c.has(t))); matched.set(seq, s); }
+    if (!s) {
+      const c = contentStems(seq);
+      s = new Set([...q].filter((t) => c.has(t)));
+      matched.set(seq, s);
+    }
     return s;
   };
   /** Whether the newer memory `b` matches the query where the older `a` does. */
   const matchesLike = (a: number, b: number): boolean => {
-    const qa = qTerms(a), qb = qTerms(b);
+    const qa = qTerms(a),
+      qb = qTerms(b);
     if (!qa.size) return false;
     let shared = 0;
-    for (const t of qa) if (qb.has(t)) shared++; else if (naming.has(t)) return false;
+    for (const t of qa)
+      if (qb.has(t)) shared++;
+      else if (naming.has(t)) return false;
     // A query asking for the present value needs only a shared word besides the names.
     if (shared < (intent ? 1 : Math.max(1, Math.ceil(SHARED_QUERY_TERMS * qa.size)))) return false;
     // Keyword evidence: the newer one must match the query's vocabulary about as strongly.
-    const ba = bm25?.get(a), bb = bm25?.get(b);
+    const ba = bm25?.get(a),
+      bb = bm25?.get(b);
     if (ba !== undefined && (bb === undefined || -bb < (intent ? KEYWORD_RATIO / 2 : KEYWORD_RATIO) * -ba)) return false;
     // Same attribute, not only the same subject: the two share words besides the query's names
     // (a shared query word counts twice), so "Pebble runs on Heroku" does not replace "Pebble's CI is Buildkite".
-    const ca = contentStems(a), cb = contentStems(b);
+    const ca = contentStems(a),
+      cb = contentStems(b);
     let overlap = 0;
     for (const t of ca) if (cb.has(t) && !naming.has(t)) overlap += q.has(t) ? 2 : 1;
     return overlap >= (intent ? 0 : MIN_ATTRIBUTE_OVERLAP);

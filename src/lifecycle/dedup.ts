@@ -14,7 +14,12 @@ import { createHash } from 'node:crypto';
 
 /** The normalised form two contents are compared in. */
 export function normaliseContent(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim().replace(/[\s.!。！]+$/u, '');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .replace(/[\s.!。！]+$/u, '');
 }
 
 /** sha256 (hex) of the normalised content: the `dedup_hash` column. */

@@ -5,7 +5,14 @@
 import type { MemoryVersion } from './types.js';
 
 /** A memory as history reads it. */
-export interface HistoryRow { id: string; namespace: string; content: string; category: string | null; metadata: string; created_at: string }
+export interface HistoryRow {
+  id: string;
+  namespace: string;
+  content: string;
+  category: string | null;
+  metadata: string;
+  created_at: string;
+}
 type Row = HistoryRow;
 
 /** Where history reads from. */
@@ -31,12 +38,26 @@ export async function memoryHistory(src: HistorySource, id: string): Promise<Mem
   const add = async (m: Row, endedAt: string | null): Promise<void> => {
     let from = m.created_at;
     for (const v of await src.versions(m.id)) {
-      out.push({ id: m.id, content: v.content, category: v.category, metadata: JSON.parse(v.metadata) as Record<string, unknown>, validFrom: new Date(from), validUntil: new Date(v.replaced_at), current: false, endedBy: 'updated' });
+      out.push({
+        id: m.id,
+        content: v.content,
+        category: v.category,
+        metadata: JSON.parse(v.metadata) as Record<string, unknown>,
+        validFrom: new Date(from),
+        validUntil: new Date(v.replaced_at),
+        current: false,
+        endedBy: 'updated',
+      });
       from = v.replaced_at;
     }
     const last: MemoryVersion = {
-      id: m.id, content: m.content, category: m.category, metadata: JSON.parse(m.metadata) as Record<string, unknown>,
-      validFrom: new Date(from), validUntil: endedAt === null ? null : new Date(endedAt), current: endedAt === null,
+      id: m.id,
+      content: m.content,
+      category: m.category,
+      metadata: JSON.parse(m.metadata) as Record<string, unknown>,
+      validFrom: new Date(from),
+      validUntil: endedAt === null ? null : new Date(endedAt),
+      current: endedAt === null,
     };
     if (endedAt !== null) last.endedBy = 'superseded';
     out.push(last);

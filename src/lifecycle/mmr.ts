@@ -15,11 +15,15 @@ export function mmrOrder(scores: readonly number[], sim: (a: number, b: number) 
   const picked: number[] = [];
   const free = new Set(scores.map((_, i) => i));
   while (picked.length < Math.min(k, n)) {
-    let best = -1, bestVal = -Infinity;
+    let best = -1,
+      bestVal = -Infinity;
     for (const i of free) {
       const penalty = picked.length ? maxSim[i]! : 0;
       const v = lambda * rel[i]! - (1 - lambda) * penalty;
-      if (v > bestVal) { bestVal = v; best = i; } // ties: the earlier (more relevant) candidate
+      if (v > bestVal) {
+        bestVal = v;
+        best = i;
+      } // ties: the earlier (more relevant) candidate
     }
     picked.push(best);
     free.delete(best);

@@ -32,7 +32,10 @@ const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
   return ms;
 });
 
-const unit = z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1');
+const unit = z
+  .number()
+  .refine(Number.isFinite, 'must be finite')
+  .refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1');
 const idString = z.string().min(1, 'must be a memory id').max(200, 'must be a memory id');
 
 /** Lifecycle fields of the add schema. */
@@ -44,7 +47,10 @@ export const lifecycleAddShape = {
   supersedes: idString.optional(),
   force: z.boolean().optional(),
   nearDuplicates: z.enum(['off', 'report', 'merge'], { message: 'must be "off", "report" or "merge"' }).optional(),
-  dedupThreshold: z.number().refine((n) => Number.isFinite(n) && n > 0 && n <= 1, 'must be in (0, 1]').optional(),
+  dedupThreshold: z
+    .number()
+    .refine((n) => Number.isFinite(n) && n > 0 && n <= 1, 'must be in (0, 1]')
+    .optional(),
 };
 
 /** Lifecycle fields of the update schema. */
@@ -57,12 +63,18 @@ export const lifecycleUpdateShape = {
 
 /** Lifecycle fields of the recall schema. */
 export const lifecycleRecallShape = {
-  recency: z.object({
-    halfLife: duration,
-    weight: unit.optional(),
-    asOf: date.optional(),
-  }).strict().optional(),
-  importanceWeight: z.number().refine((n) => Number.isFinite(n) && n >= 0 && n <= 10, 'must be between 0 and 10').optional(),
+  recency: z
+    .object({
+      halfLife: duration,
+      weight: unit.optional(),
+      asOf: date.optional(),
+    })
+    .strict()
+    .optional(),
+  importanceWeight: z
+    .number()
+    .refine((n) => Number.isFinite(n) && n >= 0 && n <= 10, 'must be between 0 and 10')
+    .optional(),
   mmr: z.union([z.boolean(), z.object({ lambda: unit.optional() }).strict()]).optional(),
 };
 
@@ -119,8 +131,12 @@ export const DEFAULT_DEDUP_THRESHOLD = 0.92;
 export const DEFAULT_MMR_LAMBDA = 0.7;
 
 /** Validate the dedup defaults of `openMemory` (`nearDuplicates`, `dedupThreshold`). */
-export function parseOpenDedup(o: { nearDuplicates?: unknown; dedupThreshold?: unknown }): { nearDuplicates?: 'off' | 'report' | 'merge'; dedupThreshold?: number } {
-  const r = z.object({ nearDuplicates: lifecycleAddShape.nearDuplicates, dedupThreshold: lifecycleAddShape.dedupThreshold })
+export function parseOpenDedup(o: { nearDuplicates?: unknown; dedupThreshold?: unknown }): {
+  nearDuplicates?: 'off' | 'report' | 'merge';
+  dedupThreshold?: number;
+} {
+  const r = z
+    .object({ nearDuplicates: lifecycleAddShape.nearDuplicates, dedupThreshold: lifecycleAddShape.dedupThreshold })
     .safeParse({ nearDuplicates: o.nearDuplicates, dedupThreshold: o.dedupThreshold });
   if (!r.success) {
     const issue = r.error.issues[0]!;

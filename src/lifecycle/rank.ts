@@ -72,13 +72,18 @@ export function demoteSuperseded(list: FusedHit[], successorOf: ReadonlyMap<numb
 
 /** Apply the lifecycle re-ranking to fused candidates (best first). Returns a new list. */
 export async function lifecycleRank(
-  src: RankSource, fused: FusedHit[], o: ParsedLifecycleRecall, model: string | null, limit: number, knownSuccessors?: ReadonlyMap<number, number>,
+  src: RankSource,
+  fused: FusedHit[],
+  o: ParsedLifecycleRecall,
+  model: string | null,
+  limit: number,
+  knownSuccessors?: ReadonlyMap<number, number>,
 ): Promise<FusedHit[]> {
   if (!fused.length) return fused;
   const seqs = fused.map((h) => h.seq);
   const optIn = o.recency !== undefined || (o.importanceWeight ?? 0) > 0 || (o.mmr !== undefined && o.mmr !== false);
   if (!optIn) {
-    const succ = knownSuccessors ?? await src.successors(seqs);
+    const succ = knownSuccessors ?? (await src.successors(seqs));
     return succ.size ? demoteSuperseded(fused, succ) : fused;
   }
   const meta = new Map((await src.rankMeta(seqs, o.recency !== undefined)).map((r) => [r.seq, r]));
@@ -86,16 +91,19 @@ export async function lifecycleRank(
   // 1. importance and recency
   const w = o.importanceWeight ?? 0;
   const asOf = o.recency?.asOf ? Date.parse(o.recency.asOf) : Date.now();
-  let list = fused.map((h, i) => {
-    const m = meta.get(h.seq);
-    let factor = 1;
-    if (m && w > 0) factor *= Math.pow(0.5 + (m.importance ?? 0.5), w);
-    if (m && o.recency && !m.pinned && m.category !== CORE_CATEGORY) {
-      const stated = Math.max(Date.parse(m.created_at), m.changed_at ? Date.parse(m.changed_at) : -Infinity);
-      factor *= recencyFactor(asOf - stated, o.recency.halfLife, o.recency.weight ?? DEFAULT_RECENCY_WEIGHT);
-    }
-    return { hit: factor === 1 ? h : { ...h, score: scale(h.score, factor) }, i };
-  }).sort((a, b) => b.hit.score - a.hit.score || a.i - b.i).map((x) => x.hit);
+  let list = fused
+    .map((h, i) => {
+      const m = meta.get(h.seq);
+      let factor = 1;
+      if (m && w > 0) factor *= Math.pow(0.5 + (m.importance ?? 0.5), w);
+      if (m && o.recency && !m.pinned && m.category !== CORE_CATEGORY) {
+        const stated = Math.max(Date.parse(m.created_at), m.changed_at ? Date.parse(m.changed_at) : -Infinity);
+        factor *= recencyFactor(asOf - stated, o.recency.halfLife, o.recency.weight ?? DEFAULT_RECENCY_WEIGHT);
+      }
+      return { hit: factor === 1 ? h : { ...h, score: scale(h.score, factor) }, i };
+    })
+    .sort((a, b) => b.hit.score - a.hit.score || a.i - b.i)
+    .map((x) => x.hit);
 
   // 2. supersession
   const successorOf = new Map<number, number>();
@@ -104,7 +112,7 @@ export async function lifecycleRank(
 
   // 3. MMR
   if (o.mmr !== undefined && o.mmr !== false) {
-    const lambda = typeof o.mmr === 'object' ? o.mmr.lambda ?? DEFAULT_MMR_LAMBDA : DEFAULT_MMR_LAMBDA;
+    const lambda = typeof o.mmr === 'object' ? (o.mmr.lambda ?? DEFAULT_MMR_LAMBDA) : DEFAULT_MMR_LAMBDA;
     // Candidates far down the list cannot win with any useful λ; bounding the pool keeps MMR cheap.
     const pool = list.slice(0, Math.max(3 * limit, MMR_MIN_POOL));
     const poolSeqs = pool.map((h) => h.seq);
@@ -116,11 +124,17 @@ export async function lifecycleRank(
       for (const [seq, content] of await src.contentsOf(poolSeqs)) tokens[at.get(seq)!] = tokenSet(content);
     }
     const sim = (a: number, b: number): number => {
-      const va = vecs[a], vb = vecs[b];
+      const va = vecs[a],
+        vb = vecs[b];
       if (va && vb) return dot(va, vb);
       return jaccard(tokens[a] ?? new Set(), tokens[b] ?? new Set());
     };
-    const order = mmrOrder(pool.map((h) => h.score), sim, lambda, limit);
+    const order = mmrOrder(
+      pool.map((h) => h.score),
+      sim,
+      lambda,
+      limit,
+    );
     const picked = new Set(order);
     list = [...order.map((i) => pool[i]!), ...list.filter((_, i) => !picked.has(i))];
     list = demoteSuperseded(list, successorOf);

@@ -3,7 +3,10 @@ import type { MemoryRow } from '../store/rows.js';
 import type { LifecycleFields } from './types.js';
 
 /** Add the lifecycle fields that are set on `row` to `rec` (absent ones stay absent). */
-export function withLifecycle<T extends object>(rec: T, row: Partial<Pick<MemoryRow, 'expires_at' | 'pinned' | 'importance' | 'superseded_by'>>): T & LifecycleFields {
+export function withLifecycle<T extends object>(
+  rec: T,
+  row: Partial<Pick<MemoryRow, 'expires_at' | 'pinned' | 'importance' | 'superseded_by'>>,
+): T & LifecycleFields {
   const out = rec as T & LifecycleFields;
   if (row.expires_at) out.expiresAt = new Date(row.expires_at);
   if (row.pinned) out.pinned = true;

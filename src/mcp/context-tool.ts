@@ -8,11 +8,13 @@ import { z } from 'zod';
 import { MnemoliteError } from '../errors.js';
 import type { Memory } from '../memory.js';
 
-const input = z.object({
-  query: z.string().min(1).describe('What the answer will be about, in natural language.'),
-  maxTokens: z.number().int().min(20).max(100_000).optional().describe('Token budget of the block (default 500).'),
-  minRelevance: z.number().min(0).max(1).optional().describe('Only memories at least this relevant, 0 to 1 (default 0.5).'),
-}).strict();
+const input = z
+  .object({
+    query: z.string().min(1).describe('What the answer will be about, in natural language.'),
+    maxTokens: z.number().int().min(20).max(100_000).optional().describe('Token budget of the block (default 500).'),
+    minRelevance: z.number().min(0).max(1).optional().describe('Only memories at least this relevant, 0 to 1 (default 0.5).'),
+  })
+  .strict();
 
 const output = z.object({
   text: z.string(),
@@ -23,30 +25,36 @@ const output = z.object({
 
 /** Register `memory_context` on `server`, reading namespace `namespace` with default threshold `minRelevance`. */
 export function registerContextTool(server: McpServer, mem: Memory, namespace: string, minRelevance: number | undefined, log: (line: string) => void): void {
-  server.registerTool('memory_context', {
-    title: 'Relevant memories as prompt text',
-    description: 'Get the memories relevant to a question as one compact, dated text block (current facts first, outdated ones left out), within a token budget. Use when: you want remembered context to put into your answer or prompt rather than a list of hits; it says so plainly when nothing relevant is remembered.',
-    inputSchema: input,
-    outputSchema: output,
-    annotations: { title: 'Relevant memories as prompt text', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, async (args: unknown): Promise<CallToolResult> => {
-    try {
-      const a = input.parse(args);
-      const r = await mem.context(a.query, {
-        namespace,
-        ...(a.maxTokens !== undefined ? { maxTokens: a.maxTokens } : {}),
-        ...(a.minRelevance ?? minRelevance) !== undefined ? { minRelevance: (a.minRelevance ?? minRelevance)! } : {},
-      });
-      const text = r.text || `No relevant memory for "${a.query}".`;
-      return { content: [{ type: 'text', text }], structuredContent: { text: r.text, tokens: r.tokens, omitted: r.omitted, memories: r.memories } };
-    } catch (err) {
-      if (err instanceof MnemoliteError || err instanceof z.ZodError) {
-        const msg = err instanceof MnemoliteError ? `Error (${err.code}): ${err.message}` : `Error (INVALID_INPUT): ${err.issues[0]?.message ?? 'invalid arguments'}`;
-        log(`memory_context: ${msg}`);
-        return { content: [{ type: 'text', text: msg }], isError: true };
+  server.registerTool(
+    'memory_context',
+    {
+      title: 'Relevant memories as prompt text',
+      description:
+        'Get the memories relevant to a question as one compact, dated text block (current facts first, outdated ones left out), within a token budget. Use when: you want remembered context to put into your answer or prompt rather than a list of hits; it says so plainly when nothing relevant is remembered.',
+      inputSchema: input,
+      outputSchema: output,
+      annotations: { title: 'Relevant memories as prompt text', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args: unknown): Promise<CallToolResult> => {
+      try {
+        const a = input.parse(args);
+        const r = await mem.context(a.query, {
+          namespace,
+          ...(a.maxTokens !== undefined ? { maxTokens: a.maxTokens } : {}),
+          ...((a.minRelevance ?? minRelevance) !== undefined ? { minRelevance: (a.minRelevance ?? minRelevance)! } : {}),
+        });
+        const text = r.text || `No relevant memory for "${a.query}".`;
+        return { content: [{ type: 'text', text }], structuredContent: { text: r.text, tokens: r.tokens, omitted: r.omitted, memories: r.memories } };
+      } catch (err) {
+        if (err instanceof MnemoliteError || err instanceof z.ZodError) {
+          const msg =
+            err instanceof MnemoliteError ? `Error (${err.code}): ${err.message}` : `Error (INVALID_INPUT): ${err.issues[0]?.message ?? 'invalid arguments'}`;
+          log(`memory_context: ${msg}`);
+          return { content: [{ type: 'text', text: msg }], isError: true };
+        }
+        log(`memory_context failed unexpectedly: ${(err as Error)?.stack ?? String(err)}`);
+        return { content: [{ type: 'text', text: `Error (INTERNAL): ${(err as Error)?.message ?? String(err)}` }], isError: true };
       }
-      log(`memory_context failed unexpectedly: ${(err as Error)?.stack ?? String(err)}`);
-      return { content: [{ type: 'text', text: `Error (INTERNAL): ${(err as Error)?.message ?? String(err)}` }], isError: true };
-    }
-  });
+    },
+  );
 }

@@ -37,7 +37,12 @@ export class LineLimit extends Transform {
         this.size += part.length;
       }
       if (nl >= 0) {
-        if (this.dropped >= 0) { this.onOversize(this.dropped); this.dropped = -1; } else { this.push(Buffer.concat(this.pending)); }
+        if (this.dropped >= 0) {
+          this.onOversize(this.dropped);
+          this.dropped = -1;
+        } else {
+          this.push(Buffer.concat(this.pending));
+        }
         this.pending = [];
         this.size = 0;
       }

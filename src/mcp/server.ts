@@ -31,7 +31,9 @@ export interface McpServerOptions {
   minRelevance?: number;
 }
 
-const stderrLog = (line: string): void => { process.stderr.write(`mnemolite mcp: ${line}\n`); };
+const stderrLog = (line: string): void => {
+  process.stderr.write(`mnemolite mcp: ${line}\n`);
+};
 
 const titles: Record<MemoryToolName, string> = {
   memory_store: 'Store a memory',
@@ -56,38 +58,44 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
   });
   const server = new McpServer(
     { name: 'mnemolite', version: options.version ?? VERSION },
-    { instructions: `Long-term memory (namespace "${tools.namespace}"). Recall before answering questions about the user or past work; store durable facts, preferences and decisions as short self-contained memories.` },
+    {
+      instructions: `Long-term memory (namespace "${tools.namespace}"). Recall before answering questions about the user or past work; store durable facts, preferences and decisions as short self-contained memories.`,
+    },
   );
   const offered = new Set(tools.definitions.map((d) => d.name));
   for (const name of MEMORY_TOOL_NAMES) {
     if (!offered.has(name)) continue;
     const write = WRITE_TOOLS.has(name);
-    server.registerTool(name, {
-      title: titles[name],
-      description: descriptions[name],
-      inputSchema: inputSchemas[name],
-      outputSchema: outputSchemas[name],
-      annotations: {
+    server.registerTool(
+      name,
+      {
         title: titles[name],
-        readOnlyHint: !write,
-        destructiveHint: name === 'memory_forget',
-        idempotentHint: name !== 'memory_store',
-        openWorldHint: false,
+        description: descriptions[name],
+        inputSchema: inputSchemas[name],
+        outputSchema: outputSchemas[name],
+        annotations: {
+          title: titles[name],
+          readOnlyHint: !write,
+          destructiveHint: name === 'memory_forget',
+          idempotentHint: name !== 'memory_store',
+          openWorldHint: false,
+        },
       },
-    }, async (args: unknown): Promise<CallToolResult> => {
-      try {
-        const r = await tools.execute(name, args);
-        if (!r.ok) {
-          log(`${name}: ${r.error.code}: ${r.error.message}`);
-          return { content: [{ type: 'text', text: r.text }], isError: true };
+      async (args: unknown): Promise<CallToolResult> => {
+        try {
+          const r = await tools.execute(name, args);
+          if (!r.ok) {
+            log(`${name}: ${r.error.code}: ${r.error.message}`);
+            return { content: [{ type: 'text', text: r.text }], isError: true };
+          }
+          return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
+        } catch (err) {
+          // A bug, not a user error: report it to the client as a tool error and keep serving.
+          log(`${name} failed unexpectedly: ${(err as Error)?.stack ?? String(err)}`);
+          return { content: [{ type: 'text', text: `Error (INTERNAL): ${(err as Error)?.message ?? String(err)}` }], isError: true };
         }
-        return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
-      } catch (err) {
-        // A bug, not a user error: report it to the client as a tool error and keep serving.
-        log(`${name} failed unexpectedly: ${(err as Error)?.stack ?? String(err)}`);
-        return { content: [{ type: 'text', text: `Error (INTERNAL): ${(err as Error)?.message ?? String(err)}` }], isError: true };
-      }
-    });
+      },
+    );
   }
   registerContextTool(server, mem, tools.namespace, options.minRelevance, log);
   return server;
@@ -101,19 +109,28 @@ export async function serveMcpStdio(mem: Memory, options: McpServerOptions = {})
   const log = options.log ?? stderrLog;
   const server = createMcpServer(mem, options);
   // Oversized messages are answered with a JSON-RPC error and skipped; the server keeps serving.
-  const input = process.stdin.pipe(new LineLimit(MAX_MESSAGE_BYTES, (bytes) => {
-    log(`refused a message of ${bytes} bytes (limit ${MAX_MESSAGE_BYTES})`);
-    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Message of ${bytes} bytes refused: the limit is ${MAX_MESSAGE_BYTES} bytes (10 MiB). Send smaller requests (content is at most 100,000 bytes).` } })}\n`);
-  }));
+  const input = process.stdin.pipe(
+    new LineLimit(MAX_MESSAGE_BYTES, (bytes) => {
+      log(`refused a message of ${bytes} bytes (limit ${MAX_MESSAGE_BYTES})`);
+      process.stdout.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Message of ${bytes} bytes refused: the limit is ${MAX_MESSAGE_BYTES} bytes (10 MiB). Send smaller requests (content is at most 100,000 bytes).` } })}\n`,
+      );
+    }),
+  );
   const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES + 2 });
   let finish!: () => void;
-  const done = new Promise<void>((res) => { finish = res; });
+  const done = new Promise<void>((res) => {
+    finish = res;
+  });
   let closing = false;
   const stop = (why: string): void => {
     if (closing) return;
     closing = true;
     log(`stopping (${why})`);
-    server.close().catch((err: unknown) => log(`close failed: ${String(err)}`)).finally(finish);
+    server
+      .close()
+      .catch((err: unknown) => log(`close failed: ${String(err)}`))
+      .finally(finish);
   };
   transport.onerror = (err) => log(`transport error: ${err.message}`);
   const onEnd = (): void => stop('stdin closed');
@@ -127,7 +144,9 @@ export async function serveMcpStdio(mem: Memory, options: McpServerOptions = {})
   process.stdout.on('error', onStdoutError);
   server.server.onclose = () => stop('connection closed');
   await server.connect(transport);
-  log(`serving ${mem.path} on stdio, namespace "${options.namespace ?? 'default'}"${options.readOnly || mem.readonly ? ', read-only' : ''}, semantic recall ${mem.semantic ? 'on' : 'off'}`);
+  log(
+    `serving ${mem.path} on stdio, namespace "${options.namespace ?? 'default'}"${options.readOnly || mem.readonly ? ', read-only' : ''}, semantic recall ${mem.semantic ? 'on' : 'off'}`,
+  );
   try {
     await done;
   } finally {

@@ -26,24 +26,38 @@ export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
     throw invalid('busyTimeoutMs must be a number of milliseconds, 0 or more (default 5000).');
   }
   const url = options.url ?? (typeof options.path === 'string' && isPostgresUrl(options.path) ? options.path : undefined);
-  if (url !== undefined && (typeof url !== 'string' || !isPostgresUrl(url))) throw invalid('url must be a PostgreSQL connection URL such as "postgres://user@host:5432/db".');
+  if (url !== undefined && (typeof url !== 'string' || !isPostgresUrl(url)))
+    throw invalid('url must be a PostgreSQL connection URL such as "postgres://user@host:5432/db".');
   if (url !== undefined && options.path !== undefined && options.path !== url) throw invalid('Give either path (a SQLite file) or url (PostgreSQL), not both.');
   const path = options.path ?? 'memory.db';
-  if (url === undefined && (typeof path !== 'string' || !path.trim() || path.includes('\u0000'))) throw invalid('path must be a file path such as "memory.db".');
+  if (url === undefined && (typeof path !== 'string' || !path.trim() || path.includes('\u0000')))
+    throw invalid('path must be a file path such as "memory.db".');
   const embedder = resolveEmbedder(options.embedder);
   const readonly = !!options.readonly;
   const dedup = parseOpenDedup(options);
-  const backend: Backend = url !== undefined
-    ? await (await import('../pg/open.js')).openPostgres(url, { readonly, embedder, lockTimeoutMs: options.busyTimeoutMs ?? 5000, ...(options.postgres ?? {}) })
-    : new SqliteBackend(path, {
-      readonly, model: embedder?.id ?? null, dims: embedder?.dims ?? 0,
-      ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
-    });
+  const backend: Backend =
+    url !== undefined
+      ? await (await import('../pg/open.js')).openPostgres(url, {
+          readonly,
+          embedder,
+          lockTimeoutMs: options.busyTimeoutMs ?? 5000,
+          ...(options.postgres ?? {}),
+        })
+      : new SqliteBackend(path, {
+          readonly,
+          model: embedder?.id ?? null,
+          dims: embedder?.dims ?? 0,
+          ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+        });
   try {
     // Read even without an embedder: it is the first read of the store, and refuses a damaged one.
     const recorded = await backend.identity();
     if (embedder) {
-      await checkIdentity(backend, recorded, embedder, { where: backend.kind === 'sqlite' ? path : backend.location, readonly, allowModelChange: !!options.allowModelChange });
+      await checkIdentity(backend, recorded, embedder, {
+        where: backend.kind === 'sqlite' ? path : backend.location,
+        readonly,
+        allowModelChange: !!options.allowModelChange,
+      });
     }
     const off = embedder ? undefined : options.embedder === 'none' ? "embedder 'none' was chosen: keyword recall only" : 'no embedder';
     return new Memory(backend, embedder, readonly, off, dedup);
@@ -58,7 +72,10 @@ export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
  * embedder's identity when it is new or changed.
  */
 async function checkIdentity(
-  backend: Backend, recorded: EmbeddingIdentity | null, embedder: Embedder, o: { where: string; readonly: boolean; allowModelChange: boolean },
+  backend: Backend,
+  recorded: EmbeddingIdentity | null,
+  embedder: Embedder,
+  o: { where: string; readonly: boolean; allowModelChange: boolean },
 ): Promise<void> {
   const mine = { provider: embedder.provider, model: embedder.id, dims: embedder.dims };
   if (recorded && (recorded.model !== mine.model || recorded.dims !== mine.dims)) {

@@ -26,17 +26,20 @@ export function storedMetadata(r: MemoryRow): Record<string, unknown> {
 
 /** A stored row as the record the API returns. */
 export function toRecord(r: MemoryRow): MemoryRecord {
-  return withLifecycle({
-    id: r.id,
-    content: r.content,
-    key: r.key,
-    namespace: r.namespace,
-    category: r.category,
-    sessionId: r.session_id,
-    metadata: storedMetadata(r),
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
-  }, r);
+  return withLifecycle(
+    {
+      id: r.id,
+      content: r.content,
+      key: r.key,
+      namespace: r.namespace,
+      category: r.category,
+      sessionId: r.session_id,
+      metadata: storedMetadata(r),
+      createdAt: new Date(r.created_at),
+      updatedAt: new Date(r.updated_at),
+    },
+    r,
+  );
 }
 
 /** The context column as a list of texts (a damaged value means a damaged store). */
@@ -44,6 +47,8 @@ export function storedContext(r: MemoryRow): string[] {
   try {
     const c = JSON.parse(r.context!) as unknown;
     if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return c as string[];
-  } catch { /* below */ }
+  } catch {
+    /* below */
+  }
   throw new MnemoliteError('NOT_A_DATABASE', `The context of memory ${r.id} is not a list of texts, so the store is damaged. Restore it from a backup.`);
 }

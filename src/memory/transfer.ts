@@ -72,8 +72,15 @@ export interface MemoryExport extends AsyncIterable<ExportRecord>, Iterable<Expo
 
 function exportRecord(r: ExportRow): ExportRecord {
   const rec: ExportRecord = {
-    id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.session_id,
-    metadata: storedMetadata(r), createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    content: r.content,
+    key: r.key,
+    namespace: r.namespace,
+    category: r.category,
+    sessionId: r.session_id,
+    metadata: storedMetadata(r),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
   if (r.expires_at) rec.expiresAt = r.expires_at;
   if (r.pinned) rec.pinned = true;
@@ -117,7 +124,8 @@ export function exportMemories(backend: Backend, options: ExportOptions): Memory
 
 /** Validate, embed, then write `records` in batches ({@link Memory.import}). */
 export async function importRecords(m: ImportTarget, records: Iterable<unknown> | AsyncIterable<unknown>, options: ImportOptions): Promise<ImportResult> {
-  if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
+  if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1))
+    throw invalid('batchSize must be a whole number, 1 or more.');
   const batchSize = Math.max(1, Math.min(10_000, options.batchSize ?? 500));
   const onConflict = options.onConflict ?? 'skip';
   if (onConflict !== 'skip' && onConflict !== 'replace') throw invalid('onConflict must be "skip" or "replace".');
@@ -148,7 +156,13 @@ function checkRecord(rec: unknown, line: number): ExportRecord {
   const out: ExportRecord = {
     id: r.id === undefined ? uuidv7() : checkId(r.id),
     content: checkContent(r.content, `${at} content`),
-    key: null, namespace: DEFAULT_NAMESPACE, category: null, sessionId: null, metadata: {}, createdAt: '', updatedAt: '',
+    key: null,
+    namespace: DEFAULT_NAMESPACE,
+    category: null,
+    sessionId: null,
+    metadata: {},
+    createdAt: '',
+    updatedAt: '',
   };
   let o: ParsedAdd;
   try {
@@ -203,11 +217,17 @@ function checkVector(v: unknown[], what: string): number[] {
   let max = 0;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw invalid(`${what}[${i}] is ${x === null ? 'null' : typeof x === 'number' ? String(x) : typeof x}; vectors must hold finite numbers. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`);
+    if (typeof x !== 'number' || !Number.isFinite(x))
+      throw invalid(
+        `${what}[${i}] is ${x === null ? 'null' : typeof x === 'number' ? String(x) : typeof x}; vectors must hold finite numbers. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`,
+      );
     const a = Math.abs(x);
     if (a > max) max = a;
   }
-  if (!v.length || max === 0) throw invalid(`${what} is ${v.length ? 'all zeros' : 'empty'}; a vector needs a norm above zero. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`);
+  if (!v.length || max === 0)
+    throw invalid(
+      `${what} is ${v.length ? 'all zeros' : 'empty'}; a vector needs a norm above zero. Fix the file, or drop "embedding" to have the text embedded again. Nothing was imported.`,
+    );
   let sum = 0;
   for (const x of v as number[]) sum += (x / max) ** 2;
   const norm = max * Math.sqrt(sum);
@@ -232,22 +252,29 @@ async function checkNamespaces(backend: Backend, all: ExportRecord[], onConflict
   for (let i = 0; i < all.length; i++) {
     const r = all[i]!;
     if (r.supersededBy !== undefined) {
-      const target = inFile.get(r.supersededBy) ?? await nsOf(r.supersededBy);
+      const target = inFile.get(r.supersededBy) ?? (await nsOf(r.supersededBy));
       if (target !== null && target !== r.namespace) {
-        throw invalid(`import record ${i + 1}: supersededBy ${r.supersededBy} is a memory of another namespace; links stay inside one namespace. Nothing was imported.`);
+        throw invalid(
+          `import record ${i + 1}: supersededBy ${r.supersededBy} is a memory of another namespace; links stay inside one namespace. Nothing was imported.`,
+        );
       }
     }
     if (onConflict === 'replace') {
       const ns = await nsOf(r.id);
       if (ns !== null && ns !== r.namespace) {
-        throw invalid(`import record ${i + 1}: id ${r.id} belongs to a memory of another namespace; replace never moves a memory between namespaces. Give the record a new id. Nothing was imported.`);
+        throw invalid(
+          `import record ${i + 1}: id ${r.id} belongs to a memory of another namespace; replace never moves a memory between namespaces. Give the record a new id. Nothing was imported.`,
+        );
       }
     }
   }
 }
 
 /** An import record's vectors: its own, and its context's (null when it has none). */
-interface RecordVectors { vector: Float32Array | null; contextVector: Float32Array | null }
+interface RecordVectors {
+  vector: Float32Array | null;
+  contextVector: Float32Array | null;
+}
 
 /**
  * Vectors for import records: their own when they come from the current model, else embedded;
@@ -263,7 +290,9 @@ async function importVectors(m: ImportTarget, batch: ExportRecord[]): Promise<Re
     // model with another length cannot be this model's output.
     batch.forEach((r, i) => {
       if (r.embedding && r.embeddingModel === model && r.embedding.length !== dims) {
-        throw invalid(`import record ${i + 1} embedding has ${r.embedding.length} numbers but model "${model}" makes ${dims}. Fix the file, or drop "embedding". Nothing was imported.`);
+        throw invalid(
+          `import record ${i + 1} embedding has ${r.embedding.length} numbers but model "${model}" makes ${dims}. Fix the file, or drop "embedding". Nothing was imported.`,
+        );
       }
     });
     const usable = (v: number[] | undefined, from: string | undefined): v is number[] => !!v && from === model && v.length === dims;
@@ -279,10 +308,17 @@ async function importVectors(m: ImportTarget, batch: ExportRecord[]): Promise<Re
     });
     if (need.length) {
       const vecs = await embed(need.map((i) => batch[i]!.content));
-      need.forEach((i, k) => { out[i]!.vector = vecs[k]!; });
+      need.forEach((i, k) => {
+        out[i]!.vector = vecs[k]!;
+      });
     }
-    const ctx = await contextVectorsOf(needCtx.map((i) => batch[i]!.context!), embed);
-    needCtx.forEach((i, k) => { out[i]!.contextVector = ctx[k]!; });
+    const ctx = await contextVectorsOf(
+      needCtx.map((i) => batch[i]!.context!),
+      embed,
+    );
+    needCtx.forEach((i, k) => {
+      out[i]!.contextVector = ctx[k]!;
+    });
   }
   return out;
 }
@@ -291,10 +327,23 @@ async function importVectors(m: ImportTarget, batch: ExportRecord[]): Promise<Re
 async function importBatch(m: ImportTarget, batch: ExportRecord[], vecs: RecordVectors[], onConflict: 'skip' | 'replace', res: ImportResult): Promise<void> {
   m.live();
   const items: ImportItem[] = batch.map((r, i) => ({
-    id: r.id, content: r.content, key: r.key, namespace: r.namespace, category: r.category, sessionId: r.sessionId,
-    metadata: JSON.stringify(r.metadata), createdAt: r.createdAt, updatedAt: r.updatedAt,
-    expiresAt: r.expiresAt ?? null, pinned: r.pinned === true, importance: r.importance ?? null, supersededBy: r.supersededBy ?? null,
-    hash: contentHash(r.content), vector: vecs[i]?.vector ?? null, context: r.context ?? null, contextVector: vecs[i]?.contextVector ?? null,
+    id: r.id,
+    content: r.content,
+    key: r.key,
+    namespace: r.namespace,
+    category: r.category,
+    sessionId: r.sessionId,
+    metadata: JSON.stringify(r.metadata),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    expiresAt: r.expiresAt ?? null,
+    pinned: r.pinned === true,
+    importance: r.importance ?? null,
+    supersededBy: r.supersededBy ?? null,
+    hash: contentHash(r.content),
+    vector: vecs[i]?.vector ?? null,
+    context: r.context ?? null,
+    contextVector: vecs[i]?.contextVector ?? null,
   }));
   const n = await m.backend.importBatch(items, m.embedder?.id ?? null, onConflict);
   res.imported += n.imported;
@@ -326,8 +375,10 @@ export interface MigrateResult extends ImportResult {
  */
 export async function migrateMemories(from: Memory, to: Memory, options: MigrateOptions = {}): Promise<MigrateResult> {
   if (!(from instanceof Memory) || !(to instanceof Memory)) throw invalid('migrateMemories expects two open Memory objects.');
-  if (from === to || (from.storage === to.storage && from.path === to.path && from.path !== ':memory:')) throw invalid('The source and the destination are the same store.');
-  if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1)) throw invalid('batchSize must be a whole number, 1 or more.');
+  if (from === to || (from.storage === to.storage && from.path === to.path && from.path !== ':memory:'))
+    throw invalid('The source and the destination are the same store.');
+  if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1))
+    throw invalid('batchSize must be a whole number, 1 or more.');
   const batchSize = Math.min(10_000, options.batchSize ?? 500);
   const s = await from.stats();
   const total = s.memories + s.expired;

@@ -11,7 +11,16 @@ import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
 import type { MemoryRow, RowFilter } from '../store/rows.js';
 import type { AddResult } from '../types.js';
 import type {
-  Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem,
+  Backend,
+  DedupDefaults,
+  EmbeddingIdentity,
+  ExportRow,
+  ImportItem,
+  LegQuery,
+  LegResults,
+  StoreStats,
+  UpdateChange,
+  WriteItem,
 } from '../backend/types.js';
 import type { PgClient } from './client.js';
 import * as reads from './reads.js';
@@ -45,8 +54,11 @@ export class PostgresBackend implements Backend, PgStore {
 
   /** @internal Read the vector column's width. */
   async init(): Promise<void> {
-    const [col] = await this.db.query<{ dims: number }>('read the layout',
-      `SELECT atttypmod AS dims FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'embedding' AND NOT attisdropped`, [`"${this.schema}".memories`]);
+    const [col] = await this.db.query<{ dims: number }>(
+      'read the layout',
+      `SELECT atttypmod AS dims FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'embedding' AND NOT attisdropped`,
+      [`"${this.schema}".memories`],
+    );
     this.dims = col?.dims ?? 0;
   }
 
@@ -72,7 +84,11 @@ export class PostgresBackend implements Backend, PgStore {
 
   async setIdentity(e: EmbeddingIdentity): Promise<void> {
     await this.db.tx('record the embedding model', async (q) => {
-      for (const [k, v] of [['embedding_provider', e.provider], ['embedding_model', e.model], ['embedding_dims', String(e.dims)]]) {
+      for (const [k, v] of [
+        ['embedding_provider', e.provider],
+        ['embedding_model', e.model],
+        ['embedding_dims', String(e.dims)],
+      ]) {
         await q('INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [k, v]);
       }
       if (this.dims && this.dims !== e.dims) {
@@ -90,18 +106,28 @@ export class PostgresBackend implements Backend, PgStore {
     if (!hashes.length) return out;
     const want = [...new Set(hashes)];
     if (this.vectors) {
-      const rows = namespace === undefined
-        ? await this.db.query<{ h: string; e: string }>('read the embedding cache',
-          'SELECT DISTINCT ON (content_hash) content_hash AS h, embedding::text AS e FROM memories WHERE content_hash = ANY($1) AND embedding_model = $2 AND embedding IS NOT NULL', [want, model])
-        : await this.db.query<{ h: string; e: string }>('read the embedding cache',
-          'SELECT DISTINCT ON (content_hash) content_hash AS h, embedding::text AS e FROM memories WHERE content_hash = ANY($1) AND embedding_model = $2 AND embedding IS NOT NULL AND namespace = $3', [want, model, namespace]);
+      const rows =
+        namespace === undefined
+          ? await this.db.query<{ h: string; e: string }>(
+              'read the embedding cache',
+              'SELECT DISTINCT ON (content_hash) content_hash AS h, embedding::text AS e FROM memories WHERE content_hash = ANY($1) AND embedding_model = $2 AND embedding IS NOT NULL',
+              [want, model],
+            )
+          : await this.db.query<{ h: string; e: string }>(
+              'read the embedding cache',
+              'SELECT DISTINCT ON (content_hash) content_hash AS h, embedding::text AS e FROM memories WHERE content_hash = ANY($1) AND embedding_model = $2 AND embedding IS NOT NULL AND namespace = $3',
+              [want, model, namespace],
+            );
       for (const r of rows) out.set(r.h, parseVector(r.e));
     }
     if (out.size < want.length) {
       // Scoped lookups use the namespace's own cache keys (see scopedKey), mapped back to hashes.
       const keyOf = new Map(want.map((h) => [namespace === undefined ? h : scopedKey(namespace, h), h]));
-      for (const r of await this.db.query<{ h: string; e: string }>('read the embedding cache',
-        'SELECT content_hash AS h, embedding::text AS e FROM embedding_cache WHERE model = $1 AND content_hash = ANY($2)', [model, [...keyOf.keys()]])) {
+      for (const r of await this.db.query<{ h: string; e: string }>(
+        'read the embedding cache',
+        'SELECT content_hash AS h, embedding::text AS e FROM embedding_cache WHERE model = $1 AND content_hash = ANY($2)',
+        [model, [...keyOf.keys()]],
+      )) {
         const h = keyOf.get(r.h)!;
         if (!out.has(h)) out.set(h, parseVector(r.e));
       }
@@ -111,12 +137,18 @@ export class PostgresBackend implements Backend, PgStore {
 
   async cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void> {
     const key = namespace === undefined ? hash : scopedKey(namespace, hash);
-    await this.db.query('write the embedding cache',
+    await this.db.query(
+      'write the embedding cache',
       `INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES ($1, $2, $3::real[], now())
-       ON CONFLICT (model, content_hash) DO UPDATE SET used_at = excluded.used_at`, [model, key, `{${Array.from(vector).join(',')}}`]);
+       ON CONFLICT (model, content_hash) DO UPDATE SET used_at = excluded.used_at`,
+      [model, key, `{${Array.from(vector).join(',')}}`],
+    );
     if (++this.cacheWrites % 500 === 0) {
-      await this.db.query('trim the embedding cache',
-        'DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC OFFSET $1)', [CACHE_MAX_ROWS]);
+      await this.db.query(
+        'trim the embedding cache',
+        'DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC OFFSET $1)',
+        [CACHE_MAX_ROWS],
+      );
     }
   }
 
@@ -159,28 +191,67 @@ export class PostgresBackend implements Backend, PgStore {
 
   // ---- reads (src/pg/reads.ts) -------------------------------------------------------
 
-  getById(id: string): Promise<MemoryRow | undefined> { return reads.getById(this, id); }
-  list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]> { return reads.list(this, f, limit, offset, order); }
-  count(f: RowFilter): Promise<number> { return reads.count(this, f); }
-  stats(f: RowFilter, model: string | null): Promise<StoreStats> { return reads.stats(this, f, model); }
-  rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> { return reads.rowsBySeqs(this, seqs); }
-  countToEmbed(model: string): Promise<number> { return reads.countToEmbed(this, model); }
-  toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> { return reads.toEmbed(this, model, after, limit); }
-  sessionTail(namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> { return reads.sessionTail(this, namespace, sessionId, n, model); }
-  exportRows(f: RowFilter, withVectors: boolean): AsyncIterableIterator<ExportRow> { return reads.exportRows(this, f, withVectors); }
-  successors(seqs: number[]): Promise<Map<number, number>> { return reads.successors(this, seqs); }
-  rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]> { return reads.rankMeta(this, seqs, withChangedAt); }
-  vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> { return reads.vectorsOf(this, seqs, model); }
-  contentsOf(seqs: number[]): Promise<Map<number, string>> { return reads.contentsOf(this, seqs); }
-  historyRow(id: string): Promise<HistoryRow | undefined> { return reads.historyRow(this, id); }
-  predecessors(id: string): Promise<HistoryRow[]> { return reads.predecessors(this, id); }
-  versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> { return reads.versions(this, id); }
+  getById(id: string): Promise<MemoryRow | undefined> {
+    return reads.getById(this, id);
+  }
+  list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]> {
+    return reads.list(this, f, limit, offset, order);
+  }
+  count(f: RowFilter): Promise<number> {
+    return reads.count(this, f);
+  }
+  stats(f: RowFilter, model: string | null): Promise<StoreStats> {
+    return reads.stats(this, f, model);
+  }
+  rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {
+    return reads.rowsBySeqs(this, seqs);
+  }
+  countToEmbed(model: string): Promise<number> {
+    return reads.countToEmbed(this, model);
+  }
+  toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
+    return reads.toEmbed(this, model, after, limit);
+  }
+  sessionTail(
+    namespace: string,
+    sessionId: string,
+    n: number,
+    model: string | null,
+  ): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
+    return reads.sessionTail(this, namespace, sessionId, n, model);
+  }
+  exportRows(f: RowFilter, withVectors: boolean): AsyncIterableIterator<ExportRow> {
+    return reads.exportRows(this, f, withVectors);
+  }
+  successors(seqs: number[]): Promise<Map<number, number>> {
+    return reads.successors(this, seqs);
+  }
+  rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]> {
+    return reads.rankMeta(this, seqs, withChangedAt);
+  }
+  vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> {
+    return reads.vectorsOf(this, seqs, model);
+  }
+  contentsOf(seqs: number[]): Promise<Map<number, string>> {
+    return reads.contentsOf(this, seqs);
+  }
+  historyRow(id: string): Promise<HistoryRow | undefined> {
+    return reads.historyRow(this, id);
+  }
+  predecessors(id: string): Promise<HistoryRow[]> {
+    return reads.predecessors(this, id);
+  }
+  versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
+    return reads.versions(this, id);
+  }
 
   // ---- whole store ---------------------------------------------------------------------
 
   async backup(_dest: string): Promise<void> {
-    throw new MnemoliteError('UNSUPPORTED',
-      `backup copies a SQLite file; ${this.location} is PostgreSQL. Use pg_dump, or copy the memories into a file with: mnemolite migrate --from ${this.location} --to backup.db`);
+    throw new MnemoliteError(
+      'UNSUPPORTED',
+      `backup copies a SQLite file; ${this.location} is PostgreSQL. Use pg_dump, or copy the memories into a file with: mnemolite migrate --from ${this.location} --to backup.db`,
+    );
   }
 
   async close(): Promise<void> {

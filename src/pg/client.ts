@@ -30,19 +30,55 @@ function mapError(err: unknown, where: string, action: string): MnemoliteError {
   const code = e?.code ?? '';
   const msg = e?.message ?? String(err);
   const opts = { cause: err };
-  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'].includes(code) ||
-    /timeout exceeded when trying to connect|Connection terminated/i.test(msg)) {
-    return new MnemoliteError('UNAVAILABLE', `Cannot reach PostgreSQL at ${where} to ${action} (${msg}). Check that the server is running and the URL is right, then retry.`, { code }, opts);
+  if (
+    [
+      'ECONNREFUSED',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'ETIMEDOUT',
+      'ECONNRESET',
+      'EHOSTUNREACH',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08000',
+      '08003',
+      '08006',
+      '08001',
+      '08004',
+    ].includes(code) ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test(msg)
+  ) {
+    return new MnemoliteError(
+      'UNAVAILABLE',
+      `Cannot reach PostgreSQL at ${where} to ${action} (${msg}). Check that the server is running and the URL is right, then retry.`,
+      { code },
+      opts,
+    );
   }
   if (code === '28P01' || code === '28000') {
     return new MnemoliteError('UNAVAILABLE', `PostgreSQL at ${where} refused the login (${msg}). Check the user and password in the URL.`, { code }, opts);
   }
   if (code === '3D000') return new MnemoliteError('UNAVAILABLE', `${msg} at ${where}. Create it first (createdb) or fix the URL.`, { code }, opts);
-  if (code === '42501') return new MnemoliteError('STORAGE', `PostgreSQL denied a permission to ${action} (${msg}). Grant the user rights on the mnemolite schema, or use an owner account.`, { code }, opts);
+  if (code === '42501')
+    return new MnemoliteError(
+      'STORAGE',
+      `PostgreSQL denied a permission to ${action} (${msg}). Grant the user rights on the mnemolite schema, or use an owner account.`,
+      { code },
+      opts,
+    );
   if (code === '25006') return new MnemoliteError('READ_ONLY', `${where} was opened read-only. Open it without readonly to write.`, { code }, opts);
-  if (code === '55P03') return new MnemoliteError('BUSY', `Could not ${action}: another connection held a lock on ${where} for longer than busyTimeoutMs; nothing was written. Retry, or open with a larger busyTimeoutMs.`, { code }, opts);
-  if (code === '40001' || code === '40P01') return new MnemoliteError('BUSY', `PostgreSQL could not ${action} because of concurrent writers (${msg}); nothing was written. Retry.`, { code }, opts);
-  if (code === '53100' || code === '53200' || code === '53300') return new MnemoliteError('STORAGE', `PostgreSQL is out of a resource while trying to ${action} (${msg}).`, { code }, opts);
+  if (code === '55P03')
+    return new MnemoliteError(
+      'BUSY',
+      `Could not ${action}: another connection held a lock on ${where} for longer than busyTimeoutMs; nothing was written. Retry, or open with a larger busyTimeoutMs.`,
+      { code },
+      opts,
+    );
+  if (code === '40001' || code === '40P01')
+    return new MnemoliteError('BUSY', `PostgreSQL could not ${action} because of concurrent writers (${msg}); nothing was written. Retry.`, { code }, opts);
+  if (code === '53100' || code === '53200' || code === '53300')
+    return new MnemoliteError('STORAGE', `PostgreSQL is out of a resource while trying to ${action} (${msg}).`, { code }, opts);
   return new MnemoliteError('STORAGE', `PostgreSQL failed to ${action} (${code ? `${code}: ` : ''}${msg}).`, code ? { code } : undefined, opts);
 }
 
@@ -125,7 +161,11 @@ export class PgClient {
         await client.query('COMMIT');
         return out;
       } catch (err) {
-        try { await client.query('ROLLBACK'); } catch { broken = true; }
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
         const code = (err as { code?: string })?.code;
         if ((code === '40001' || code === '40P01') && attempt < TX_RETRIES) {
           await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));

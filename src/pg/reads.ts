@@ -18,8 +18,13 @@ export async function list(pg: PgStore, f: RowFilter, limit: number, offset: num
   const p = new Params();
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   const w = where(f, p);
-  return rows(await pg.db.query('list memories',
-    `SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`, p.values));
+  return rows(
+    await pg.db.query(
+      'list memories',
+      `SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`,
+      p.values,
+    ),
+  );
 }
 
 export async function count(pg: PgStore, f: RowFilter): Promise<number> {
@@ -29,9 +34,12 @@ export async function count(pg: PgStore, f: RowFilter): Promise<number> {
 }
 
 export async function bytes(pg: PgStore): Promise<number> {
-  const [r] = await pg.db.query<{ n: number }>('measure the tables',
+  const [r] = await pg.db.query<{ n: number }>(
+    'measure the tables',
     `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = $1 AND c.relkind = 'r'`, [pg.schema]);
+     WHERE n.nspname = $1 AND c.relkind = 'r'`,
+    [pg.schema],
+  );
   return r?.n ?? 0;
 }
 
@@ -40,28 +48,42 @@ export async function stats(pg: PgStore, f: RowFilter, model: string | null): Pr
   const w = where(f, p);
   const pa = new Params();
   const wAll = where({ ...f, activeAt: undefined }, pa);
-  const byNs = await pg.db.query<{ ns: string; n: number }>('compute stats', `SELECT m.namespace AS ns, count(*)::int AS n FROM memories m WHERE ${w} GROUP BY m.namespace ORDER BY m.namespace`, p.values);
+  const byNs = await pg.db.query<{ ns: string; n: number }>(
+    'compute stats',
+    `SELECT m.namespace AS ns, count(*)::int AS n FROM memories m WHERE ${w} GROUP BY m.namespace ORDER BY m.namespace`,
+    p.values,
+  );
   const memories = byNs.reduce((s, r) => s + r.n, 0);
   const [all] = await pg.db.query<{ n: number }>('compute stats', `SELECT count(*)::int AS n FROM memories m WHERE ${wAll}`, pa.values);
   let embedded = 0;
   if (model) {
     const pe = new Params();
     const we = where(f, pe);
-    const [e] = await pg.db.query<{ n: number }>('compute stats', `SELECT count(*)::int AS n FROM memories m WHERE ${we} AND m.embedding_model = ${pe.add(model)}`, pe.values);
+    const [e] = await pg.db.query<{ n: number }>(
+      'compute stats',
+      `SELECT count(*)::int AS n FROM memories m WHERE ${we} AND m.embedding_model = ${pe.add(model)}`,
+      pe.values,
+    );
     embedded = e?.n ?? 0;
   }
   const [cache] = await pg.db.query<{ n: number }>('compute stats', 'SELECT count(*)::int AS n FROM embedding_cache');
   const [ver] = await pg.db.query<{ value: string }>('compute stats', `SELECT value FROM meta WHERE key = 'schema_version'`);
   return {
-    memories, namespaces: Object.fromEntries(byNs.map((r) => [r.ns, r.n])), embedded, cacheEntries: cache?.n ?? 0,
-    bytes: await bytes(pg), schemaVersion: Number(ver?.value ?? 0), expired: (all?.n ?? 0) - memories,
+    memories,
+    namespaces: Object.fromEntries(byNs.map((r) => [r.ns, r.n])),
+    embedded,
+    cacheEntries: cache?.n ?? 0,
+    bytes: await bytes(pg),
+    schemaVersion: Number(ver?.value ?? 0),
+    expired: (all?.n ?? 0) - memories,
   };
 }
 
 export async function rowsBySeqs(pg: PgStore, seqs: number[]): Promise<Map<number, MemoryRow>> {
   const out = new Map<number, MemoryRow>();
   if (!seqs.length) return out;
-  for (const r of rows(await pg.db.query('read recalled memories', `SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq = ANY($1::bigint[])`, [seqs]))) out.set(r.seq, r);
+  for (const r of rows(await pg.db.query('read recalled memories', `SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq = ANY($1::bigint[])`, [seqs])))
+    out.set(r.seq, r);
   return out;
 }
 
@@ -71,17 +93,34 @@ export async function countToEmbed(pg: PgStore, model: string): Promise<number> 
 }
 
 /** The last `n` memories of a session (newest last), with their vectors of `model`: the context of the next one. */
-export async function sessionTail(pg: PgStore, namespace: string, sessionId: string, n: number, model: string | null): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
+export async function sessionTail(
+  pg: PgStore,
+  namespace: string,
+  sessionId: string,
+  n: number,
+  model: string | null,
+): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]> {
   const withVec = pg.vectors && model !== null;
-  const rows = await pg.db.query<{ content: string; key: string | null; e: string | null }>('read the session',
+  const rows = await pg.db.query<{ content: string; key: string | null; e: string | null }>(
+    'read the session',
     `SELECT content, key, ${withVec ? 'CASE WHEN embedding_model = $4 THEN embedding::text END' : 'NULL::text'} AS e FROM memories
-     WHERE namespace = $1 AND session_id = $2 ORDER BY seq DESC LIMIT $3`, withVec ? [namespace, sessionId, n, model] : [namespace, sessionId, n]);
+     WHERE namespace = $1 AND session_id = $2 ORDER BY seq DESC LIMIT $3`,
+    withVec ? [namespace, sessionId, n, model] : [namespace, sessionId, n],
+  );
   return rows.reverse().map((r) => ({ content: r.content, key: r.key, vector: r.e ? parseVector(r.e) : null }));
 }
 
-export async function toEmbed(pg: PgStore, model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
-  return pg.db.query('read memories to embed',
-    'SELECT seq::float8 AS seq, content, content_hash, context::text AS context FROM memories WHERE seq > $1 AND embedding_model IS DISTINCT FROM $2 ORDER BY seq LIMIT $3', [after, model, limit]);
+export async function toEmbed(
+  pg: PgStore,
+  model: string,
+  after: number,
+  limit: number,
+): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
+  return pg.db.query(
+    'read memories to embed',
+    'SELECT seq::float8 AS seq, content, content_hash, context::text AS context FROM memories WHERE seq > $1 AND embedding_model IS DISTINCT FROM $2 ORDER BY seq LIMIT $3',
+    [after, model, limit],
+  );
 }
 
 export async function* exportRows(pg: PgStore, f: RowFilter, withVectors: boolean): AsyncIterableIterator<ExportRow> {
@@ -90,8 +129,11 @@ export async function* exportRows(pg: PgStore, f: RowFilter, withVectors: boolea
   for (;;) {
     const p = new Params();
     const w = where(f, p);
-    const page = await pg.db.query<Row>('export memories',
-      `SELECT ${ROW_COLUMNS}${vec} FROM memories m WHERE ${w} AND m.seq > ${p.add(after)} ORDER BY m.seq LIMIT ${EXPORT_PAGE}`, p.values);
+    const page = await pg.db.query<Row>(
+      'export memories',
+      `SELECT ${ROW_COLUMNS}${vec} FROM memories m WHERE ${w} AND m.seq > ${p.add(after)} ORDER BY m.seq LIMIT ${EXPORT_PAGE}`,
+      p.values,
+    );
     for (const r of page) {
       const { vector: v, context_vector: cv, ...row } = r as { vector?: string | null; context_vector?: string | null };
       yield { ...(row as unknown as MemoryRow), vector: v ? parseVector(v) : null, contextVector: v && cv ? parseVector(cv) : null };
@@ -102,43 +144,70 @@ export async function* exportRows(pg: PgStore, f: RowFilter, withVectors: boolea
 }
 
 export async function successors(pg: PgStore, seqs: number[]): Promise<Map<number, number>> {
-  const r = await pg.db.query<{ a: number; b: number }>('rank by lifecycle',
+  const r = await pg.db.query<{ a: number; b: number }>(
+    'rank by lifecycle',
     `SELECT m.seq::float8 AS a, s.seq::float8 AS b FROM memories m JOIN memories s ON s.id = m.superseded_by
-     WHERE m.seq = ANY($1::bigint[]) AND m.superseded_by IS NOT NULL`, [seqs]);
+     WHERE m.seq = ANY($1::bigint[]) AND m.superseded_by IS NOT NULL`,
+    [seqs],
+  );
   return new Map(r.map((x) => [x.a, x.b]));
 }
 
 export async function rankMeta(pg: PgStore, seqs: number[], withChangedAt: boolean): Promise<RankMeta[]> {
-  return pg.db.query<RankMeta>('rank by lifecycle',
+  return pg.db.query<RankMeta>(
+    'rank by lifecycle',
     `SELECT m.seq::float8 AS seq, ${iso('m.created_at')} AS created_at, m.category, m.pinned::int AS pinned, m.importance,
        (SELECT s.seq::float8 FROM memories s WHERE s.id = m.superseded_by) AS succ,
        ${withChangedAt ? `(SELECT ${iso('max(h.replaced_at)')} FROM memory_history h WHERE h.memory_id = m.id)` : 'NULL'} AS changed_at
-     FROM memories m WHERE m.seq = ANY($1::bigint[])`, [seqs]);
+     FROM memories m WHERE m.seq = ANY($1::bigint[])`,
+    [seqs],
+  );
 }
 
 export async function vectorsOf(pg: PgStore, seqs: number[], model: string): Promise<Map<number, Float32Array>> {
   const out = new Map<number, Float32Array>();
   if (!pg.vectors) return out;
-  for (const r of await pg.db.query<{ seq: number; e: string }>('rank by lifecycle',
-    'SELECT seq::float8 AS seq, embedding::text AS e FROM memories WHERE embedding_model = $1 AND embedding IS NOT NULL AND seq = ANY($2::bigint[])', [model, seqs])) {
+  for (const r of await pg.db.query<{ seq: number; e: string }>(
+    'rank by lifecycle',
+    'SELECT seq::float8 AS seq, embedding::text AS e FROM memories WHERE embedding_model = $1 AND embedding IS NOT NULL AND seq = ANY($2::bigint[])',
+    [model, seqs],
+  )) {
     out.set(r.seq, parseVector(r.e));
   }
   return out;
 }
 
 export async function contentsOf(pg: PgStore, seqs: number[]): Promise<Map<number, string>> {
-  const r = await pg.db.query<{ seq: number; content: string }>('rank by lifecycle', 'SELECT seq::float8 AS seq, content FROM memories WHERE seq = ANY($1::bigint[])', [seqs]);
+  const r = await pg.db.query<{ seq: number; content: string }>(
+    'rank by lifecycle',
+    'SELECT seq::float8 AS seq, content FROM memories WHERE seq = ANY($1::bigint[])',
+    [seqs],
+  );
   return new Map(r.map((x) => [x.seq, x.content]));
 }
 
 export async function historyRow(pg: PgStore, id: string): Promise<HistoryRow | undefined> {
-  return (await pg.db.query<HistoryRow>('read the history', `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`, [id]))[0];
+  return (
+    await pg.db.query<HistoryRow>(
+      'read the history',
+      `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`,
+      [id],
+    )
+  )[0];
 }
 
 export async function predecessors(pg: PgStore, id: string): Promise<HistoryRow[]> {
-  return pg.db.query<HistoryRow>('read the history', `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`, [id]);
+  return pg.db.query<HistoryRow>(
+    'read the history',
+    `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`,
+    [id],
+  );
 }
 
 export async function versions(pg: PgStore, id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
-  return pg.db.query('read the history', `SELECT content, category, metadata::text AS metadata, ${iso('replaced_at')} AS replaced_at FROM memory_history WHERE memory_id = $1 ORDER BY version`, [id]);
+  return pg.db.query(
+    'read the history',
+    `SELECT content, category, metadata::text AS metadata, ${iso('replaced_at')} AS replaced_at FROM memory_history WHERE memory_id = $1 ORDER BY version`,
+    [id],
+  );
 }

@@ -21,7 +21,11 @@ function tsqueryLexeme(lexeme: string): string {
 }
 
 /** A query stem with its document frequency and BM25 idf in one keyword field. */
-interface TermWeight { lexeme: string; df: number; idf: number }
+interface TermWeight {
+  lexeme: string;
+  df: number;
+  idf: number;
+}
 
 /**
  * One keyword field of a recall: the memory's own words (`tsv`, leg `kw`) or its conversational
@@ -78,7 +82,8 @@ export class PgSearch {
     const fields: FieldLeg[] = [];
     if (terms.length) {
       await this.ensureTermStats();
-      const r = await this.pg.db.query<{ lexeme: string; df: number; idf: number; avgdl: number; cdf: number; cidf: number; cavgdl: number }>('recall',
+      const r = await this.pg.db.query<{ lexeme: string; df: number; idf: number; avgdl: number; cdf: number; cidf: number; cavgdl: number }>(
+        'recall',
         `WITH qt AS (SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
            st AS (SELECT greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_docs'), 1), 1) AS n,
                          greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_avgdl'), 1), 1) AS avgdl,
@@ -87,11 +92,21 @@ export class PgSearch {
          SELECT qt.lexeme, coalesce(ts.df, 0)::float8 AS df, ln(1 + (st.n - coalesce(ts.df, 0) + 0.5) / (coalesce(ts.df, 0) + 0.5)) AS idf, st.avgdl,
                 coalesce(cs.df, 0)::float8 AS cdf, ln(1 + (st.cn - coalesce(cs.df, 0) + 0.5) / (coalesce(cs.df, 0) + 0.5)) AS cidf, st.cavgdl
          FROM qt CROSS JOIN st LEFT JOIN term_stats ts ON ts.term = qt.lexeme LEFT JOIN ctx_term_stats cs ON cs.term = qt.lexeme
-         ORDER BY df, qt.lexeme`, [terms.join(' ')]);
+         ORDER BY df, qt.lexeme`,
+        [terms.join(' ')],
+      );
       const own = r.map(({ lexeme, df, idf }) => ({ lexeme, df, idf }));
       out.idfMass = own.reduce((x, w) => x + w.idf, 0);
       fields.push(plan('kw', 'tsv', own, r[0]?.avgdl ?? 1, lq.depth));
-      fields.push(plan('ctx', 'ctx_tsv', r.map(({ lexeme, cdf, cidf }) => ({ lexeme, df: cdf, idf: cidf })), r[0]?.cavgdl ?? 1, lq.depth));
+      fields.push(
+        plan(
+          'ctx',
+          'ctx_tsv',
+          r.map(({ lexeme, cdf, cidf }) => ({ lexeme, df: cdf, idf: cidf })),
+          r[0]?.cavgdl ?? 1,
+          lq.depth,
+        ),
+      );
     }
     const first = await this.runLegs(lq, fields, true);
     out.vector = first.vector;
@@ -99,11 +114,13 @@ export class PgSearch {
     for (const [k, v] of first.successors) out.successors!.set(k, v);
     const got = new Map(fields.map((f) => [f.leg, first.keyword.get(f.leg) ?? []]));
     // A field whose top could miss a memory matching only unselected terms runs again, exactly.
-    const again = fields.filter((f) => {
-      const hits = got.get(f.leg)!;
-      const last = hits[hits.length - 1];
-      return f.bound > 0 && (hits.length < lq.depth || -last!.bm25 < f.bound);
-    }).map((f) => ({ ...f, select: f.weights.map((w) => w.lexeme), bound: 0 }));
+    const again = fields
+      .filter((f) => {
+        const hits = got.get(f.leg)!;
+        const last = hits[hits.length - 1];
+        return f.bound > 0 && (hits.length < lq.depth || -last!.bm25 < f.bound);
+      })
+      .map((f) => ({ ...f, select: f.weights.map((w) => w.lexeme), bound: 0 }));
     if (again.length) {
       const second = await this.runLegs(lq, again, false);
       for (const f of again) got.set(f.leg, second.keyword.get(f.leg) ?? []);
@@ -154,8 +171,12 @@ export class PgSearch {
       ${legs.map((l) => `SELECT '${l}' AS leg, seq::float8 AS seq, s::float8 AS s, NULL::text AS ns, NULL::text AS sid FROM ${l}`).join(' UNION ALL ')}
       UNION ALL SELECT 's' AS leg, m.seq::float8 AS seq, n.seq::float8 AS s, NULL, NULL FROM memories m JOIN memories n ON n.id = m.superseded_by
         WHERE m.superseded_by IS NOT NULL AND m.seq IN (${legs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})
-      ${kwLegs.length ? `UNION ALL SELECT 'ss' AS leg, m.seq::float8 AS seq, NULL, m.namespace, m.session_id FROM memories m
-        WHERE m.session_id IS NOT NULL AND m.seq IN (${kwLegs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})` : ''}`;
+      ${
+        kwLegs.length
+          ? `UNION ALL SELECT 'ss' AS leg, m.seq::float8 AS seq, NULL, m.namespace, m.session_id FROM memories m
+        WHERE m.session_id IS NOT NULL AND m.seq IN (${kwLegs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})`
+          : ''
+      }`;
     for (const r of await this.pg.db.query<{ leg: string; seq: number; s: number; ns: string | null; sid: string | null }>('recall', sql, p.values)) {
       if (r.leg === 'kw' || r.leg === 'ctx') {
         let hits = res.keyword.get(r.leg);
@@ -184,9 +205,11 @@ export class PgSearch {
    */
   private async ensureTermStats(): Promise<void> {
     if (this.writesSinceStats < Math.max(50, this.statsDocs * 0.1)) return;
-    const [r] = await this.pg.db.query<{ docs: number | null; cdocs: number | null; n: number; cn: number }>('read the term statistics',
+    const [r] = await this.pg.db.query<{ docs: number | null; cdocs: number | null; n: number; cn: number }>(
+      'read the term statistics',
       `SELECT (SELECT value::float8 FROM meta WHERE key = 'term_stats_docs') AS docs, (SELECT value::float8 FROM meta WHERE key = 'ctx_stats_docs') AS cdocs,
-              count(*)::float8 AS n, count(context)::float8 AS cn FROM memories`);
+              count(*)::float8 AS n, count(context)::float8 AS cn FROM memories`,
+    );
     const docs = r?.docs ?? null;
     const cdocs = r?.cdocs ?? null;
     const n = r?.n ?? 0;
@@ -201,13 +224,17 @@ export class PgSearch {
         await q('DELETE FROM term_stats');
         await q(`INSERT INTO term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT tsv FROM "${this.pg.schema}".memories')`);
         await q('DELETE FROM ctx_term_stats');
-        await q(`INSERT INTO ctx_term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT ctx_tsv FROM "${this.pg.schema}".memories WHERE ctx_tsv IS NOT NULL')`);
+        await q(
+          `INSERT INTO ctx_term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT ctx_tsv FROM "${this.pg.schema}".memories WHERE ctx_tsv IS NOT NULL')`,
+        );
         // The planner's statistics too: after a bulk load (and on PGlite, which has no autovacuum)
         // it would not know that a rare stem matches few rows, and would scan them all.
         await q('ANALYZE memories');
         for (const [k, sql] of [
-          ['term_stats_docs', 'SELECT count(*)::text FROM memories'], ['term_stats_avgdl', 'SELECT coalesce(avg(length(tsv)), 1)::text FROM memories'],
-          ['ctx_stats_docs', 'SELECT count(context)::text FROM memories'], ['ctx_stats_avgdl', 'SELECT coalesce(avg(length(ctx_tsv)), 1)::text FROM memories'],
+          ['term_stats_docs', 'SELECT count(*)::text FROM memories'],
+          ['term_stats_avgdl', 'SELECT coalesce(avg(length(tsv)), 1)::text FROM memories'],
+          ['ctx_stats_docs', 'SELECT count(context)::text FROM memories'],
+          ['ctx_stats_avgdl', 'SELECT coalesce(avg(length(ctx_tsv)), 1)::text FROM memories'],
         ] as const) {
           await q(`INSERT INTO meta(key, value) VALUES ($1, (${sql})) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [k]);
         }

@@ -36,8 +36,10 @@ export function where(f: RowFilter, p: Params): string {
     const type = `json_typeof(m.metadata -> ${key})`;
     if (value === null) parts.push(`${type} = 'null'`);
     // CASE, not AND: the cast must only run on a field of the right type.
-    else if (typeof value === 'boolean') parts.push(`CASE WHEN ${type} = 'boolean' THEN (m.metadata ->> ${key})::boolean = ${p.add(value)}::boolean ELSE false END`);
-    else if (typeof value === 'number') parts.push(`CASE WHEN ${type} = 'number' THEN (m.metadata ->> ${key})::numeric = ${p.add(value)}::numeric ELSE false END`);
+    else if (typeof value === 'boolean')
+      parts.push(`CASE WHEN ${type} = 'boolean' THEN (m.metadata ->> ${key})::boolean = ${p.add(value)}::boolean ELSE false END`);
+    else if (typeof value === 'number')
+      parts.push(`CASE WHEN ${type} = 'number' THEN (m.metadata ->> ${key})::numeric = ${p.add(value)}::numeric ELSE false END`);
     else parts.push(`CASE WHEN ${type} = 'string' THEN (m.metadata ->> ${key}) = ${p.add(value)}::text ELSE false END`);
   }
   return parts.length ? parts.join(' AND ') : 'true';

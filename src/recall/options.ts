@@ -29,7 +29,11 @@ export interface RelevanceRecallOptions {
 
 /** Fields added to the recall schema. */
 export const relevanceRecallShape = {
-  minRelevance: z.number().refine(Number.isFinite, 'must be finite').refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1').optional(),
+  minRelevance: z
+    .number()
+    .refine(Number.isFinite, 'must be finite')
+    .refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1')
+    .optional(),
   now: isoDate.optional(),
   timePreference: z.boolean().optional(),
   preferCurrent: z.boolean().optional(),

@@ -23,7 +23,12 @@ function timeOf(r: { created_at: string; event_at?: string | null }): number {
 
 /** Apply the time-window and current-over-stale preferences. Returns a new list (or `fused` when neither applies). */
 export async function applyPreferences(
-  src: Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>, fused: FusedHit[], query: string, o: PreferOptions, model: string | null, keyword: readonly { seq: number; bm25: number }[] | null,
+  src: Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>,
+  fused: FusedHit[],
+  query: string,
+  o: PreferOptions,
+  model: string | null,
+  keyword: readonly { seq: number; bm25: number }[] | null,
 ): Promise<FusedHit[]> {
   if (fused.length < 2) return fused;
   const now = o.now ? new Date(o.now) : new Date();

@@ -53,8 +53,14 @@ function normalised(v: Float32Array): Float32Array | null {
 }
 
 function cosine(a: Float32Array, b: Float32Array): number {
-  let d = 0, na = 0, nb = 0;
-  for (let i = 0; i < a.length; i++) { d += a[i]! * b[i]!; na += a[i]! * a[i]!; nb += b[i]! * b[i]!; }
+  let d = 0,
+    na = 0,
+    nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    d += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
   return na > 0 && nb > 0 ? d / Math.sqrt(na * nb) : 0;
 }
 
@@ -81,22 +87,38 @@ export async function contextVectorsOf(lists: readonly string[][], embed: (texts
 }
 
 /** One keyword candidate: `bm25` lower is better (FTS5's sign). */
-export interface KeywordCandidate { seq: number; bm25: number }
+export interface KeywordCandidate {
+  seq: number;
+  bm25: number;
+}
 
 /**
  * The keyword leg with context: own BM25 + {@link CONTEXT_KEYWORD_WEIGHT} × context BM25, over the
  * candidates of both fields (a memory missing from one list scores 0 there), best first.
  */
-export function withContext(own: readonly KeywordCandidate[], context: readonly KeywordCandidate[], depth: number, weight = CONTEXT_KEYWORD_WEIGHT): KeywordCandidate[] {
+export function withContext(
+  own: readonly KeywordCandidate[],
+  context: readonly KeywordCandidate[],
+  depth: number,
+  weight = CONTEXT_KEYWORD_WEIGHT,
+): KeywordCandidate[] {
   if (!context.length || weight === 0) return own.slice(0, depth);
   const s = new Map<number, number>();
   for (const h of own) s.set(h.seq, h.bm25);
   for (const h of context) s.set(h.seq, (s.get(h.seq) ?? 0) + weight * h.bm25);
-  return [...s].map(([seq, bm25]) => ({ seq, bm25 })).sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq).slice(0, depth);
+  return [...s]
+    .map(([seq, bm25]) => ({ seq, bm25 }))
+    .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq)
+    .slice(0, depth);
 }
 
 /** A memory to be written, as far as its context is concerned. */
-export interface ContextItem { namespace: string; sessionId: string | null; window: number; /** A key upsert replaces its own earlier version, which is not its context. */ key?: string }
+export interface ContextItem {
+  namespace: string;
+  sessionId: string | null;
+  window: number /** A key upsert replaces its own earlier version, which is not its context. */;
+  key?: string;
+}
 
 /** The last memories of a session already stored (newest last), with their vectors when they have one. */
 export type SessionTail = (namespace: string, sessionId: string, n: number) => Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
@@ -106,16 +128,26 @@ export type SessionTail = (namespace: string, sessionId: string, n: number) => P
  * store and from earlier items of the same batch. `null` for items without a session or window.
  */
 export async function batchContexts(
-  items: readonly ContextItem[], contents: readonly string[], vectors: readonly (Float32Array | null)[] | null, tail: SessionTail, minSimilarity = -1,
+  items: readonly ContextItem[],
+  contents: readonly string[],
+  vectors: readonly (Float32Array | null)[] | null,
+  tail: SessionTail,
+  minSimilarity = -1,
 ): Promise<{ texts: string[] | null; vector: Float32Array | null }[]> {
   const sessions = new Map<string, { content: string; vector: Float32Array | null; key: string | null }[]>();
   const out: { texts: string[] | null; vector: Float32Array | null }[] = [];
   for (let i = 0; i < items.length; i++) {
     const it = items[i]!;
-    if (it.sessionId === null) { out.push({ texts: null, vector: null }); continue; }
+    if (it.sessionId === null) {
+      out.push({ texts: null, vector: null });
+      continue;
+    }
     const key = JSON.stringify([it.namespace, it.sessionId]);
     let prev = sessions.get(key);
-    if (!prev) { prev = await tail(it.namespace, it.sessionId, 2 * MAX_CONTEXT_WINDOW); sessions.set(key, prev); }
+    if (!prev) {
+      prev = await tail(it.namespace, it.sessionId, 2 * MAX_CONTEXT_WINDOW);
+      sessions.set(key, prev);
+    }
     const before = it.key === undefined ? prev : prev.filter((p) => p.key !== it.key);
     const ctx = it.window > 0 ? before.slice(-it.window) : [];
     if (!ctx.length) out.push({ texts: null, vector: null });
@@ -123,11 +155,12 @@ export async function batchContexts(
       const vs = ctx.map((c) => c.vector).filter((v): v is Float32Array => v !== null);
       const mean = vectors && vs.length === ctx.length ? meanVector(vs) : null;
       const own = vectors?.[i] ?? null;
-      if (own && mean && cosine(own, mean) < minSimilarity) out.push({ texts: null, vector: null }); // unrelated: no context
+      if (own && mean && cosine(own, mean) < minSimilarity)
+        out.push({ texts: null, vector: null }); // unrelated: no context
       else out.push({ texts: ctx.map((c) => c.content), vector: mean });
     }
     if (it.key !== undefined) prev.splice(0, prev.length, ...prev.filter((p) => p.key !== it.key));
-    prev.push({ content: contents[i]!, vector: vectors ? vectors[i] ?? null : null, key: it.key ?? null });
+    prev.push({ content: contents[i]!, vector: vectors ? (vectors[i] ?? null) : null, key: it.key ?? null });
   }
   return out;
 }
@@ -143,15 +176,21 @@ export const SESSION_EVIDENCE_DEPTH = 50;
  * × the best keyword score among that session's candidates (its own included). Candidates without
  * a session keep their score. Returns the candidates re-sorted, best first.
  */
-export function withSessionEvidence(kw: readonly KeywordCandidate[], sessionOf: ReadonlyMap<number, string>, weight = SESSION_EVIDENCE_WEIGHT): KeywordCandidate[] {
+export function withSessionEvidence(
+  kw: readonly KeywordCandidate[],
+  sessionOf: ReadonlyMap<number, string>,
+  weight = SESSION_EVIDENCE_WEIGHT,
+): KeywordCandidate[] {
   if (!sessionOf.size || weight === 0) return kw.slice();
   const best = new Map<string, number>();
   for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
     const s = sessionOf.get(h.seq);
     if (s !== undefined) best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
   }
-  return kw.map((h, i) => {
-    const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
-    return s === undefined ? h : { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! };
-  }).sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
+  return kw
+    .map((h, i) => {
+      const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
+      return s === undefined ? h : { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! };
+    })
+    .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
 }

@@ -88,8 +88,12 @@ function sortFused(hits: FusedHit[]): FusedHit[] {
 function minMax(list: readonly LegHit[]): Map<number, number> {
   const out = new Map<number, number>();
   if (!list.length) return out;
-  let max = -Infinity, min = Infinity;
-  for (const h of list) { if (h.score > max) max = h.score; if (h.score < min) min = h.score; }
+  let max = -Infinity,
+    min = Infinity;
+  for (const h of list) {
+    if (h.score > max) max = h.score;
+    if (h.score < min) min = h.score;
+  }
   for (const h of list) out.set(h.seq, max > min ? (h.score - min) / (max - min) : 1);
   return out;
 }
@@ -100,13 +104,17 @@ function minMax(list: readonly LegHit[]): Map<number, number> {
  * A memory missing from a leg scores 0 there.
  */
 export function convex(keyword: readonly LegHit[], vector: readonly LegHit[], alpha: number): FusedHit[] {
-  const k = minMax(keyword), v = minMax(vector);
+  const k = minMax(keyword),
+    v = minMax(vector);
   const hits = new Map<number, FusedHit>();
   keyword.forEach((h, i) => hits.set(h.seq, { seq: h.seq, score: alpha * k.get(h.seq)!, keywordRank: i + 1 }));
   vector.forEach((h, i) => {
     const s = (1 - alpha) * v.get(h.seq)!;
     const e = hits.get(h.seq);
-    if (e) { e.score += s; e.vectorRank = i + 1; } else hits.set(h.seq, { seq: h.seq, score: s, vectorRank: i + 1 });
+    if (e) {
+      e.score += s;
+      e.vectorRank = i + 1;
+    } else hits.set(h.seq, { seq: h.seq, score: s, vectorRank: i + 1 });
   });
   return sortFused([...hits.values()]);
 }
@@ -128,7 +136,8 @@ export function adaptiveAlpha(keyword: readonly LegHit[], vector: readonly LegHi
 
 /** Apply user weights to a keyword share α: α' = α·wk / (α·wk + (1 − α)·wv). */
 export function weighAlpha(alpha: number, w: LegWeights): number {
-  const k = alpha * w.keyword, v = (1 - alpha) * w.vector;
+  const k = alpha * w.keyword,
+    v = (1 - alpha) * w.vector;
   return k + v > 0 ? k / (k + v) : 0.5;
 }
 
@@ -145,10 +154,19 @@ export interface FuseOptions {
 export function fuse(keyword: readonly LegHit[], vector: readonly LegHit[], o: FuseOptions): FusedHit[] {
   switch (o.method) {
     case 'rrf':
-      return rrf(keyword.map((h) => h.seq), vector.map((h) => h.seq), o.rrfK, o.weights);
+      return rrf(
+        keyword.map((h) => h.seq),
+        vector.map((h) => h.seq),
+        o.rrfK,
+        o.weights,
+      );
     case 'convex':
       return convex(keyword, vector, weighAlpha(0.5, o.weights));
     case 'adaptive':
-      return convex(keyword, vector, weighAlpha(adaptiveAlpha(keyword, vector, o.signals, o.adaptive), { keyword: o.weights.keyword * o.adaptive.keywordWeight, vector: o.weights.vector }));
+      return convex(
+        keyword,
+        vector,
+        weighAlpha(adaptiveAlpha(keyword, vector, o.signals, o.adaptive), { keyword: o.weights.keyword * o.adaptive.keywordWeight, vector: o.weights.vector }),
+      );
   }
 }

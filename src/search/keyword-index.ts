@@ -59,9 +59,15 @@ export class KeywordIndex {
   private reserve(n: number): void {
     if (n <= this.alive.length) return;
     const cap = Math.max(n, Math.ceil(this.alive.length * 1.5), 1024);
-    const d = new Float32Array(cap); d.set(this.docLen); this.docLen = d;
-    const a = new Uint8Array(cap); a.set(this.alive); this.alive = a;
-    const c = new Float64Array(cap).fill(-Infinity); c.set(this.acc); this.acc = c;
+    const d = new Float32Array(cap);
+    d.set(this.docLen);
+    this.docLen = d;
+    const a = new Uint8Array(cap);
+    a.set(this.alive);
+    this.alive = a;
+    const c = new Float64Array(cap).fill(-Infinity);
+    c.set(this.acc);
+    this.acc = c;
   }
 
   /** Set a live document's length (tokens) without its postings (bulk load from FTS5's docsize). */
@@ -69,7 +75,11 @@ export class KeywordIndex {
     this.reserve(slot + 1);
     this.mutations++;
     if (this.alive[slot]) this.totalLen -= this.docLen[slot]!;
-    else { this.alive[slot] = 1; this.live++; this.acc[slot] = 0; }
+    else {
+      this.alive[slot] = 1;
+      this.live++;
+      this.acc[slot] = 0;
+    }
     this.docLen[slot] = tokens;
     this.totalLen += tokens;
   }
@@ -84,8 +94,12 @@ export class KeywordIndex {
       const p = this.loaded.get(t);
       if (!p) continue; // read from FTS5 (which has this document) when first needed
       if (p.n === p.slots.length) {
-        const s = new Int32Array(p.n * 2 + 4); s.set(p.slots); p.slots = s;
-        const f = new Uint16Array(p.n * 2 + 4); f.set(p.tfs); p.tfs = f;
+        const s = new Int32Array(p.n * 2 + 4);
+        s.set(p.slots);
+        p.slots = s;
+        const f = new Uint16Array(p.n * 2 + 4);
+        f.set(p.tfs);
+        p.tfs = f;
       }
       p.slots[p.n] = slot;
       p.tfs[p.n] = Math.min(n, 0xffff);
@@ -113,23 +127,38 @@ export class KeywordIndex {
   private parse(docs: string | null, slotOf: (seq: number) => number): Postings {
     let cap = 1;
     if (docs) for (let i = docs.indexOf(','); i >= 0; i = docs.indexOf(',', i + 1)) cap++;
-    const ps = new Int32Array(cap), pt = new Uint16Array(cap);
+    const ps = new Int32Array(cap),
+      pt = new Uint16Array(cap);
     let n = 0;
     if (docs) {
-      let prev = -1, tf = 0, num = 0;
+      let prev = -1,
+        tf = 0,
+        num = 0;
       for (let i = 0; i <= docs.length; i++) {
         const c = i < docs.length ? docs.charCodeAt(i) : 44;
-        if (c !== 44) { num = num * 10 + (c - 48); continue; }
+        if (c !== 44) {
+          num = num * 10 + (c - 48);
+          continue;
+        }
         if (num === prev) tf++;
         else {
           const slot = prev >= 0 ? slotOf(prev) : -1;
-          if (slot >= 0) { ps[n] = slot; pt[n] = Math.min(tf, 0xffff); n++; }
-          prev = num; tf = 1;
+          if (slot >= 0) {
+            ps[n] = slot;
+            pt[n] = Math.min(tf, 0xffff);
+            n++;
+          }
+          prev = num;
+          tf = 1;
         }
         num = 0;
       }
       const slot = prev >= 0 ? slotOf(prev) : -1;
-      if (slot >= 0) { ps[n] = slot; pt[n] = Math.min(tf, 0xffff); n++; }
+      if (slot >= 0) {
+        ps[n] = slot;
+        pt[n] = Math.min(tf, 0xffff);
+        n++;
+      }
     }
     return { slots: ps, tfs: pt, n, df: 0, dfAt: -1 };
   }
@@ -143,7 +172,14 @@ export class KeywordIndex {
    * `stats.idfMass`, when given, receives the summed idf of the query's terms (the most a
    * memory matching each term once, at average length, can score): fusion reads coverage from it.
    */
-  search(terms: readonly string[], k: number, load: TermLoader, slotOf: (seq: number) => number, eligible?: (slot: number) => boolean, stats?: { idfMass: number }): { slot: number; score: number }[] {
+  search(
+    terms: readonly string[],
+    k: number,
+    load: TermLoader,
+    slotOf: (seq: number) => number,
+    eligible?: (slot: number) => boolean,
+    stats?: { idfMass: number },
+  ): { slot: number; score: number }[] {
     const N = this.live;
     if (!N || k <= 0) return [];
     const avg = this.totalLen / N;
@@ -188,11 +224,13 @@ export class KeywordIndex {
 
   /** Accumulate BM25 over `lists` and keep the top k eligible slots. */
   private run(lists: readonly { p: Postings; idf: number }[], k: number, avg: number, eligible?: (slot: number) => boolean): TopK {
-    const len = this.docLen, acc = this.acc;
+    const len = this.docLen,
+      acc = this.acc;
     if (this.touched.length < this.alive.length) this.touched = new Int32Array(this.alive.length);
     const touched = this.touched;
     let nt = 0;
-    const kb = K1 * (1 - B), kl = (K1 * B) / (avg || 1);
+    const kb = K1 * (1 - B),
+      kl = (K1 * B) / (avg || 1);
     for (const { p, idf } of lists) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
     const top = new TopK(k);
     let floor = -Infinity;
@@ -200,7 +238,10 @@ export class KeywordIndex {
       const s = touched[i]!;
       const sc = acc[s]!;
       acc[s] = 0;
-      if (sc > floor && (!eligible || eligible(s))) { top.push(s, sc); floor = top.floor; }
+      if (sc > floor && (!eligible || eligible(s))) {
+        top.push(s, sc);
+        floor = top.floor;
+      }
     }
     return top;
   }
@@ -210,8 +251,18 @@ export class KeywordIndex {
  * Add one term's BM25 contribution to each posting's slot; returns the new count of `touched`
  * slots. Dead slots hold -Infinity in `acc`: never touched, and they stay -Infinity.
  */
-function accumulate(slots: Int32Array, tfs: Uint16Array, n: number, w: number, kb: number, kl: number,
-  len: Float32Array, acc: Float64Array, touched: Int32Array, nt: number): number {
+function accumulate(
+  slots: Int32Array,
+  tfs: Uint16Array,
+  n: number,
+  w: number,
+  kb: number,
+  kl: number,
+  len: Float32Array,
+  acc: Float64Array,
+  touched: Int32Array,
+  nt: number,
+): number {
   for (let i = 0; i < n; i++) {
     const s = slots[i]!;
     const tf = tfs[i]!;
@@ -227,10 +278,14 @@ export function parseSeqs(list: string): Float64Array {
   let n = 1;
   for (let i = list.indexOf(','); i >= 0; i = list.indexOf(',', i + 1)) n++;
   const out = new Float64Array(n);
-  let k = 0, v = 0;
+  let k = 0,
+    v = 0;
   for (let i = 0; i < list.length; i++) {
     const ch = list.charCodeAt(i);
-    if (ch === 44) { out[k++] = v; v = 0; } else v = v * 10 + (ch - 48);
+    if (ch === 44) {
+      out[k++] = v;
+      v = 0;
+    } else v = v * 10 + (ch - 48);
   }
   out[k] = v;
   return out;
@@ -246,7 +301,8 @@ export function decodeDocLengths(ids: string, sz: Uint8Array): { seqs: Float64Ar
   const lengths: number[] = [];
   let i = 0;
   while (i < sz.length) {
-    let v = 0, b: number;
+    let v = 0,
+      b: number;
     let guard = 0;
     do {
       b = sz[i++]!;

@@ -22,7 +22,7 @@ export function toMatchExpression(text: string): string | null {
 
 /** Distinct lower-cased tokens of `text`, stop words dropped (unless nothing else is left). */
 export function queryTerms(text: string): string[] {
-  const all = [...new Set((text.toLowerCase().match(TOKEN) ?? []))];
+  const all = [...new Set(text.toLowerCase().match(TOKEN) ?? [])];
   const kept = all.filter((t) => !STOP_WORDS.has(t));
   const terms = kept.length ? kept : all;
   return terms.slice(0, MAX_QUERY_TERMS);

@@ -74,7 +74,8 @@ function sigmoid(x: number): number {
 /** Relevance in [0, 1] from the evidence that is available (rounded to 4 decimals for stable output). */
 export function relevanceOf(e: RelevanceEvidence): number {
   const m = e.cosine === undefined ? RELEVANCE_MODELS.keyword : e.coverage === undefined ? RELEVANCE_MODELS.vector : RELEVANCE_MODELS.hybrid;
-  const c = e.coverage ?? 0, s = e.cosine ?? 0;
+  const c = e.coverage ?? 0,
+    s = e.cosine ?? 0;
   const r = sigmoid(m.bias + m.coverage * c + m.cosine * s + m.both * c * s + m.queryCoverage * (e.queryCoverage ?? 0));
   return Math.round(r * 10_000) / 10_000;
 }
@@ -118,7 +119,8 @@ export async function evidenceFor(src: Pick<Backend, 'vectorsOf'>, hits: readonl
     }
     if (cos && e.qvec) {
       const c = cos.get(h.seq);
-      if (c === undefined) missing.push(h.seq); else ev.cosine = c;
+      if (c === undefined) missing.push(h.seq);
+      else ev.cosine = c;
     }
     out.set(h.seq, ev);
   }

@@ -39,7 +39,10 @@ class SeqMap {
 
   set(seq: number, slot: number): void {
     if (this.dense) {
-      if (seq < this.dense.length) { this.dense[seq] = slot; return; }
+      if (seq < this.dense.length) {
+        this.dense[seq] = slot;
+        return;
+      }
       if (seq < 8 * 1024 * 1024) {
         const d = new Int32Array(Math.max(seq + 1, Math.ceil(this.dense.length * 1.5), 1024)).fill(-1);
         d.set(this.dense);
@@ -49,14 +52,18 @@ class SeqMap {
       }
       // Very sparse seqs (many deletions over a long life): switch to a Map.
       this.map = new Map();
-      this.dense.forEach((s, q) => { if (s >= 0) this.map!.set(q, s); });
+      this.dense.forEach((s, q) => {
+        if (s >= 0) this.map!.set(q, s);
+      });
       this.dense = null;
     }
     this.map!.set(seq, slot);
   }
 
   delete(seq: number): void {
-    if (this.dense) { if (seq < this.dense.length) this.dense[seq] = -1; } else this.map!.delete(seq);
+    if (this.dense) {
+      if (seq < this.dense.length) this.dense[seq] = -1;
+    } else this.map!.delete(seq);
   }
 }
 
@@ -134,9 +141,15 @@ export class SearchIndex {
   private reserve(n: number): void {
     if (n <= this.seqOf.length) return;
     const cap = Math.max(n, Math.ceil(this.seqOf.length * 1.5), 1024);
-    const s = new Float64Array(cap).fill(-1); s.set(this.seqOf); this.seqOf = s;
-    const c = new Int32Array(cap); c.set(this.nsOf); this.nsOf = c;
-    const e = new Float64Array(cap).fill(Infinity); e.set(this.expires); this.expires = e;
+    const s = new Float64Array(cap).fill(-1);
+    s.set(this.seqOf);
+    this.seqOf = s;
+    const c = new Int32Array(cap);
+    c.set(this.nsOf);
+    this.nsOf = c;
+    const e = new Float64Array(cap).fill(Infinity);
+    e.set(this.expires);
+    this.expires = e;
   }
 
   private rebuild(): void {
@@ -157,52 +170,57 @@ export class SearchIndex {
     // Memory-mapped reads make the one big scan ~2x faster; restored afterwards.
     if (!mmap) store.db.pragma('mmap_size = 4294967296');
     try {
-    store.read('load the search index', () => {
-      // One read transaction: the change-log position matches the rows read.
-      store.db.transaction(() => {
-        this.seenVersion = store.changeVersion();
-        // Slots in seq order (index-only scan of namespace + seq).
-        // (seq, namespace code) packed in one float64 so a plain typed-array sort orders them by seq.
-        const groups = store.seqsByNamespace().map(([ns, list]) => ({ c: this.code(ns), seqs: parseSeqs(list) }));
-        let n = 0;
-        for (const g of groups) n += g.seqs.length;
-        const W = 2 ** 20; // namespace codes below ~1M; seqs below 2^33 keep the product exact
-        const keys = new Float64Array(n);
-        let k = 0, sorted = true, prev = -Infinity;
-        const pairs: [number, number][] = [];
-        for (const { c, seqs } of groups) {
-          for (let i = 0; i < seqs.length; i++) {
-            const seq = seqs[i]!;
-            keys[k++] = seq * W + c;
-            if (seq < prev) sorted = false;
-            prev = seq;
-            if (seq >= 2 ** 33 || c >= W) pairs.push([seq, c]); // too big to pack: sort pairs instead
+      store.read('load the search index', () => {
+        // One read transaction: the change-log position matches the rows read.
+        store.db.transaction(() => {
+          this.seenVersion = store.changeVersion();
+          // Slots in seq order (index-only scan of namespace + seq).
+          // (seq, namespace code) packed in one float64 so a plain typed-array sort orders them by seq.
+          const groups = store.seqsByNamespace().map(([ns, list]) => ({ c: this.code(ns), seqs: parseSeqs(list) }));
+          let n = 0;
+          for (const g of groups) n += g.seqs.length;
+          const W = 2 ** 20; // namespace codes below ~1M; seqs below 2^33 keep the product exact
+          const keys = new Float64Array(n);
+          let k = 0,
+            sorted = true,
+            prev = -Infinity;
+          const pairs: [number, number][] = [];
+          for (const { c, seqs } of groups) {
+            for (let i = 0; i < seqs.length; i++) {
+              const seq = seqs[i]!;
+              keys[k++] = seq * W + c;
+              if (seq < prev) sorted = false;
+              prev = seq;
+              if (seq >= 2 ** 33 || c >= W) pairs.push([seq, c]); // too big to pack: sort pairs instead
+            }
           }
-        }
-        if (pairs.length) {
-          pairs.length = 0;
-          for (const { c, seqs } of groups) for (const seq of seqs) pairs.push([seq, c]);
-          pairs.sort((a, b) => a[0] - b[0]);
-        } else if (!sorted) keys.sort(); // one namespace (the usual case): already in seq order
-        this.reserve(n);
-        for (let slot = 0; slot < n; slot++) {
-          const key = keys[slot]!;
-          const seq = pairs.length ? pairs[slot]![0] : Math.floor(key / W);
-          const c = pairs.length ? pairs[slot]![1] : key - seq * W;
-          this.seqOf[slot] = seq;
-          this.nsOf[slot] = c;
-          this.nsLive[c]!++;
-          this.slotOf.set(seq, slot);
-        }
-        this.slots = n;
-        for (const [seq, at] of store.expiringSeqs()) {
-          const s = this.slotOf.get(seq);
-          if (s >= 0) { this.expires[s] = Date.parse(at); this.expiring.add(s); }
-        }
-        if (this.vec) this.loadVectors(this.vec);
-        this.loadLengths();
-      })();
-    });
+          if (pairs.length) {
+            pairs.length = 0;
+            for (const { c, seqs } of groups) for (const seq of seqs) pairs.push([seq, c]);
+            pairs.sort((a, b) => a[0] - b[0]);
+          } else if (!sorted) keys.sort(); // one namespace (the usual case): already in seq order
+          this.reserve(n);
+          for (let slot = 0; slot < n; slot++) {
+            const key = keys[slot]!;
+            const seq = pairs.length ? pairs[slot]![0] : Math.floor(key / W);
+            const c = pairs.length ? pairs[slot]![1] : key - seq * W;
+            this.seqOf[slot] = seq;
+            this.nsOf[slot] = c;
+            this.nsLive[c]!++;
+            this.slotOf.set(seq, slot);
+          }
+          this.slots = n;
+          for (const [seq, at] of store.expiringSeqs()) {
+            const s = this.slotOf.get(seq);
+            if (s >= 0) {
+              this.expires[s] = Date.parse(at);
+              this.expiring.add(s);
+            }
+          }
+          if (this.vec) this.loadVectors(this.vec);
+          this.loadLengths();
+        })();
+      });
     } finally {
       if (!mmap) store.db.pragma('mmap_size = 0');
     }
@@ -211,11 +229,17 @@ export class SearchIndex {
 
   /** Document lengths for BM25 from FTS5's docsize table (postings are read per term, on first use). */
   private loadLengths(): void {
-    for (const [field, index] of [['content', this.kw], ['context', this.ctx]] as const) {
+    for (const [field, index] of [
+      ['content', this.kw],
+      ['context', this.ctx],
+    ] as const) {
       const { ids, sz } = this.store.ftsDocLengths(field);
       const d = ids && sz ? decodeDocLengths(ids, sz) : { seqs: [], lengths: [] };
       if (d) {
-        d.seqs.forEach((seq, i) => { const s = this.slotOf.get(seq); if (s >= 0) index.setLength(s, d.lengths[i]!); });
+        d.seqs.forEach((seq, i) => {
+          const s = this.slotOf.get(seq);
+          if (s >= 0) index.setLength(s, d.lengths[i]!);
+        });
       } else {
         // Unreadable docsize records: count tokens ourselves (slower, same numbers).
         for (const [seq, content] of this.store.allContent(field)) {
@@ -252,7 +276,8 @@ export class SearchIndex {
         const cv = this.store.contextVectors(ctxSeqs);
         const at = new Map(Array.from(seqs, (q, k) => [q, k]));
         for (const [seq, blob] of cv) {
-          const k = at.get(seq), slot = this.slotOf.get(seq);
+          const k = at.get(seq),
+            slot = this.slotOf.get(seq);
           if (k === undefined || slot < 0 || blob.byteLength !== bytes) continue;
           vec.set(slot, blendedBytes(u8.subarray(k * bytes, (k + 1) * bytes), blob));
         }
@@ -268,15 +293,23 @@ export class SearchIndex {
     if (this.built && !this.dirty && dv === this.seenDataVersion) return;
     this.seenDataVersion = dv;
     this.dirty = false;
-    if (!this.built) { this.rebuild(); return; }
+    if (!this.built) {
+      this.rebuild();
+      return;
+    }
     const live = this.slots - this.dead;
-    const behind = this.store.read('read the change log', () => this.store.db.transaction(() => {
-      const ch = this.store.changesSince(this.seenVersion);
-      if (ch.oldest !== 0 && ch.oldest > this.seenVersion + 1) return null; // log pruned past us
-      if (ch.seqs.length > Math.max(2000, live / 5)) return null; // a reload is cheaper
-      return { ch, rows: ch.seqs.length ? this.store.indexRowsBySeqs(ch.seqs) : [] };
-    })());
-    if (!behind) { this.rebuild(); return; }
+    const behind = this.store.read('read the change log', () =>
+      this.store.db.transaction(() => {
+        const ch = this.store.changesSince(this.seenVersion);
+        if (ch.oldest !== 0 && ch.oldest > this.seenVersion + 1) return null; // log pruned past us
+        if (ch.seqs.length > Math.max(2000, live / 5)) return null; // a reload is cheaper
+        return { ch, rows: ch.seqs.length ? this.store.indexRowsBySeqs(ch.seqs) : [] };
+      })(),
+    );
+    if (!behind) {
+      this.rebuild();
+      return;
+    }
     for (const seq of behind.ch.seqs) this.drop(seq);
     const added = behind.rows.map((r) => {
       const slot = this.slots++;
@@ -286,15 +319,24 @@ export class SearchIndex {
       this.nsOf[slot] = c;
       this.nsLive[c]!++;
       this.slotOf.set(r.seq, slot);
-      if (r.expires_at !== null) { this.expires[slot] = Date.parse(r.expires_at); this.expiring.add(slot); }
+      if (r.expires_at !== null) {
+        this.expires[slot] = Date.parse(r.expires_at);
+        this.expiring.add(slot);
+      }
       if (this.vec && r.embedding_model === this.model && r.embedding && r.embedding.byteLength === this.dims * 4) {
         const own = new Uint8Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength);
         this.vec.set(slot, r.context_embedding && r.context_embedding.byteLength === own.byteLength ? blendedBytes(own, r.context_embedding) : own);
       }
       return { slot, content: r.content, context: r.context };
     });
-    this.addTokens(this.kw, added.map((a) => [a.slot, a.content]));
-    this.addTokens(this.ctx, added.filter((a) => a.context !== null).map((a) => [a.slot, a.context!]));
+    this.addTokens(
+      this.kw,
+      added.map((a) => [a.slot, a.content]),
+    );
+    this.addTokens(
+      this.ctx,
+      added.filter((a) => a.context !== null).map((a) => [a.slot, a.context!]),
+    );
     this.seenVersion = behind.ch.latest;
     if (this.dead > Math.max(1000, this.slots / 4)) this.rebuild();
   }
@@ -302,7 +344,9 @@ export class SearchIndex {
   /** Tokenize texts as FTS5 does (in JS for ASCII) and add them to a keyword index. */
   private addTokens(index: KeywordIndex, docs: [slot: number, text: string][]): void {
     const other: [number, string][] = [];
-    for (const [s, t] of docs) if (isAscii(t)) index.add(s, tokenizeAscii(t)); else other.push([s, t]);
+    for (const [s, t] of docs)
+      if (isAscii(t)) index.add(s, tokenizeAscii(t));
+      else other.push([s, t]);
     if (other.length) {
       const toks = this.store.read('tokenize new memories', () => this.store.ftsTokens(other.map((o) => o[1])));
       other.forEach(([s], i) => index.add(s, toks[i]!));
@@ -316,7 +360,10 @@ export class SearchIndex {
     this.slotOf.delete(seq);
     this.seqOf[slot] = -1;
     this.nsLive[this.nsOf[slot]!]!--;
-    if (this.expires[slot] !== Infinity) { this.expires[slot] = Infinity; this.expiring.delete(slot); }
+    if (this.expires[slot] !== Infinity) {
+      this.expires[slot] = Infinity;
+      this.expiring.delete(slot);
+    }
     this.dead++;
     this.kw.remove(slot);
     this.ctx.remove(slot);
@@ -341,7 +388,9 @@ export class SearchIndex {
     const sql = Object.values(rest).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
     const allowed = sql ? new Set(this.store.read('filter memories', () => this.store.seqsMatching(f))) : null;
     if (ns < 0 && at === null && !allowed) return { test: null };
-    const nsOf = this.nsOf, exp = this.expires, seqOf = this.seqOf;
+    const nsOf = this.nsOf,
+      exp = this.expires,
+      seqOf = this.seqOf;
     return {
       allowed,
       expiryOnly: ns < 0 && !allowed ? at : null,

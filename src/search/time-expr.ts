@@ -37,33 +37,84 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 const MONTHS: ReadonlyMap<string, number> = new Map([
-  ['january', 0], ['february', 1], ['march', 2], ['april', 3], ['may', 4], ['june', 5],
-  ['july', 6], ['august', 7], ['september', 8], ['october', 9], ['november', 10], ['december', 11],
+  ['january', 0],
+  ['february', 1],
+  ['march', 2],
+  ['april', 3],
+  ['may', 4],
+  ['june', 5],
+  ['july', 6],
+  ['august', 7],
+  ['september', 8],
+  ['october', 9],
+  ['november', 10],
+  ['december', 11],
 ]);
 /** Abbreviations are names or words too ("Jan", "Mar", "Dec"), so they parse only beside a number. */
 const MONTH_ABBR: ReadonlyMap<string, number> = new Map([
-  ['jan', 0], ['feb', 1], ['mar', 2], ['apr', 3], ['jun', 5], ['jul', 6], ['aug', 7],
-  ['sep', 8], ['sept', 8], ['oct', 9], ['nov', 10], ['dec', 11],
+  ['jan', 0],
+  ['feb', 1],
+  ['mar', 2],
+  ['apr', 3],
+  ['jun', 5],
+  ['jul', 6],
+  ['aug', 7],
+  ['sep', 8],
+  ['sept', 8],
+  ['oct', 9],
+  ['nov', 10],
+  ['dec', 11],
 ]);
 const WEEKDAYS: ReadonlyMap<string, number> = new Map([
-  ['sunday', 0], ['monday', 1], ['tuesday', 2], ['wednesday', 3], ['thursday', 4], ['friday', 5], ['saturday', 6],
+  ['sunday', 0],
+  ['monday', 1],
+  ['tuesday', 2],
+  ['wednesday', 3],
+  ['thursday', 4],
+  ['friday', 5],
+  ['saturday', 6],
 ]);
 const SMALL_NUMBERS: ReadonlyMap<string, number> = new Map([
-  ['a', 1], ['an', 1], ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6],
-  ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10], ['eleven', 11], ['twelve', 12],
+  ['a', 1],
+  ['an', 1],
+  ['one', 1],
+  ['two', 2],
+  ['three', 3],
+  ['four', 4],
+  ['five', 5],
+  ['six', 6],
+  ['seven', 7],
+  ['eight', 8],
+  ['nine', 9],
+  ['ten', 10],
+  ['eleven', 11],
+  ['twelve', 12],
 ]);
 type Unit = 'day' | 'week' | 'month' | 'year';
 const UNITS: ReadonlyMap<string, Unit> = new Map([
-  ['day', 'day'], ['days', 'day'], ['week', 'week'], ['weeks', 'week'],
-  ['month', 'month'], ['months', 'month'], ['year', 'year'], ['years', 'year'],
+  ['day', 'day'],
+  ['days', 'day'],
+  ['week', 'week'],
+  ['weeks', 'week'],
+  ['month', 'month'],
+  ['months', 'month'],
+  ['year', 'year'],
+  ['years', 'year'],
 ]);
 /** Meteorological seasons of the northern hemisphere: [first month, months long]. */
 const SEASONS: ReadonlyMap<string, number> = new Map([
-  ['spring', 2], ['summer', 5], ['autumn', 8], ['fall', 8], ['winter', 11],
+  ['spring', 2],
+  ['summer', 5],
+  ['autumn', 8],
+  ['fall', 8],
+  ['winter', 11],
 ]);
 /** Parts of a day as [start hour, end hour) of that day; night runs into the next morning. */
 const PARTS: ReadonlyMap<string, readonly [number, number]> = new Map([
-  ['morning', [5, 12]], ['afternoon', [12, 18]], ['evening', [18, 24]], ['night', [18, 30]],
+  ['morning', [5, 12]],
+  ['afternoon', [12, 18]],
+  ['evening', [18, 24]],
+  ['night', [18, 30]],
 ]);
 /** Words that, before a bare month, year, season or weekday, make it a date and not a name or a verb. */
 const MONTH_PREPS = new Set(['in', 'during', 'since', 'throughout']);
@@ -114,16 +165,29 @@ function tokenize(query: string): Tok[] {
     const start = m.index;
     if (start < (toks[toks.length - 1]?.end ?? 0)) continue; // the period a month abbreviation took
     const base = {
-      raw, start, end: start + raw.length, cap: false, initial, possessive: false,
-      value: 0, ordinal: false, decade: false, digits: 0,
+      raw,
+      start,
+      end: start + raw.length,
+      cap: false,
+      initial,
+      possessive: false,
+      value: 0,
+      ordinal: false,
+      decade: false,
+      digits: 0,
     };
     if (m[1] !== undefined) {
       toks.push({ ...base, kind: 'iso', low: raw });
     } else if (m[4] !== undefined) {
       const suffix = m[5]?.toLowerCase();
       toks.push({
-        ...base, kind: 'num', low: raw.toLowerCase(), value: Number(m[4]), digits: m[4].length,
-        ordinal: suffix !== undefined && suffix !== 's', decade: suffix === 's',
+        ...base,
+        kind: 'num',
+        low: raw.toLowerCase(),
+        value: Number(m[4]),
+        digits: m[4].length,
+        ordinal: suffix !== undefined && suffix !== 's',
+        decade: suffix === 's',
       });
     } else if (m[6] !== undefined) {
       let low = raw.toLowerCase().replace('’', "'");
@@ -227,8 +291,7 @@ class Parser {
    */
   private plausible(first: number, end: number): boolean {
     if (!this.namesVisible) return true;
-    const isName = (t: Tok | undefined): boolean =>
-      t?.kind === 'word' && t.cap && t.raw !== 'I' && !MONTHS.has(t.low) && !WEEKDAYS.has(t.low);
+    const isName = (t: Tok | undefined): boolean => t?.kind === 'word' && t.cap && t.raw !== 'I' && !MONTHS.has(t.low) && !WEEKDAYS.has(t.low);
     const last = this.toks[end - 1]!;
     const after = this.toks[end];
     if (last.kind === 'word' && last.cap && isName(after) && !after!.initial) return false;
@@ -430,10 +493,13 @@ class Parser {
     const { y, m, d } = this.cal;
     const back = c.hi;
     const from =
-      u === 'day' ? this.today - back * DAY
-      : u === 'week' ? this.today - back * 7 * DAY
-      : u === 'month' ? Date.UTC(y, m - back, Math.min(d, daysInMonth(y, m - back)))
-      : Date.UTC(y - back, m, Math.min(d, daysInMonth(y - back, m)));
+      u === 'day'
+        ? this.today - back * DAY
+        : u === 'week'
+          ? this.today - back * 7 * DAY
+          : u === 'month'
+            ? Date.UTC(y, m - back, Math.min(d, daysInMonth(y, m - back)))
+            : Date.UTC(y - back, m, Math.min(d, daysInMonth(y - back, m)));
     return { end: j + 1, from, to: this.tomorrow };
   }
 
@@ -641,7 +707,10 @@ class Parser {
     // "in fall" without "the" is too often the verb; "in the fall" is the season.
     if (!the && this.w(j - 1) === 'fall') return null;
     const { y: cy } = this.cal;
-    const begun = [cy - 1, cy].map((yy) => this.seasonOf(s, yy)).filter((c) => c.from <= this.now).pop()!;
+    const begun = [cy - 1, cy]
+      .map((yy) => this.seasonOf(s, yy))
+      .filter((c) => c.from <= this.now)
+      .pop()!;
     return { end: j, ...begun };
   }
 

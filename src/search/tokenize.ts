@@ -120,21 +120,68 @@ function rules(list: Rule[]): Map<string, Rule[]> {
   return m;
 }
 
-const STEP1B = rules([['eed', mGt0, 'ee'], ['ed', hasVowel, '', true], ['ing', hasVowel, '', true]]);
-const STEP1B2 = rules([['at', null, 'ate', true], ['bl', null, 'ble', true], ['iz', null, 'ize', true]]);
+const STEP1B = rules([
+  ['eed', mGt0, 'ee'],
+  ['ed', hasVowel, '', true],
+  ['ing', hasVowel, '', true],
+]);
+const STEP1B2 = rules([
+  ['at', null, 'ate', true],
+  ['bl', null, 'ble', true],
+  ['iz', null, 'ize', true],
+]);
 const STEP2 = rules([
-  ['ational', mGt0, 'ate'], ['tional', mGt0, 'tion'], ['enci', mGt0, 'ence'], ['anci', mGt0, 'ance'], ['izer', mGt0, 'ize'],
-  ['logi', mGt0, 'log'], ['bli', mGt0, 'ble'], ['alli', mGt0, 'al'], ['entli', mGt0, 'ent'], ['eli', mGt0, 'e'], ['ousli', mGt0, 'ous'],
-  ['ization', mGt0, 'ize'], ['ation', mGt0, 'ate'], ['ator', mGt0, 'ate'], ['alism', mGt0, 'al'], ['iveness', mGt0, 'ive'],
-  ['fulness', mGt0, 'ful'], ['ousness', mGt0, 'ous'], ['aliti', mGt0, 'al'], ['iviti', mGt0, 'ive'], ['biliti', mGt0, 'ble'],
+  ['ational', mGt0, 'ate'],
+  ['tional', mGt0, 'tion'],
+  ['enci', mGt0, 'ence'],
+  ['anci', mGt0, 'ance'],
+  ['izer', mGt0, 'ize'],
+  ['logi', mGt0, 'log'],
+  ['bli', mGt0, 'ble'],
+  ['alli', mGt0, 'al'],
+  ['entli', mGt0, 'ent'],
+  ['eli', mGt0, 'e'],
+  ['ousli', mGt0, 'ous'],
+  ['ization', mGt0, 'ize'],
+  ['ation', mGt0, 'ate'],
+  ['ator', mGt0, 'ate'],
+  ['alism', mGt0, 'al'],
+  ['iveness', mGt0, 'ive'],
+  ['fulness', mGt0, 'ful'],
+  ['ousness', mGt0, 'ous'],
+  ['aliti', mGt0, 'al'],
+  ['iviti', mGt0, 'ive'],
+  ['biliti', mGt0, 'ble'],
 ]);
 const STEP3 = rules([
-  ['icate', mGt0, 'ic'], ['ative', mGt0, ''], ['alize', mGt0, 'al'], ['iciti', mGt0, 'ic'], ['ical', mGt0, 'ic'], ['ful', mGt0, ''], ['ness', mGt0, ''],
+  ['icate', mGt0, 'ic'],
+  ['ative', mGt0, ''],
+  ['alize', mGt0, 'al'],
+  ['iciti', mGt0, 'ic'],
+  ['ical', mGt0, 'ic'],
+  ['ful', mGt0, ''],
+  ['ness', mGt0, ''],
 ]);
 const STEP4 = rules([
-  ['al', mGt1, ''], ['ance', mGt1, ''], ['ence', mGt1, ''], ['er', mGt1, ''], ['ic', mGt1, ''], ['able', mGt1, ''], ['ible', mGt1, ''],
-  ['ant', mGt1, ''], ['ement', mGt1, ''], ['ment', mGt1, ''], ['ent', mGt1, ''], ['ion', sOrT, ''], ['ou', mGt1, ''], ['ism', mGt1, ''],
-  ['ate', mGt1, ''], ['iti', mGt1, ''], ['ous', mGt1, ''], ['ive', mGt1, ''], ['ize', mGt1, ''],
+  ['al', mGt1, ''],
+  ['ance', mGt1, ''],
+  ['ence', mGt1, ''],
+  ['er', mGt1, ''],
+  ['ic', mGt1, ''],
+  ['able', mGt1, ''],
+  ['ible', mGt1, ''],
+  ['ant', mGt1, ''],
+  ['ement', mGt1, ''],
+  ['ment', mGt1, ''],
+  ['ent', mGt1, ''],
+  ['ion', sOrT, ''],
+  ['ou', mGt1, ''],
+  ['ism', mGt1, ''],
+  ['ate', mGt1, ''],
+  ['iti', mGt1, ''],
+  ['ous', mGt1, ''],
+  ['ive', mGt1, ''],
+  ['ize', mGt1, ''],
 ]);
 
 /** Apply one rule table; returns [new length, changed flag]. */

@@ -73,7 +73,11 @@ export class VectorIndex {
     this.dp = Math.ceil(dims / 8) * 8;
     this.cb = Math.ceil(this.dp / 8 / 16) * 16;
     let o = 0;
-    const take = (bytes: number): number => { const at = o; o += Math.ceil(bytes / 16) * 16; return at; };
+    const take = (bytes: number): number => {
+      const at = o;
+      o += Math.ceil(bytes / 16) * 16;
+      return at;
+    };
     this.hist = take((this.dp + 2) * 4);
     this.q = take(this.dp * 4);
     this.qcode = take(this.cb);
@@ -208,7 +212,8 @@ export class VectorIndex {
     hist.fill(0);
     (this.hammingFixed ?? this.k.hamming)(this.codes, n, this.cb, this.qcode, mask, this.dist, this.hist);
     // Smallest distance t whose cumulative count reaches `want`.
-    let below = 0, t = 0;
+    let below = 0,
+      t = 0;
     for (; t < bins; t++) {
       const c = hist[t]!;
       if (below + c >= want) break;
@@ -250,31 +255,40 @@ export class TopK {
     const { seqs, scores, k } = this;
     if (k <= 0) return;
     if (scores.length < k) {
-      seqs.push(seq); scores.push(score);
+      seqs.push(seq);
+      scores.push(score);
       let i = scores.length - 1;
       while (i > 0) {
         const p = (i - 1) >> 1;
         if (scores[p]! <= scores[i]!) break;
-        this.swap(i, p); i = p;
+        this.swap(i, p);
+        i = p;
       }
       return;
     }
     if (score <= scores[0]!) return;
-    seqs[0] = seq; scores[0] = score;
+    seqs[0] = seq;
+    scores[0] = score;
     let i = 0;
     for (;;) {
-      const l = 2 * i + 1, r = l + 1;
+      const l = 2 * i + 1,
+        r = l + 1;
       let m = i;
       if (l < scores.length && scores[l]! < scores[m]!) m = l;
       if (r < scores.length && scores[r]! < scores[m]!) m = r;
       if (m === i) break;
-      this.swap(i, m); i = m;
+      this.swap(i, m);
+      i = m;
     }
   }
 
   private swap(a: number, b: number): void {
-    const s = this.seqs[a]!; this.seqs[a] = this.seqs[b]!; this.seqs[b] = s;
-    const c = this.scores[a]!; this.scores[a] = this.scores[b]!; this.scores[b] = c;
+    const s = this.seqs[a]!;
+    this.seqs[a] = this.seqs[b]!;
+    this.seqs[b] = s;
+    const c = this.scores[a]!;
+    this.scores[a] = this.scores[b]!;
+    this.scores[b] = c;
   }
 
   /** Best first; ties broken by lower id for stable output. */

@@ -22,7 +22,10 @@ function checkHeader(path: string): void {
   // A FIFO would block the open forever; /dev/null and other devices read as empty and then fail
   // mid-write, leaving "-journal" files beside them. Only regular files are databases.
   if (!st.isFile()) {
-    throw new MnemoliteError('NOT_A_DATABASE', `${path} is not a regular file (a FIFO, device or socket). Point --db at a mnemolite file or a new path; nothing was changed.`);
+    throw new MnemoliteError(
+      'NOT_A_DATABASE',
+      `${path} is not a regular file (a FIFO, device or socket). Point --db at a mnemolite file or a new path; nothing was changed.`,
+    );
   }
   if (st.size === 0) return; // an empty file is a fresh database to SQLite
   const buf = Buffer.alloc(100);
@@ -62,20 +65,48 @@ export function storageError(err: unknown, path: string, action: string): Mnemol
   const code = (err as { code?: string })?.code ?? '';
   const msg = (err as Error)?.message ?? String(err);
   if (err instanceof TypeError && /busy executing a query/.test(msg)) {
-    return new MnemoliteError('INVALID_INPUT', `Cannot ${action} while an export() of the same Memory is still being iterated. Finish or break that loop first, iterate [...memory.export()] instead, or use a second Memory.`, undefined, { cause: err });
+    return new MnemoliteError(
+      'INVALID_INPUT',
+      `Cannot ${action} while an export() of the same Memory is still being iterated. Finish or break that loop first, iterate [...memory.export()] instead, or use a second Memory.`,
+      undefined,
+      { cause: err },
+    );
   }
   // better-sqlite3 loads its native module on first open: not built (install scripts skipped) or built for another Node.
   if (/Could not locate the bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test(msg)) {
-    return new MnemoliteError('STORAGE', `SQLite's native module (better-sqlite3) is not built for this Node.js ${process.version}, so ${path} cannot be opened. Run: npm rebuild better-sqlite3 (npm must be allowed to run its install script). Detail: ${msg.split('\n')[0]}`, undefined, { cause: err });
+    return new MnemoliteError(
+      'STORAGE',
+      `SQLite's native module (better-sqlite3) is not built for this Node.js ${process.version}, so ${path} cannot be opened. Run: npm rebuild better-sqlite3 (npm must be allowed to run its install script). Detail: ${msg.split('\n')[0]}`,
+      undefined,
+      { cause: err },
+    );
   }
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
-    return new MnemoliteError('NOT_A_DATABASE', `${path} is damaged or not a database (${msg}) while trying to ${action}. Restore it from a backup.`, undefined, { cause: err });
+    return new MnemoliteError(
+      'NOT_A_DATABASE',
+      `${path} is damaged or not a database (${msg}) while trying to ${action}. Restore it from a backup.`,
+      undefined,
+      { cause: err },
+    );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new MnemoliteError('BUSY', `${path} stayed locked by another process while trying to ${action}. Retry, or raise busyTimeoutMs.`, undefined, { cause: err });
+    return new MnemoliteError('BUSY', `${path} stayed locked by another process while trying to ${action}. Retry, or raise busyTimeoutMs.`, undefined, {
+      cause: err,
+    });
   }
-  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
-    return new MnemoliteError('READ_ONLY', `Cannot ${action}: ${path} (or its directory) is not writable or cannot be opened (${msg}). Check permissions, or open it with readonly: true.`, undefined, { cause: err });
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'SQLITE_CANTOPEN' ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_PERM') ||
+    code.startsWith('SQLITE_AUTH')
+  ) {
+    return new MnemoliteError(
+      'READ_ONLY',
+      `Cannot ${action}: ${path} (or its directory) is not writable or cannot be opened (${msg}). Check permissions, or open it with readonly: true.`,
+      undefined,
+      { cause: err },
+    );
   }
   if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
     return new MnemoliteError('STORAGE', `Disk error while trying to ${action} on ${path} (${msg}). Check free space and the disk.`, undefined, { cause: err });
@@ -101,10 +132,16 @@ function checkVersions(db: Database.Database, path: string): number {
     );
   }
   if (appId !== 0 && appId !== APPLICATION_ID) {
-    throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database of another application (application_id ${appId}). Use a separate file for mnemolite.`);
+    throw new MnemoliteError(
+      'NOT_A_DATABASE',
+      `${path} is a SQLite database of another application (application_id ${appId}). Use a separate file for mnemolite.`,
+    );
   }
   if (version === 0 && tables > 0) {
-    throw new MnemoliteError('NOT_A_DATABASE', `${path} is a SQLite database that mnemolite did not create. Use a new file for mnemolite; this one was not changed.`);
+    throw new MnemoliteError(
+      'NOT_A_DATABASE',
+      `${path} is a SQLite database that mnemolite did not create. Use a new file for mnemolite; this one was not changed.`,
+    );
   }
   return version;
 }

@@ -21,10 +21,12 @@ export function backfillDedupHashes(store: Store, namespace: string): number {
 /** The memory with the same normalised content in the namespace, if any (unexpired and not superseded). */
 export function findExactDuplicate(store: Store, namespace: string, hash: string, nowIso: string): { seq: number; id: string } | undefined {
   backfillDedupHashes(store, namespace);
-  return store.stmt(
-    `SELECT seq, id FROM memories WHERE namespace = ? AND dedup_hash = ? AND superseded_by IS NULL
+  return store
+    .stmt(
+      `SELECT seq, id FROM memories WHERE namespace = ? AND dedup_hash = ? AND superseded_by IS NULL
        AND (expires_at IS NULL OR expires_at > ? OR pinned = 1) ORDER BY seq LIMIT 1`,
-  ).get(namespace, hash, nowIso) as { seq: number; id: string } | undefined;
+    )
+    .get(namespace, hash, nowIso) as { seq: number; id: string } | undefined;
 }
 
 /** A candidate near-duplicate before it is checked against the file. */
@@ -47,10 +49,12 @@ export class NearDuplicates {
     const out = new Map<number, NearMatch>();
     const above = candidates.filter((c) => c.similarity >= threshold);
     if (above.length) {
-      const rows = this.store.stmt(
-        `SELECT seq, id, content FROM memories WHERE seq IN (SELECT value FROM json_each(?)) AND namespace = ? AND superseded_by IS NULL
+      const rows = this.store
+        .stmt(
+          `SELECT seq, id, content FROM memories WHERE seq IN (SELECT value FROM json_each(?)) AND namespace = ? AND superseded_by IS NULL
            AND (expires_at IS NULL OR expires_at > ? OR pinned = 1)`,
-      ).all(JSON.stringify(above.map((c) => c.seq)), namespace, nowIso) as { seq: number; id: string; content: string }[];
+        )
+        .all(JSON.stringify(above.map((c) => c.seq)), namespace, nowIso) as { seq: number; id: string; content: string }[];
       const sim = new Map(above.map((c) => [c.seq, c.similarity]));
       for (const r of rows) out.set(r.seq, { ...r, similarity: sim.get(r.seq)! });
     }

@@ -4,12 +4,30 @@ import type { RowFilter } from './rows.js';
 export function whereClause(f: RowFilter): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
-  if (f.namespace !== undefined) { parts.push('m.namespace = ?'); params.push(f.namespace); }
-  if (f.category !== undefined) { parts.push('m.category = ?'); params.push(f.category); }
-  if (f.sessionId !== undefined) { parts.push('m.session_id = ?'); params.push(f.sessionId); }
-  if (f.since !== undefined) { parts.push('m.created_at >= ?'); params.push(f.since); }
-  if (f.until !== undefined) { parts.push('m.created_at < ?'); params.push(f.until); }
-  if (f.activeAt !== undefined) { parts.push('(m.expires_at IS NULL OR m.expires_at > ? OR m.pinned = 1)'); params.push(f.activeAt); }
+  if (f.namespace !== undefined) {
+    parts.push('m.namespace = ?');
+    params.push(f.namespace);
+  }
+  if (f.category !== undefined) {
+    parts.push('m.category = ?');
+    params.push(f.category);
+  }
+  if (f.sessionId !== undefined) {
+    parts.push('m.session_id = ?');
+    params.push(f.sessionId);
+  }
+  if (f.since !== undefined) {
+    parts.push('m.created_at >= ?');
+    params.push(f.since);
+  }
+  if (f.until !== undefined) {
+    parts.push('m.created_at < ?');
+    params.push(f.until);
+  }
+  if (f.activeAt !== undefined) {
+    parts.push('(m.expires_at IS NULL OR m.expires_at > ? OR m.pinned = 1)');
+    params.push(f.activeAt);
+  }
   for (const [path, value] of f.metadata ?? []) {
     if (value === null) {
       parts.push("json_type(m.metadata, ?) = 'null'");

@@ -5,13 +5,28 @@ import { whereClause } from './filter.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
 import type { MemoryRow, NewRow, RowFilter } from './rows.js';
 
-const ROW_COLUMNS = 'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by, m.context';
+const ROW_COLUMNS =
+  'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by, m.context';
 
 /** A row of ROW_COLUMNS as an array, in that order. */
 type RawRow = [
-  MemoryRow['seq'], MemoryRow['id'], MemoryRow['namespace'], MemoryRow['key'], MemoryRow['content'], MemoryRow['category'], MemoryRow['session_id'],
-  MemoryRow['metadata'], MemoryRow['created_at'], MemoryRow['updated_at'], MemoryRow['content_hash'], MemoryRow['embedding_model'],
-  MemoryRow['expires_at'], MemoryRow['pinned'], MemoryRow['importance'], MemoryRow['superseded_by'], MemoryRow['context'],
+  MemoryRow['seq'],
+  MemoryRow['id'],
+  MemoryRow['namespace'],
+  MemoryRow['key'],
+  MemoryRow['content'],
+  MemoryRow['category'],
+  MemoryRow['session_id'],
+  MemoryRow['metadata'],
+  MemoryRow['created_at'],
+  MemoryRow['updated_at'],
+  MemoryRow['content_hash'],
+  MemoryRow['embedding_model'],
+  MemoryRow['expires_at'],
+  MemoryRow['pinned'],
+  MemoryRow['importance'],
+  MemoryRow['superseded_by'],
+  MemoryRow['context'],
 ];
 
 /** The two keyword fields: a memory's own text, and its conversational context. */
@@ -20,7 +35,12 @@ const FTS_TABLE: Record<FtsField, string> = { content: 'memories_fts', context: 
 
 /** What the search index needs of one memory. */
 export interface IndexRow {
-  seq: number; namespace: string; content: string; embedding_model: string | null; embedding: Buffer | null; expires_at: string | null;
+  seq: number;
+  namespace: string;
+  content: string;
+  embedding_model: string | null;
+  embedding: Buffer | null;
+  expires_at: string | null;
   /** Context text (the preceding memories joined by spaces), or null. */
   context: string | null;
   context_embedding: Buffer | null;
@@ -138,7 +158,11 @@ export class Store {
   /** The last `n` memories of a session (newest last), with their vectors of `model`: the context of the next one. */
   sessionTail(namespace: string, sessionId: string, n: number, model: string | null): { content: string; embedding: Buffer | null; key: string | null }[] {
     const rows = this.stmt(`SELECT content, key, CASE WHEN embedding_model IS ? THEN embedding END AS embedding FROM memories
-      WHERE namespace = ? AND session_id = ? ORDER BY seq DESC LIMIT ?`).all(model, namespace, sessionId, n) as { content: string; embedding: Buffer | null; key: string | null }[];
+      WHERE namespace = ? AND session_id = ? ORDER BY seq DESC LIMIT ?`).all(model, namespace, sessionId, n) as {
+      content: string;
+      embedding: Buffer | null;
+      key: string | null;
+    }[];
     return rows.reverse();
   }
 
@@ -163,8 +187,23 @@ export class Store {
     const stmt = this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?)) /* raw */`).raw();
     for (const r of stmt.all(JSON.stringify(seqs)) as RawRow[]) {
       out.set(r[0], {
-        seq: r[0], id: r[1], namespace: r[2], key: r[3], content: r[4], category: r[5], session_id: r[6], metadata: r[7], created_at: r[8],
-        updated_at: r[9], content_hash: r[10], embedding_model: r[11], expires_at: r[12], pinned: r[13], importance: r[14], superseded_by: r[15], context: r[16],
+        seq: r[0],
+        id: r[1],
+        namespace: r[2],
+        key: r[3],
+        content: r[4],
+        category: r[5],
+        session_id: r[6],
+        metadata: r[7],
+        created_at: r[8],
+        updated_at: r[9],
+        content_hash: r[10],
+        embedding_model: r[11],
+        expires_at: r[12],
+        pinned: r[13],
+        importance: r[14],
+        superseded_by: r[15],
+        context: r[16],
       });
     }
     return out;
@@ -173,16 +212,20 @@ export class Store {
   list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): MemoryRow[] {
     const w = whereClause(f);
     const dir = order === 'asc' ? 'ASC' : 'DESC';
-    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w.sql} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`)
-      .all(...w.params, limit, offset) as MemoryRow[];
+    return this.stmt(`SELECT ${ROW_COLUMNS} FROM memories m WHERE ${w.sql} ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`).all(
+      ...w.params,
+      limit,
+      offset,
+    ) as MemoryRow[];
   }
 
   /** Iterate every row matching `f` with its vector (for export). */
   *iterate(f: RowFilter): IterableIterator<MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }> {
     const w = whereClause(f);
     try {
-      yield* this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding, m.context_embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`)
-        .iterate(...w.params) as IterableIterator<MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }>;
+      yield* this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding, m.context_embedding FROM memories m WHERE ${w.sql} ORDER BY m.seq`).iterate(
+        ...w.params,
+      ) as IterableIterator<MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null }>;
     } catch (err) {
       throw storageError(err, this.path, 'export memories');
     }
@@ -191,8 +234,11 @@ export class Store {
   /** Up to `limit` rows matching `f` with `seq > after`, in seq order, with vectors (paged export: no cursor stays open). */
   page(f: RowFilter, after: number, limit: number): (MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null })[] {
     const w = whereClause(f);
-    return this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding, m.context_embedding FROM memories m WHERE ${w.sql} AND m.seq > ? ORDER BY m.seq LIMIT ?`)
-      .all(...w.params, after, limit) as (MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null })[];
+    return this.stmt(`SELECT ${ROW_COLUMNS}, m.embedding, m.context_embedding FROM memories m WHERE ${w.sql} AND m.seq > ? ORDER BY m.seq LIMIT ?`).all(
+      ...w.params,
+      after,
+      limit,
+    ) as (MemoryRow & { embedding: Buffer | null; context_embedding: Buffer | null })[];
   }
 
   count(f: RowFilter): number {
@@ -203,7 +249,9 @@ export class Store {
   countByNamespace(f: RowFilter): Record<string, number> {
     const w = whereClause(f);
     const out: Record<string, number> = {};
-    for (const r of this.stmt(`SELECT m.namespace AS ns, count(*) AS n FROM memories m WHERE ${w.sql} GROUP BY m.namespace ORDER BY m.namespace`).all(...w.params) as { ns: string; n: number }[]) {
+    for (const r of this.stmt(`SELECT m.namespace AS ns, count(*) AS n FROM memories m WHERE ${w.sql} GROUP BY m.namespace ORDER BY m.namespace`).all(
+      ...w.params,
+    ) as { ns: string; n: number }[]) {
       out[r.ns] = r.n;
     }
     return out;
@@ -217,7 +265,9 @@ export class Store {
   /** Seqs matching a filter (used to restrict the vector leg by metadata). */
   seqsMatching(f: RowFilter): number[] {
     const w = whereClause(f);
-    return this.stmt(`SELECT m.seq FROM memories m WHERE ${w.sql}`).pluck().all(...w.params) as number[];
+    return this.stmt(`SELECT m.seq FROM memories m WHERE ${w.sql}`)
+      .pluck()
+      .all(...w.params) as number[];
   }
 
   /** Rows whose vector is missing or from another model, oldest first (for reindex). */
@@ -231,8 +281,9 @@ export class Store {
 
   vectorsBySeqs(seqs: number[]): Map<number, Buffer> {
     const out = new Map<number, Buffer>();
-    const rows = this.stmt('SELECT seq, embedding FROM memories WHERE embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[];
+    const rows = this.stmt('SELECT seq, embedding FROM memories WHERE embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(seqs),
+    ) as { seq: number; embedding: Buffer }[];
     for (const r of rows) out.set(r.seq, r.embedding);
     return out;
   }
@@ -252,21 +303,28 @@ export class Store {
     const r = this.stmt(
       `SELECT group_concat(seq), CAST(group_concat(embedding, '') AS BLOB), count(*), group_concat(CASE WHEN context_embedding IS NOT NULL THEN seq END) FROM (
          SELECT seq, embedding, context_embedding FROM memories WHERE seq > ? AND embedding_model = ? AND length(embedding) = ? ORDER BY seq LIMIT ?)`,
-    ).raw().get(after, model, bytes, limit) as [string | null, Buffer | null, number, string | null];
+    )
+      .raw()
+      .get(after, model, bytes, limit) as [string | null, Buffer | null, number, string | null];
     return { seqs: r[0], blob: r[1], n: r[2], withContext: r[3] };
   }
 
   /** Session key (namespace and session id) of those of some memories that have a session. */
   sessionsOf(seqs: number[]): Map<number, string> {
-    return new Map(this.stmt(`SELECT seq, json_array(namespace, session_id) FROM memories WHERE session_id IS NOT NULL AND seq IN (SELECT value FROM json_each(?))`)
-      .raw().all(JSON.stringify(seqs)) as [number, string][]);
+    return new Map(
+      this.stmt(`SELECT seq, json_array(namespace, session_id) FROM memories WHERE session_id IS NOT NULL AND seq IN (SELECT value FROM json_each(?))`)
+        .raw()
+        .all(JSON.stringify(seqs)) as [number, string][],
+    );
   }
 
   /** Context vectors of some memories (those that have one). */
   contextVectors(seqs: number[]): Map<number, Buffer> {
     const out = new Map<number, Buffer>();
     for (const r of this.stmt('SELECT seq, context_embedding FROM memories WHERE context_embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
-      .raw().all(JSON.stringify(seqs)) as [number, Buffer][]) out.set(r[0], r[1]);
+      .raw()
+      .all(JSON.stringify(seqs)) as [number, Buffer][])
+      out.set(r[0], r[1]);
     return out;
   }
 
@@ -287,14 +345,20 @@ export class Store {
    * `sz` records (one varint per row for this one-column table) concatenated in the same order.
    */
   ftsDocLengths(field: FtsField = 'content'): { ids: string | null; sz: Buffer | null } {
-    const r = this.stmt(`SELECT group_concat(id), CAST(group_concat(sz, '') AS BLOB) FROM ${FTS_TABLE[field]}_docsize`).raw().get() as [string | null, Buffer | null];
+    const r = this.stmt(`SELECT group_concat(id), CAST(group_concat(sz, '') AS BLOB) FROM ${FTS_TABLE[field]}_docsize`).raw().get() as [
+      string | null,
+      Buffer | null,
+    ];
     return { ids: r[0], sz: r[1] };
   }
 
   /** Every memory's content, or context text (fallback to count tokens when `ftsDocLengths` cannot be read). */
   allContent(field: FtsField = 'content'): [number, string][] {
     if (field === 'context') {
-      return this.stmt("SELECT seq, (SELECT group_concat(value, ' ') FROM json_each(context)) FROM memories WHERE context IS NOT NULL").raw().all() as [number, string][];
+      return this.stmt("SELECT seq, (SELECT group_concat(value, ' ') FROM json_each(context)) FROM memories WHERE context IS NOT NULL").raw().all() as [
+        number,
+        string,
+      ][];
     }
     return this.stmt('SELECT seq, content FROM memories').raw().all() as [number, string][];
   }
@@ -306,7 +370,8 @@ export class Store {
     const out: string[][] = texts.map(() => []);
     const ins = this.stmt('INSERT INTO temp.mnemolite_tokenizer(rowid, content) VALUES (?, ?)');
     texts.forEach((t, i) => ins.run(i + 1, t));
-    for (const [doc, term] of this.stmt('SELECT doc, term FROM temp.mnemolite_tokenizer_v ORDER BY doc, offset').raw().all() as [number, string][]) out[doc - 1]!.push(term);
+    for (const [doc, term] of this.stmt('SELECT doc, term FROM temp.mnemolite_tokenizer_v ORDER BY doc, offset').raw().all() as [number, string][])
+      out[doc - 1]!.push(term);
     this.stmt('DELETE FROM temp.mnemolite_tokenizer').run();
     return out;
   }
@@ -321,8 +386,7 @@ export class Store {
     // Every open file is at the current schema (migrated on open; read-only opens of older files are refused).
     return this.stmt(`SELECT seq, namespace, content, embedding_model, embedding, CASE WHEN pinned = 1 THEN NULL ELSE expires_at END AS expires_at,
         (SELECT group_concat(value, ' ') FROM json_each(context)) AS context, context_embedding
-      FROM memories WHERE seq IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(seqs)) as IndexRow[];
+      FROM memories WHERE seq IN (SELECT value FROM json_each(?))`).all(JSON.stringify(seqs)) as IndexRow[];
   }
 
   /** Highest change-log version (0 when empty). */
@@ -350,15 +414,23 @@ export class Store {
     if (!hashes.length) return out;
     const unique = [...new Set(hashes)];
     const want = JSON.stringify(unique);
-    const rows = namespace === undefined
-      ? this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?').raw().all(want, model)
-      : this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ? AND namespace = ?').raw().all(want, model, namespace);
+    const rows =
+      namespace === undefined
+        ? this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
+            .raw()
+            .all(want, model)
+        : this.stmt(
+            'SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ? AND namespace = ?',
+          )
+            .raw()
+            .all(want, model, namespace);
     for (const [h, e] of rows as [string, Buffer][]) out.set(h, e);
     if (out.size < unique.length) {
       // Scoped lookups use the namespace's own cache keys (see scopedKey), mapped back to hashes.
       const keyOf = new Map(unique.map((h) => [namespace === undefined ? h : scopedKey(namespace, h), h]));
       for (const [k, e] of this.stmt('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
-        .raw().all(model, JSON.stringify([...keyOf.keys()])) as [string, Buffer][]) {
+        .raw()
+        .all(model, JSON.stringify([...keyOf.keys()])) as [string, Buffer][]) {
         const h = keyOf.get(k)!;
         if (!out.has(h)) out.set(h, e);
       }
@@ -367,13 +439,16 @@ export class Store {
   }
 
   putCache(model: string, hash: string, embedding: Buffer): void {
-    this.stmt('INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at')
-      .run(model, hash, embedding, new Date().toISOString());
+    this.stmt(
+      'INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at',
+    ).run(model, hash, embedding, new Date().toISOString());
   }
 
   /** Bound the cache to `max` entries, dropping the least recently used. */
   trimCache(max: number): void {
-    this.stmt('DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC LIMIT -1 OFFSET ?)').run(max);
+    this.stmt(
+      'DELETE FROM embedding_cache WHERE (model, content_hash) IN (SELECT model, content_hash FROM embedding_cache ORDER BY used_at DESC LIMIT -1 OFFSET ?)',
+    ).run(max);
   }
 
   cacheEntries(): number {
@@ -386,7 +461,11 @@ export class Store {
     if (this.path === ':memory:') return 0;
     let n = 0;
     for (const p of [this.path, `${this.path}-wal`]) {
-      try { n += statSync(p).size; } catch { /* absent */ }
+      try {
+        n += statSync(p).size;
+      } catch {
+        /* absent */
+      }
     }
     return n;
   }

@@ -26,7 +26,8 @@ const SETTABLE = ['expires_at', 'pinned', 'importance', 'superseded_by', 'dedup_
 export function setLifecycle(store: Store, seq: number, cols: LifecycleColumns): void {
   const keys = SETTABLE.filter((k) => cols[k] !== undefined);
   if (!keys.length) return;
-  store.stmt(`UPDATE memories SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE seq = @seq`)
+  store
+    .stmt(`UPDATE memories SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE seq = @seq`)
     .run({ ...Object.fromEntries(keys.map((k) => [k, cols[k]])), seq });
 }
 
@@ -84,10 +85,17 @@ export function writeMemory(store: Store, w: WriteInput): AddResult {
       return { id: w.existing.id, replaced: true };
     },
     exactDuplicate: () => findExactDuplicate(store, ns, life.dedup_hash!, nowIso),
-    nearCandidates: (threshold): NearMatch[] => w.near ? w.near.finder.resolve(w.near.candidates, ns, w.near.vec, threshold, nowIso) : [],
+    nearCandidates: (threshold): NearMatch[] => (w.near ? w.near.finder.resolve(w.near.candidates, ns, w.near.vec, threshold, nowIso) : []),
     mergeFields: (id): MergeFields => {
       const old = store.getById(id)!;
-      return { metadata: old.metadata, category: old.category, session_id: old.session_id, expires_at: old.expires_at, pinned: old.pinned === 1, importance: old.importance };
+      return {
+        metadata: old.metadata,
+        category: old.category,
+        session_id: old.session_id,
+        expires_at: old.expires_at,
+        pinned: old.pinned === 1,
+        importance: old.importance,
+      };
     },
     mergeInto: (id, m) => {
       const old = store.getById(id)!;
@@ -110,8 +118,13 @@ export function writeMemory(store: Store, w: WriteInput): AddResult {
       setLifecycle(store, store.getById(targetId)!.seq, { superseded_by: successorId });
     },
   };
-  return runSync(addDecision(target, {
-    opts, namespace: ns, nowIso, near: w.near?.policy,
-    fields: { metadata: row.metadata, category: row.category, session_id: row.session_id },
-  }));
+  return runSync(
+    addDecision(target, {
+      opts,
+      namespace: ns,
+      nowIso,
+      near: w.near?.policy,
+      fields: { metadata: row.metadata, category: row.category, session_id: row.session_id },
+    }),
+  );
 }

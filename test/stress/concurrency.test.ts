@@ -26,7 +26,12 @@ test('stress: 20 rounds of 8 processes racing to create the same new file', { ti
     await Promise.all(ws.map((w) => w.waitFor((l) => l.op === 'loaded')));
     for (const w of ws) w.send('go');
     await Promise.all(ws.map((w) => w.exited));
-    for (const w of ws) assert.deepEqual(w.lines.filter((l) => l.op !== 'loaded'), [{ op: 'ok' }], `round ${round}: ${JSON.stringify(w.lines)} ${w.stderr()}`);
+    for (const w of ws)
+      assert.deepEqual(
+        w.lines.filter((l) => l.op !== 'loaded'),
+        [{ op: 'ok' }],
+        `round ${round}: ${JSON.stringify(w.lines)} ${w.stderr()}`,
+      );
     const db = new Database(path, { readonly: true });
     assert.equal(db.prepare('SELECT count(*) FROM memories').pluck().get(), 8);
     db.close();

@@ -10,9 +10,14 @@ import { runTs } from '../helpers.js';
 import { freshSchema, startPostgres } from '../pg-servers.js';
 
 const server = await startPostgres();
-after(async () => { await server?.stop(); });
+after(async () => {
+  await server?.stop();
+});
 
-test('stress: 8 processes x 150 rounds on one PostgreSQL schema: no lost update, one row per key and per repeated text', { skip: !server && 'no PostgreSQL server on this machine', timeout: 900_000 }, async (t) => {
+test('stress: 8 processes x 150 rounds on one PostgreSQL schema: no lost update, one row per key and per repeated text', {
+  skip: !server && 'no PostgreSQL server on this machine',
+  timeout: 900_000,
+}, async (t) => {
   const rounds = 150;
   const loc = { url: server!.url, postgres: { schema: freshSchema() } };
   const mem = await openMemory({ ...loc, embedder: 'none' });

@@ -22,9 +22,11 @@ export async function checkNote(mem: Memory, m: MemoryRecord, mode: RecallMode):
   if (!same(m, after)) return { kind: 'skipped' };
   const h = hits[0];
   const got = hits.map((x) => [x.id, x.content, x.score]);
-  if (hits.length !== 1 || h!.id !== m.id || h!.content !== m.content) return { kind: 'violation', what: 'note not visible', detail: { mode, id: m.id, content: m.content, got } };
+  if (hits.length !== 1 || h!.id !== m.id || h!.content !== m.content)
+    return { kind: 'violation', what: 'note not visible', detail: { mode, id: m.id, content: m.content, got } };
   if (mode === 'vector' && !(h!.score > 0.9999)) return { kind: 'violation', what: 'stale vector', detail: { id: m.id, got } };
-  if (mode === 'hybrid' && (h!.vectorRank !== 1 || h!.keywordRank !== 1)) return { kind: 'violation', what: 'hybrid ranks', detail: { id: m.id, vectorRank: h!.vectorRank, keywordRank: h!.keywordRank } };
+  if (mode === 'hybrid' && (h!.vectorRank !== 1 || h!.keywordRank !== 1))
+    return { kind: 'violation', what: 'hybrid ranks', detail: { id: m.id, vectorRank: h!.vectorRank, keywordRank: h!.keywordRank } };
   return { kind: 'visible' };
 }
 
@@ -43,11 +45,13 @@ export async function checkPair(mem: Memory, e: MemoryRecord, mode: RecallMode, 
   const e1 = await mem.get(e.id);
   const got = hits.map((x) => [x.id, x.content]);
   if (n0 === 1 && n1 === 1 && e1) {
-    if (hits.length !== 1 || hits[0]!.id !== e.id) return { kind: 'violation', what: 'forgotten memory still in the index', detail: { mode, byCategory, pair, got } };
+    if (hits.length !== 1 || hits[0]!.id !== e.id)
+      return { kind: 'violation', what: 'forgotten memory still in the index', detail: { mode, byCategory, pair, got } };
     return { kind: 'deleted' };
   }
   if (n0 === 2 && n1 === 2) {
-    if (hits.length !== 1 || hits[0]!.content !== dContent(pair)) return { kind: 'violation', what: 'new memory missing from the index', detail: { mode, byCategory, pair, got } };
+    if (hits.length !== 1 || hits[0]!.content !== dContent(pair))
+      return { kind: 'violation', what: 'new memory missing from the index', detail: { mode, byCategory, pair, got } };
     return { kind: 'pairPresent' };
   }
   return { kind: 'skipped' };
@@ -77,6 +81,9 @@ export async function sweep(mem: Memory, tally: (o: Outcome) => void, full = tru
   }
   for await (const e of everyNth(mem, 'e', stride)) {
     if (full) for (const mode of MODES) for (const byCategory of [false, true]) tally(await checkPair(mem, e, mode, byCategory));
-    else { tally(await checkPair(mem, e, MODES[i % 3]!, i % 2 === 0)); i++; }
+    else {
+      tally(await checkPair(mem, e, MODES[i % 3]!, i % 2 === 0));
+      i++;
+    }
   }
 }

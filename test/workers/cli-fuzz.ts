@@ -11,12 +11,17 @@ import { args, describe } from './common.js';
 
 const a = args();
 const emitLine = process.stdout.write.bind(process.stdout);
-const emit = (o: Record<string, unknown>): void => { emitLine(`${JSON.stringify(o)}\n`); };
+const emit = (o: Record<string, unknown>): void => {
+  emitLine(`${JSON.stringify(o)}\n`);
+};
 const realExit = process.exit.bind(process);
 process.chdir(a.dir!);
 let err = '';
 process.stdout.write = (() => true) as typeof process.stdout.write;
-process.stderr.write = ((chunk: string | Uint8Array) => { err += String(chunk); return true; }) as typeof process.stderr.write;
+process.stderr.write = ((chunk: string | Uint8Array) => {
+  err += String(chunk);
+  return true;
+}) as typeof process.stderr.write;
 let current: string[] = [];
 // commander exits the process itself on some usage errors (exit code 1 in a real run): turn that
 // into an exception here, and remember what the process would have exited with.
@@ -29,7 +34,7 @@ process.on('unhandledRejection', (e) => emit({ op: 'violation', why: 'unhandled 
 process.on('uncaughtException', (e) => emit({ op: 'violation', why: 'uncaught exception', argv: current, ...describe(e) }));
 
 process.argv = [process.execPath, 'mnemolite', '--version'];
-const { main } = await import(pathToFileURL(a.cli!).href) as { main: (argv: string[]) => Promise<number> };
+const { main } = (await import(pathToFileURL(a.cli!).href)) as { main: (argv: string[]) => Promise<number> };
 await new Promise((r) => setImmediate(r));
 
 const counts: Record<string, number> = {};

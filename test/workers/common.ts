@@ -38,7 +38,10 @@ export function expectedBlob(t: string, dims = 64): Buffer {
   const v = hashVector(t, dims);
   const out = new Float32Array(dims);
   let norm = 0;
-  for (let i = 0; i < dims; i++) { out[i] = v[i]!; norm += v[i]! * v[i]!; }
+  for (let i = 0; i < dims; i++) {
+    out[i] = v[i]!;
+    norm += v[i]! * v[i]!;
+  }
   norm = Math.sqrt(norm);
   for (let i = 0; i < dims; i++) out[i]! /= norm;
   return Buffer.from(out.buffer);

@@ -28,7 +28,7 @@ try {
     if (b % 3 === 0 && b > 0) {
       const [victim] = await mem.list({ metadata: { batch: r.int(b) }, limit: 1 });
       if (victim && victim.key === null) {
-        const content = `updated in batch ${b} ${r.word()} ${(victim.metadata.batch as number)}`;
+        const content = `updated in batch ${b} ${r.word()} ${victim.metadata.batch as number}`;
         emit({ op: 'intent', id: victim.id, content, from: victim.content });
         await mem.update(victim.id, { content });
         emit({ op: 'updated', id: victim.id });

@@ -7,7 +7,11 @@ import { WorkerEmbedder, args, describe, emit } from './common.js';
 
 const a = args();
 emit({ op: 'loaded' });
-await new Promise<void>((res) => process.stdin.on('data', (d) => { if (String(d).includes('go')) res(); }));
+await new Promise<void>((res) =>
+  process.stdin.on('data', (d) => {
+    if (String(d).includes('go')) res();
+  }),
+);
 try {
   const mem = await openMemory({ path: a.db!, embedder: new WorkerEmbedder() });
   await mem.add(`opened by process ${a.tag}`);

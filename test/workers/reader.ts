@@ -17,15 +17,19 @@ const mem = await openMemory({ path: a.db!, embedder: new WorkerEmbedder() });
 await mem.recall('warm up the index', { namespace: '*', mode: 'hybrid' });
 
 let stopping = false;
-createInterface({ input: process.stdin }).on('line', (l) => { if (l.trim() === 'stop') stopping = true; });
+createInterface({ input: process.stdin }).on('line', (l) => {
+  if (l.trim() === 'stop') stopping = true;
+});
 emit({ op: 'ready' });
 
 const live = { iterations: 0, visible: 0, deleted: 0, pairPresent: 0, skipped: 0 };
 const final = { visible: 0, deleted: 0, pairPresent: 0, skipped: 0 };
-const tally = (into: Record<string, number>) => (o: Outcome): void => {
-  if (o.kind === 'violation') emit({ op: 'violation', what: o.what, ...o.detail });
-  else into[o.kind] = (into[o.kind] ?? 0) + 1;
-};
+const tally =
+  (into: Record<string, number>) =>
+  (o: Outcome): void => {
+    if (o.kind === 'violation') emit({ op: 'violation', what: o.what, ...o.detail });
+    else into[o.kind] = (into[o.kind] ?? 0) + 1;
+  };
 
 while (!stopping) {
   live.iterations++;

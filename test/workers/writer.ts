@@ -17,7 +17,9 @@ const mem = await openMemory({ path: a.db!, embedder: new WorkerEmbedder() });
 emit({ op: 'ready', w });
 // Start together with the readers: wait for "go" on stdin.
 await new Promise<void>((res) => {
-  process.stdin.on('data', (d) => { if (String(d).includes('go')) res(); });
+  process.stdin.on('data', (d) => {
+    if (String(d).includes('go')) res();
+  });
 });
 process.stdin.pause();
 
@@ -36,10 +38,16 @@ for (let i = 0; i < ops; i++) {
     } else if (x < 0.4) {
       const n = 2 + r.int(5);
       const items = Array.from({ length: n }, (_, j) => ({
-        content: `note w${w} i${i} j${j} ${r.word()}`, namespace: ns, sessionId: `s-${w}-${i}-${j}`, metadata: { role: 'note', w },
+        content: `note w${w} i${i} j${j} ${r.word()}`,
+        namespace: ns,
+        sessionId: `s-${w}-${i}-${j}`,
+        metadata: { role: 'note', w },
       }));
       const res = await mem.addMany(items);
-      res.forEach((x2, j) => { own.push(x2.id); emit({ op: 'add', id: x2.id, content: items[j]!.content, ns }); });
+      res.forEach((x2, j) => {
+        own.push(x2.id);
+        emit({ op: 'add', id: x2.id, content: items[j]!.content, ns });
+      });
     } else if (x < 0.55) {
       const key = `k${r.int(SHARED_KEYS)}`;
       const content = `shared w${w} i${i} ${r.word()}`;

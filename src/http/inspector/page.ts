@@ -1,7 +1,8 @@
 // The inspector's page and style sheet, served as strings so they always ship inside dist/
 // (no build step, no files to copy). The script is in script.ts.
 
-const ICON = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Crect width=%2216%22 height=%2216%22 rx=%223%22 fill=%22%23334155%22/%3E%3Cpath d=%22M4 12V4l4 5 4-5v8%22 stroke=%22%23fff%22 stroke-width=%221.6%22 fill=%22none%22/%3E%3C/svg%3E';
+const ICON =
+  'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Crect width=%2216%22 height=%2216%22 rx=%223%22 fill=%22%23334155%22/%3E%3Cpath d=%22M4 12V4l4 5 4-5v8%22 stroke=%22%23fff%22 stroke-width=%221.6%22 fill=%22none%22/%3E%3C/svg%3E';
 
 export const INSPECTOR_HTML = `<!doctype html>
 <html lang="en">

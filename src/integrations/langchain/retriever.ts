@@ -39,8 +39,15 @@ export interface MnemoliteRetrieverInput extends BaseRetrieverInput {
 /** The Document for one recall hit. */
 export function hitToDocument(h: RecallHit): Document<MnemoliteDocumentMetadata> {
   const metadata: MnemoliteDocumentMetadata = {
-    id: h.id, namespace: h.namespace, key: h.key, category: h.category, sessionId: h.sessionId, metadata: h.metadata,
-    createdAt: h.createdAt.toISOString(), updatedAt: h.updatedAt.toISOString(), score: h.score,
+    id: h.id,
+    namespace: h.namespace,
+    key: h.key,
+    category: h.category,
+    sessionId: h.sessionId,
+    metadata: h.metadata,
+    createdAt: h.createdAt.toISOString(),
+    updatedAt: h.updatedAt.toISOString(),
+    score: h.score,
   };
   if (h.keywordRank !== undefined) metadata.keywordRank = h.keywordRank;
   if (h.vectorRank !== undefined) metadata.vectorRank = h.vectorRank;

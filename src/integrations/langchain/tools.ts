@@ -19,14 +19,17 @@ import { memoryTools, type MemoryToolsOptions } from '../../tools.js';
  */
 export function langchainMemoryTools(memory: Memory, options: MemoryToolsOptions = {}): DynamicStructuredTool[] {
   const tools = memoryTools(memory, options);
-  return tools.definitions.map((d) => new DynamicStructuredTool({
-    name: d.name,
-    description: d.description,
-    schema: structuredClone(d.parameters),
-    responseFormat: 'content_and_artifact',
-    func: async (input: unknown) => {
-      const r = await tools.execute(d.name, input);
-      return [r.text, r.data];
-    },
-  }));
+  return tools.definitions.map(
+    (d) =>
+      new DynamicStructuredTool({
+        name: d.name,
+        description: d.description,
+        schema: structuredClone(d.parameters),
+        responseFormat: 'content_and_artifact',
+        func: async (input: unknown) => {
+          const r = await tools.execute(d.name, input);
+          return [r.text, r.data];
+        },
+      }),
+  );
 }

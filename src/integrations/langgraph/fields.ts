@@ -12,7 +12,10 @@ function tokens(path: string): string[] {
   const out: string[] = [];
   for (const part of path.split('.')) {
     const m = /^([^[]*)((?:\[[^\]]*\])*)$/.exec(part);
-    if (!m) { out.push(part); continue; }
+    if (!m) {
+      out.push(part);
+      continue;
+    }
     if (m[1]) out.push(m[1]);
     for (const ix of m[2]!.match(/\[[^\]]*\]/g) ?? []) out.push(ix);
   }

@@ -25,27 +25,40 @@ function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 function check(actual: unknown, op: string, expected: unknown): boolean {
   switch (op) {
-    case '$eq': return same(actual, expected);
-    case '$ne': return !same(actual, expected);
-    case '$gt': return Number(actual) > Number(expected);
-    case '$gte': return Number(actual) >= Number(expected);
-    case '$lt': return Number(actual) < Number(expected);
-    case '$lte': return Number(actual) <= Number(expected);
-    case '$in': return Array.isArray(expected) && expected.some((e) => same(actual, e));
-    case '$nin': return !Array.isArray(expected) || !expected.some((e) => same(actual, e));
-    default: return false;
+    case '$eq':
+      return same(actual, expected);
+    case '$ne':
+      return !same(actual, expected);
+    case '$gt':
+      return Number(actual) > Number(expected);
+    case '$gte':
+      return Number(actual) >= Number(expected);
+    case '$lt':
+      return Number(actual) < Number(expected);
+    case '$lte':
+      return Number(actual) <= Number(expected);
+    case '$in':
+      return Array.isArray(expected) && expected.some((e) => same(actual, e));
+    case '$nin':
+      return !Array.isArray(expected) || !expected.some((e) => same(actual, e));
+    default:
+      return false;
   }
 }
 
 /** Validate a filter: a plain object. */
 export function checkFilter(filter: unknown): Record<string, unknown> | undefined {
   if (filter === undefined || filter === null) return undefined;
-  if (typeof filter !== 'object' || Array.isArray(filter)) throw new MnemoliteError('INVALID_INPUT', 'search: filter must be an object such as { "type": "note" }.');
+  if (typeof filter !== 'object' || Array.isArray(filter))
+    throw new MnemoliteError('INVALID_INPUT', 'search: filter must be an object such as { "type": "note" }.');
   return filter as Record<string, unknown>;
 }
 

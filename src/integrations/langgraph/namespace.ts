@@ -28,7 +28,11 @@ const KEY_SPECIAL = /[%\u0000-\u001f\u007f]/g;
 export function encodeNamespace(namespace: readonly string[]): string {
   const out = namespace.map((l) => escapeLabel(l, NAMESPACE_SPECIAL)).join('/');
   if (out.length > MAX_NAMESPACE_CHARS) {
-    throw new MnemoliteError('INVALID_INPUT', `The namespace ${JSON.stringify(namespace)} is ${out.length} characters as a mnemolite namespace; the limit is ${MAX_NAMESPACE_CHARS}. Use shorter labels.`, { namespace: [...namespace] });
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      `The namespace ${JSON.stringify(namespace)} is ${out.length} characters as a mnemolite namespace; the limit is ${MAX_NAMESPACE_CHARS}. Use shorter labels.`,
+      { namespace: [...namespace] },
+    );
   }
   return out;
 }
@@ -48,7 +52,9 @@ export function encodeKey(key: string): string {
   if (typeof key !== 'string' || key === '') throw new MnemoliteError('INVALID_INPUT', `An item key must be a non-empty string (got ${JSON.stringify(key)}).`);
   const out = escapeLabel(key, KEY_SPECIAL);
   if (out.length > MAX_KEY_CHARS) {
-    throw new MnemoliteError('INVALID_INPUT', `The item key is ${out.length} characters once encoded; the limit is ${MAX_KEY_CHARS}.`, { key: key.slice(0, 80) });
+    throw new MnemoliteError('INVALID_INPUT', `The item key is ${out.length} characters once encoded; the limit is ${MAX_KEY_CHARS}.`, {
+      key: key.slice(0, 80),
+    });
   }
   return out;
 }

@@ -13,9 +13,18 @@
  *   fields hold no text): they are found by filters and listings but never ranked by a query.
  */
 import {
-  BaseStore, InvalidNamespaceError, validateNamespace,
-  type GetOperation, type Item, type ListNamespacesOperation, type MatchCondition, type Operation, type OperationResults,
-  type PutOperation, type SearchItem, type SearchOperation,
+  BaseStore,
+  InvalidNamespaceError,
+  validateNamespace,
+  type GetOperation,
+  type Item,
+  type ListNamespacesOperation,
+  type MatchCondition,
+  type Operation,
+  type OperationResults,
+  type PutOperation,
+  type SearchItem,
+  type SearchOperation,
 } from '@langchain/langgraph-checkpoint';
 import { MnemoliteError } from '../../errors.js';
 import type { Memory } from '../../memory.js';
@@ -50,7 +59,10 @@ export interface MnemoliteStoreOptions {
   mode?: RecallMode;
 }
 
-interface Target { enc: string; keyEnc: string }
+interface Target {
+  enc: string;
+  keyEnc: string;
+}
 
 /**
  * LangGraph long-term memory store backed by mnemolite: `put`/`get`/`search`/`delete`/
@@ -68,9 +80,13 @@ export class MnemoliteStore extends BaseStore {
   private readonly fields: string[];
   private readonly mode: RecallMode | undefined;
 
-  constructor(private readonly memory: Memory, options: MnemoliteStoreOptions = {}) {
+  constructor(
+    private readonly memory: Memory,
+    options: MnemoliteStoreOptions = {},
+  ) {
     super();
-    if (!memory || typeof (memory as Partial<Memory>).recall !== 'function') throw new MnemoliteError('INVALID_INPUT', 'MnemoliteStore expects a Memory from openMemory().');
+    if (!memory || typeof (memory as Partial<Memory>).recall !== 'function')
+      throw new MnemoliteError('INVALID_INPUT', 'MnemoliteStore expects a Memory from openMemory().');
     const fields = options.index?.fields ?? ['$'];
     if (!Array.isArray(fields) || !fields.length || !fields.every((f) => typeof f === 'string')) {
       throw new MnemoliteError('INVALID_INPUT', 'MnemoliteStore: index.fields must be a non-empty list of field paths such as ["text"].');
@@ -128,7 +144,7 @@ export class MnemoliteStore extends BaseStore {
   /** The memory input for a put. */
   private toInput(op: PutOperation, target: Target): AddInput {
     const value = op.value as Record<string, unknown>;
-    const paths = op.index === false ? [] : op.index ?? this.fields;
+    const paths = op.index === false ? [] : (op.index ?? this.fields);
     if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) {
       throw new MnemoliteError('INVALID_INPUT', `put: index must be false or a list of field paths (item "${op.key}").`);
     }
@@ -215,7 +231,11 @@ export class MnemoliteStore extends BaseStore {
     const single = namespaces.size === 1 ? [...namespaces.keys()][0]! : ALL_NAMESPACES;
     for (let ask = Math.min(MAX_RECALL, Math.max(want, 10)); ; ask = Math.min(MAX_RECALL, ask * 4)) {
       const hits = await this.memory.recall(query, {
-        namespace: single, category: INDEXED_CATEGORY, limit: ask, ...(metadata ? { metadata } : {}), ...(this.mode ? { mode: this.mode } : {}),
+        namespace: single,
+        category: INDEXED_CATEGORY,
+        limit: ask,
+        ...(metadata ? { metadata } : {}),
+        ...(this.mode ? { mode: this.mode } : {}),
       });
       const kept: SearchItem[] = [];
       for (const h of hits) {
@@ -234,11 +254,17 @@ export class MnemoliteStore extends BaseStore {
     let found: string[][] = [];
     for (const [enc, labels] of all) {
       if (!(op.matchConditions ?? []).every((c) => matchesCondition(c, labels))) continue;
-      const n = await this.memory.count({ namespace: enc, category: INDEXED_CATEGORY }) + await this.memory.count({ namespace: enc, category: UNINDEXED_CATEGORY });
+      const n =
+        (await this.memory.count({ namespace: enc, category: INDEXED_CATEGORY })) + (await this.memory.count({ namespace: enc, category: UNINDEXED_CATEGORY }));
       if (n > 0) found.push(labels);
     }
     if (op.maxDepth !== undefined) {
-      const byKey = new Map(found.map((l) => { const t = l.slice(0, op.maxDepth); return [JSON.stringify(t), t] as const; }));
+      const byKey = new Map(
+        found.map((l) => {
+          const t = l.slice(0, op.maxDepth);
+          return [JSON.stringify(t), t] as const;
+        }),
+      );
       found = [...byKey.values()];
     }
     found.sort(compareTuples);

@@ -8,7 +8,7 @@ import type { Memory } from '../../memory.js';
 import { memoryTools, type MemoryToolsOptions } from '../../tools.js';
 
 /** The JSON-Schema parameter type `tool()` takes in non-strict mode. */
-type NonStrictParameters = Parameters<typeof tool>[0] extends infer O ? O extends { strict: false; parameters: infer P } ? P : never : never;
+type NonStrictParameters = Parameters<typeof tool>[0] extends infer O ? (O extends { strict: false; parameters: infer P } ? P : never) : never;
 
 /**
  * The six memory tools as `@openai/agents` function tools, bound to one namespace.
@@ -23,12 +23,14 @@ type NonStrictParameters = Parameters<typeof tool>[0] extends infer O ? O extend
  */
 export function openAIAgentsMemoryTools(memory: Memory, options: MemoryToolsOptions = {}): FunctionTool[] {
   const tools = memoryTools(memory, options);
-  return tools.definitions.map((d) => tool({
-    name: d.name,
-    description: d.description,
-    // mnemolite's schemas say additionalProperties: false; the SDK's type wants true in non-strict mode, the API accepts both.
-    parameters: structuredClone(d.parameters) as unknown as NonStrictParameters,
-    strict: false,
-    execute: async (input: unknown) => (await tools.execute(d.name, input)).text,
-  }));
+  return tools.definitions.map((d) =>
+    tool({
+      name: d.name,
+      description: d.description,
+      // mnemolite's schemas say additionalProperties: false; the SDK's type wants true in non-strict mode, the API accepts both.
+      parameters: structuredClone(d.parameters) as unknown as NonStrictParameters,
+      strict: false,
+      execute: async (input: unknown) => (await tools.execute(d.name, input)).text,
+    }),
+  );
 }

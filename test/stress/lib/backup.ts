@@ -23,7 +23,9 @@ export async function runBackupWhileWriting(o: BackupOptions): Promise<void> {
   const path = tempDb();
   const dir = tempDir();
   const mem = await openMemory({ path, embedder: new WorkerEmbedder() });
-  await mem.addMany(Array.from({ length: o.prefill }, (_, i) => ({ content: `prefill ${i} ${'lorem ipsum dolor sit amet '.repeat(40)}`, metadata: { prefill: true } })));
+  await mem.addMany(
+    Array.from({ length: o.prefill }, (_, i) => ({ content: `prefill ${i} ${'lorem ipsum dolor sit amet '.repeat(40)}`, metadata: { prefill: true } })),
+  );
   const writer = await startWorker('crash-writer.ts', { db: path, start: 0, seed: o.seed });
   const sizes: number[] = [];
   try {
@@ -42,7 +44,8 @@ export async function runBackupWhileWriting(o: BackupOptions): Promise<void> {
       sizes.push(rows.length);
       assert.equal(rows.filter((r) => r.metadata.prefill).length, o.prefill);
       const groups = new Map<number, number>();
-      for (const r of rows) if (r.key !== 'latest' && typeof r.metadata.batch === 'number') groups.set(r.metadata.batch, (groups.get(r.metadata.batch) ?? 0) + 1);
+      for (const r of rows)
+        if (r.key !== 'latest' && typeof r.metadata.batch === 'number') groups.set(r.metadata.batch, (groups.get(r.metadata.batch) ?? 0) + 1);
       for (const [b, n] of groups) assert.equal(n, rows.find((r) => r.key !== 'latest' && r.metadata.batch === b)!.metadata.n, `backup ${k}: batch ${b} whole`);
       for (const [b, n] of ackedBefore) assert.equal(groups.get(b), n, `backup ${k}: batch ${b}, acknowledged before the backup began, is in it`);
       const latest = rows.filter((r) => r.key === 'latest');
@@ -60,6 +63,9 @@ export async function runBackupWhileWriting(o: BackupOptions): Promise<void> {
     await writer.exited;
     await mem.close();
   }
-  assert.ok(sizes.every((n, i) => i === 0 || n >= sizes[i - 1]!), 'later backups hold more');
+  assert.ok(
+    sizes.every((n, i) => i === 0 || n >= sizes[i - 1]!),
+    'later backups hold more',
+  );
   o.log?.(`${o.backups} backups while writing; memories per backup: ${sizes.join(', ')}`);
 }

@@ -29,7 +29,9 @@ export async function runConcurrency(o: ConcurrencyOptions): Promise<void> {
   const mem0 = await openMemory({ path, embedder: new WorkerEmbedder() });
   await mem0.recall('warm up', { namespace: '*' });
 
-  const writers = await Promise.all(Array.from({ length: o.writers }, (_, w) => startWorker('writer.ts', { db: path, w, ops: o.ops, seed: o.seed * 1000 + w })));
+  const writers = await Promise.all(
+    Array.from({ length: o.writers }, (_, w) => startWorker('writer.ts', { db: path, w, ops: o.ops, seed: o.seed * 1000 + w })),
+  );
   const stride = o.stride ?? 1;
   const readers = await Promise.all(Array.from({ length: o.readers }, (_, i) => startWorker('reader.ts', { db: path, seed: o.seed * 1000 + 100 + i, stride })));
   await Promise.all([...writers, ...readers].map((w) => w.waitFor((l) => l.op === 'ready')));
@@ -50,7 +52,8 @@ export async function runConcurrency(o: ConcurrencyOptions): Promise<void> {
 
   // 2. Readers (long-lived indexes in other processes) never saw stale state.
   assert.deepEqual(problems(readers, 'violation'), [], 'stale reads');
-  const sum = (k: string, phase: 'live' | 'final'): number => readers.reduce((n, r) => n + (((linesOf(r, 'done')[0]![phase] as Record<string, number>)[k]) ?? 0), 0);
+  const sum = (k: string, phase: 'live' | 'final'): number =>
+    readers.reduce((n, r) => n + ((linesOf(r, 'done')[0]![phase] as Record<string, number>)[k] ?? 0), 0);
 
   // 3. Replay every acknowledged operation: the file must hold exactly that.
   const notes = new Map<string, string>();
@@ -60,18 +63,25 @@ export async function runConcurrency(o: ConcurrencyOptions): Promise<void> {
     for (const l of w.lines) {
       if (l.op === 'add' || l.op === 'update') notes.set(l.id as string, l.content as string);
       else if (l.op === 'forget' && l.pair) pairs.get(l.pair as string)!.dAlive = false;
-      else if (l.op === 'forget') { assert.equal(l.gone, true); notes.delete(l.id as string); }
-      else if (l.op === 'pair') pairs.set(l.pair as string, { d: l.d as string, e: l.e as string, dAlive: true });
+      else if (l.op === 'forget') {
+        assert.equal(l.gone, true);
+        notes.delete(l.id as string);
+      } else if (l.op === 'pair') pairs.set(l.pair as string, { d: l.d as string, e: l.e as string, dAlive: true });
       else if (l.op === 'upsert') {
         const u = upserts.get(l.key as string) ?? { ids: new Set(), contents: new Set() };
-        u.ids.add(l.id as string); u.contents.add(l.content as string);
+        u.ids.add(l.id as string);
+        u.contents.add(l.content as string);
         upserts.set(l.key as string, u);
       }
     }
   }
   const rows = checkFile(path, { model: 'hash-64' });
   const byRole = (role: string) => rows.filter((r) => r.metadata.role === role);
-  assert.deepEqual(new Map(byRole('note').map((r) => [r.id, r.content])), notes, 'notes: every acknowledged add/update present, every acknowledged forget gone');
+  assert.deepEqual(
+    new Map(byRole('note').map((r) => [r.id, r.content])),
+    notes,
+    'notes: every acknowledged add/update present, every acknowledged forget gone',
+  );
   assert.deepEqual(new Set(byRole('e').map((r) => r.id)), new Set([...pairs.values()].map((p) => p.e)));
   assert.deepEqual(new Set(byRole('d').map((r) => r.id)), new Set([...pairs.values()].filter((p) => p.dAlive).map((p) => p.d)));
   const shared = byRole('shared');
@@ -87,8 +97,16 @@ export async function runConcurrency(o: ConcurrencyOptions): Promise<void> {
   // 4. This process's Memory, opened before all of it, sees the final state exactly.
   const mine: Record<string, number> = {};
   const violations: unknown[] = [];
-  await sweep(mem0, (x: Outcome) => { if (x.kind === 'violation') violations.push(x); else mine[x.kind] = (mine[x.kind] ?? 0) + 1; }, true, stride);
-  assert.deepEqual(violations, [], 'the parent\'s long-lived index is stale');
+  await sweep(
+    mem0,
+    (x: Outcome) => {
+      if (x.kind === 'violation') violations.push(x);
+      else mine[x.kind] = (mine[x.kind] ?? 0) + 1;
+    },
+    true,
+    stride,
+  );
+  assert.deepEqual(violations, [], "the parent's long-lived index is stale");
   assert.equal(mine.skipped ?? 0, 0, 'nothing changes during the final sweep');
   assert.equal(mine.visible, swept(notes.size, stride) * 3);
   assert.equal((mine.deleted ?? 0) + (mine.pairPresent ?? 0), swept(pairs.size, stride) * 6);
@@ -103,7 +121,9 @@ export async function runConcurrency(o: ConcurrencyOptions): Promise<void> {
     assert.equal(sum('deleted', 'final'), deletedPairs * o.readers);
     assert.equal(mine.deleted ?? 0, deletedPairs * 6);
   }
-  o.log?.(`writers: ${writers.map((w) => w.lines.length).join('/')} acks; rows ${rows.length}; ` +
-    `reader checks while writing: visible ${sum('visible', 'live')}, deleted ${sum('deleted', 'live')}, new ${sum('pairPresent', 'live')}, skipped ${sum('skipped', 'live')}; ` +
-    `final sweep: ${sum('visible', 'final')} + ${sum('deleted', 'final')}; writing ${t1 - t0} ms, final sweeps ${t2 - t1} ms`);
+  o.log?.(
+    `writers: ${writers.map((w) => w.lines.length).join('/')} acks; rows ${rows.length}; ` +
+      `reader checks while writing: visible ${sum('visible', 'live')}, deleted ${sum('deleted', 'live')}, new ${sum('pairPresent', 'live')}, skipped ${sum('skipped', 'live')}; ` +
+      `final sweep: ${sum('visible', 'final')} + ${sum('deleted', 'final')}; writing ${t1 - t0} ms, final sweeps ${t2 - t1} ms`,
+  );
 }

@@ -27,7 +27,8 @@ export function uncommittedFrames(walPath: string): number {
   const wal = readFileSync(walPath);
   if (wal.length < 32) return 0;
   const pageSize = wal.readUInt32BE(8);
-  const salt1 = wal.readUInt32BE(16), salt2 = wal.readUInt32BE(20);
+  const salt1 = wal.readUInt32BE(16),
+    salt2 = wal.readUInt32BE(20);
   let trailing = 0;
   for (let off = 32; off + 24 + pageSize <= wal.length; off += 24 + pageSize) {
     if (wal.readUInt32BE(off + 8) !== salt1 || wal.readUInt32BE(off + 12) !== salt2) break; // stale frames of an older generation
@@ -74,7 +75,10 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
         allowed.set(id, s);
       }
       if (l.op === 'updated') {
-        const intent = w.lines.slice(0, w.lines.indexOf(l)).reverse().find((x) => x.op === 'intent' && x.id === l.id)!;
+        const intent = w.lines
+          .slice(0, w.lines.indexOf(l))
+          .reverse()
+          .find((x) => x.op === 'intent' && x.id === l.id)!;
         allowed.set(l.id as string, new Set([intent.content as string]));
         stats.updates++;
       }
@@ -102,12 +106,21 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
       assert.equal(latest[0]!.metadata.batch, maxPresent, 'the "latest" upsert committed with its batch');
     } else assert.equal(latest.length, 0);
     const maxAcked = acked.size ? Math.max(...acked.keys()) : -1;
-    assert.ok(maxPresent === maxAcked || maxPresent === maxAcked + 1, `at most the one batch in flight committed unacknowledged (${maxPresent} vs ${maxAcked})`);
-    if (maxPresent === maxAcked + 1) { stats.unackedCommitted++; acked.set(maxPresent, groups.get(maxPresent)!); } else stats.lostInFlight++;
+    assert.ok(
+      maxPresent === maxAcked || maxPresent === maxAcked + 1,
+      `at most the one batch in flight committed unacknowledged (${maxPresent} vs ${maxAcked})`,
+    );
+    if (maxPresent === maxAcked + 1) {
+      stats.unackedCommitted++;
+      acked.set(maxPresent, groups.get(maxPresent)!);
+    } else stats.lostInFlight++;
     const now = new Map(rows.map((x) => [x.id, x.content]));
     for (const [id, s] of allowed) {
-      assert.ok(s.has(now.get(id)!), `kill ${k}: memory ${id} holds an acknowledged or in-flight content, got ${JSON.stringify(now.get(id))}; ` +
-        `allowed ${JSON.stringify([...s])}; before ${JSON.stringify(prev.get(id))}; lines ${JSON.stringify(w.lines.filter((l) => l.id === id))}`);
+      assert.ok(
+        s.has(now.get(id)!),
+        `kill ${k}: memory ${id} holds an acknowledged or in-flight content, got ${JSON.stringify(now.get(id))}; ` +
+          `allowed ${JSON.stringify([...s])}; before ${JSON.stringify(prev.get(id))}; lines ${JSON.stringify(w.lines.filter((l) => l.id === id))}`,
+      );
     }
     prev = now;
     next = maxPresent + 1;
@@ -122,6 +135,8 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
     assert.ok(hit[0] && Math.abs(hit[0].score - 1) < 1e-4, `vector recall finds ${x.id}`);
   }
   await mem.close();
-  o.log?.(`${o.kills} kills, ${acked.size} batches, ${rows.length} memories; killed while opening ${stats.duringOpen}, ` +
-    `committed-but-unacknowledged ${stats.unackedCommitted}, nothing in flight committed ${stats.lostInFlight}, killed mid-commit (torn WAL tail) ${stats.midCommit}, acknowledged updates ${stats.updates}`);
+  o.log?.(
+    `${o.kills} kills, ${acked.size} batches, ${rows.length} memories; killed while opening ${stats.duringOpen}, ` +
+      `committed-but-unacknowledged ${stats.unackedCommitted}, nothing in flight committed ${stats.lostInFlight}, killed mid-commit (torn WAL tail) ${stats.midCommit}, acknowledged updates ${stats.updates}`,
+  );
 }

@@ -34,16 +34,24 @@ export function checkFile(path: string, opts: { model?: string; ftsSample?: numb
   try {
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok', `${path}: integrity_check`);
     db.prepare("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)").run();
-    const rows = (db.prepare(
-      'SELECT seq, id, namespace, key, content, category, session_id, metadata, created_at, updated_at, embedding, embedding_model FROM memories ORDER BY seq',
-    ).all() as (Omit<FileRow, 'metadata'> & { metadata: string })[]).map((r) => ({ ...r, metadata: JSON.parse(r.metadata) as Record<string, unknown> }));
+    const rows = (
+      db
+        .prepare(
+          'SELECT seq, id, namespace, key, content, category, session_id, metadata, created_at, updated_at, embedding, embedding_model FROM memories ORDER BY seq',
+        )
+        .all() as (Omit<FileRow, 'metadata'> & { metadata: string })[]
+    ).map((r) => ({ ...r, metadata: JSON.parse(r.metadata) as Record<string, unknown> }));
     const match = db.prepare('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?').pluck();
     const sample = opts.ftsSample ?? 300;
     const step = Math.max(1, Math.floor(rows.length / sample));
     for (let i = 0; i < rows.length; i += step) {
       const r = rows[i]!;
       const tok = (r.content.match(TOKEN) ?? []).sort((a, b) => b.length - a.length)[0];
-      if (tok) assert.ok((match.all(`"${tok.replace(/"/g, '""')}"`) as number[]).includes(r.seq), `FTS finds memory ${r.id} by "${tok}" in ${JSON.stringify(r.content)}`);
+      if (tok)
+        assert.ok(
+          (match.all(`"${tok.replace(/"/g, '""')}"`) as number[]).includes(r.seq),
+          `FTS finds memory ${r.id} by "${tok}" in ${JSON.stringify(r.content)}`,
+        );
     }
     if (opts.model) {
       for (const r of rows) {

@@ -41,7 +41,11 @@ export async function pairRounds(rounds: number, seed: number): Promise<{ checks
           const scope = byCategory ? { namespace: `pr-${p.pair}`, category: p.pair } : { namespace: `pr-${p.pair}` };
           const hits = await reader.recall(dContent(p.pair), { ...scope, mode, limit: 1, candidates: 1 });
           const want = dAlive ? p.d : p.e;
-          assert.deepEqual(hits.map((h) => h.id), [want], `round ${round} (seed ${seed}), ${nPairs} pairs, ${nNotes} notes, ${p.pair} ${dAlive ? 'with' : 'without'} D, ${mode}, byCategory ${byCategory}`);
+          assert.deepEqual(
+            hits.map((h) => h.id),
+            [want],
+            `round ${round} (seed ${seed}), ${nPairs} pairs, ${nNotes} notes, ${p.pair} ${dAlive ? 'with' : 'without'} D, ${mode}, byCategory ${byCategory}`,
+          );
           checks++;
         }
       }

@@ -24,7 +24,16 @@ export function workerArgv(script: string): Promise<string[]> {
         const esbuild = await import('esbuild');
         mkdirSync(OUT, { recursive: true });
         const outfile = join(OUT, script.replace(/\.ts$/, '.mjs'));
-        await esbuild.build({ entryPoints: [src], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error', sourcemap: 'inline' });
+        await esbuild.build({
+          entryPoints: [src],
+          outfile,
+          bundle: true,
+          platform: 'node',
+          format: 'esm',
+          packages: 'external',
+          logLevel: 'error',
+          sourcemap: 'inline',
+        });
         return ['--enable-source-maps', outfile];
       } catch {
         return ['--import', 'tsx', src];
@@ -56,17 +65,27 @@ export interface Worker {
 /** Spawn test/workers/<script> with `--k v ...`. */
 export async function startWorker(script: string, args: Record<string, string | number>): Promise<Worker> {
   const argv = Object.entries(args).flatMap(([k, v]) => [`--${k}`, String(v)]);
-  const proc = spawn(process.execPath, [...await workerArgv(script), ...argv], { cwd: ROOT, stdio: 'pipe' });
+  const proc = spawn(process.execPath, [...(await workerArgv(script)), ...argv], { cwd: ROOT, stdio: 'pipe' });
   const lines: Line[] = [];
   let err = '';
   const waiters: { pred: (l: Line) => boolean; res: (l: Line) => void; rej: (e: Error) => void }[] = [];
-  proc.stderr.on('data', (d) => { err += d; });
+  proc.stderr.on('data', (d) => {
+    err += d;
+  });
   const rl = createInterface({ input: proc.stdout });
   rl.on('line', (text) => {
     let l: Line;
-    try { l = JSON.parse(text) as Line; } catch { l = { op: 'garbage', text }; }
+    try {
+      l = JSON.parse(text) as Line;
+    } catch {
+      l = { op: 'garbage', text };
+    }
     lines.push(l);
-    for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.pred(l)) { waiters[i]!.res(l); waiters.splice(i, 1); }
+    for (let i = waiters.length - 1; i >= 0; i--)
+      if (waiters[i]!.pred(l)) {
+        waiters[i]!.res(l);
+        waiters.splice(i, 1);
+      }
   });
   const closed = new Promise<void>((r) => rl.once('close', r));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => {
@@ -88,7 +107,9 @@ export async function startWorker(script: string, args: Record<string, string | 
       if (proc.exitCode !== null || proc.signalCode !== null) return Promise.reject(new Error(`${script} already exited; stderr:\n${err}`));
       return new Promise((res, rej) => waiters.push({ pred, res, rej }));
     },
-    send(line) { proc.stdin.write(`${line}\n`); },
+    send(line) {
+      proc.stdin.write(`${line}\n`);
+    },
   };
 }
 
