@@ -50,7 +50,8 @@ function checkHeader(path: string): void {
   // still hold pages, the file must contain all of them.
   const pageSize = buf.readUInt16BE(16) === 1 ? 65536 : buf.readUInt16BE(16);
   const pages = buf.readUInt32BE(28);
-  const pending = [`${path}-wal`, `${path}-journal`].some((p) => existsSync(p) && statSync(p).size > 0);
+  // Another process may delete its -wal between two calls: stat once, without throwing on absence.
+  const pending = [`${path}-wal`, `${path}-journal`].some((p) => (statSync(p, { throwIfNoEntry: false })?.size ?? 0) > 0);
   if (!pending && pages > 0 && buf.readUInt32BE(24) === buf.readUInt32BE(92) && st.size < pages * pageSize) {
     throw new MnemoliteError(
       'NOT_A_DATABASE',
