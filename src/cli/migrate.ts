@@ -40,7 +40,14 @@ export function registerMigrate(program: Command): void {
       const from = await openMemory({ ...storeOptions({ db: o.from, ...(o.fromSchema ? { pgSchema: o.fromSchema } : {}) }), embedder, readonly: true });
       let to: Memory | undefined;
       try {
-        to = await openMemory({ ...storeOptions({ db: o.to, ...(o.toSchema ? { pgSchema: o.toSchema } : {}) }), embedder: await embedderFromFlags(g) });
+        // A keyword-only source stays keyword-only unless --embedder says otherwise: its destination then
+        // needs no vectors (nor pgvector on a PostgreSQL server).
+        const chosen = cmd.getOptionValueSourceWithGlobals('embedder') !== undefined && cmd.getOptionValueSourceWithGlobals('embedder') !== 'default';
+        const keywordOnly = !chosen && (await from.stats()).embedding === null;
+        to = await openMemory({
+          ...storeOptions({ db: o.to, ...(o.toSchema ? { pgSchema: o.toSchema } : {}) }),
+          embedder: keywordOnly ? 'none' : await embedderFromFlags(g),
+        });
         const bar = progressBar(!g.json && !!process.stderr.isTTY, 'migrate');
         const r = await migrateMemories(from, to, {
           batchSize: o.batchSize,
