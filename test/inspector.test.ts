@@ -125,7 +125,14 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
       createdAt: '2026-03-03T14:00:00Z',
     },
     { content: 'Alice prefers green tea in the morning', namespace: 'agent-1', category: 'preference', sessionId: 's-2', createdAt: '2026-03-04T08:15:00Z' },
-    { content: "Bob's cat is called Whiskers", namespace: 'agent-2', category: 'personal', sessionId: 's-3', createdAt: '2026-03-05T18:45:00Z' },
+    {
+      content: "Bob's cat is called Whiskers",
+      namespace: 'agent-2',
+      key: ' pet name ',
+      category: ' personal ',
+      sessionId: 's-3',
+      createdAt: '2026-03-05T18:45:00Z',
+    },
     { content: 'The team standup is at 9:30 every weekday', namespace: 'agent-2', category: 'schedule', sessionId: 's-3', createdAt: '2026-03-06T07:00:00Z' },
   ];
   const added = await api(u, 'POST', '/api/memories/batch', { memories });
@@ -270,6 +277,18 @@ test('inspector: stats, browse and filter, hybrid search with a semantic-only hi
   await page.click('#search-button');
   await page.locator('#status', { hasText: 'for "oolong"' }).waitFor();
   await row(page, 'oolong').waitFor();
+
+  // Editing only the content leaves a key and category with surrounding spaces exactly as they were.
+  await page.click('#clear-button');
+  await page.locator('#status', { hasText: '6 memories match' }).waitFor();
+  await row(page, 'Whiskers').locator('button.edit').click();
+  await page.locator('#edit-dialog[open]').waitFor();
+  await page.fill('#edit-content', "Bob's cat is called Whiskers, and she is grey");
+  await page.click('#edit-save');
+  await page.locator('#edit-dialog').waitFor({ state: 'hidden' });
+  await page.locator('#status', { hasText: 'Saved memory' }).waitFor();
+  const spaced = (await api(u, 'GET', `/api/memories/${ids[4]}`)).json;
+  assert.deepEqual([spaced.content, spaced.key, spaced.category], ["Bob's cat is called Whiskers, and she is grey", ' pet name ', ' personal ']);
 
   // Delete: cancel first (nothing happens), then confirm.
   await page.click('#clear-button');

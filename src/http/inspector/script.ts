@@ -316,10 +316,12 @@ export const INSPECTOR_JS = String.raw`
     var patch = {};
     var content = $('edit-content').value;
     if (content !== m.content) patch.content = content;
+    // Only fields the user changed are sent, exactly as typed: trimming an untouched " key " would rename it.
     [['key', 'edit-key'], ['category', 'edit-category'], ['sessionId', 'edit-session']].forEach(function (f) {
-      var v = $(f[1]).value.trim();
-      var now = v === '' ? null : v;
-      if (now !== (m[f[0]] === undefined ? null : m[f[0]])) patch[f[0]] = now;
+      var v = $(f[1]).value;
+      var was = m[f[0]] === undefined || m[f[0]] === null ? '' : m[f[0]];
+      if (v === was) return;
+      patch[f[0]] = v.trim() === '' ? null : v;
     });
     var metaText = $('edit-metadata').value.trim() || '{}';
     var meta;
