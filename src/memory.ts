@@ -22,6 +22,7 @@ import { memoryHistory } from './lifecycle/history.js';
 import { lifecycleRank } from './lifecycle/rank.js';
 import { isExpired } from './lifecycle/record.js';
 import type { MemoryVersion, PruneOptions, PruneResult } from './lifecycle/types.js';
+import { DEFAULTS } from './defaults.js';
 import { toRecord } from './memory/records.js';
 import { namespaceFor } from './namespaces.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './memory/transfer.js';
@@ -35,8 +36,6 @@ export interface ReindexOptions {
   /** Called after each batch with (done, total). */
   onProgress?: (done: number, total: number) => void;
 }
-
-const MAX_CANDIDATES = 1000;
 
 /**
  * Long-term memory in one SQLite file, or in PostgreSQL. Create with {@link openMemory}.
@@ -223,7 +222,7 @@ export class Memory {
     this.live();
     const o = parseList(options);
     const f = toRowFilter('list', o);
-    return (await this.backend.list(f, o.limit ?? 100, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
+    return (await this.backend.list(f, o.limit ?? DEFAULTS.listLimit, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
   }
 
   /** Count memories matching filters. */
@@ -250,8 +249,8 @@ export class Memory {
         `Semantic recall is off (${this.semanticOff ?? 'no embedder'}), so mode "${mode}" cannot run. Use mode "keyword", or open with an embedder.`,
       );
     }
-    const limit = o.limit ?? 10;
-    const depth = Math.min(MAX_CANDIDATES, Math.max(o.candidates ?? Math.max(50, limit * 3), limit));
+    const limit = o.limit ?? DEFAULTS.recallLimit;
+    const depth = Math.min(DEFAULTS.maxCandidates, Math.max(o.candidates ?? Math.max(DEFAULTS.recallCandidates, limit * 3), limit));
     // A query of one namespace looks its vector up in that namespace's caches only.
     const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q, f.namespace);
     this.live();

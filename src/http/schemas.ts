@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { z } from 'zod';
 
 // Request and response shapes of the HTTP API. Requests are checked against these (types, required
@@ -91,7 +92,7 @@ const relevanceFields = {
 export const RecallBody = z
   .object({
     query: z.string().describe('What to look for'),
-    limit: z.number().int().min(1).max(1000).optional().describe('Maximum hits (default 10)'),
+    limit: z.number().int().min(1).max(1000).optional().describe(`Maximum hits (default ${DEFAULTS.recallLimit})`),
     mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('Which legs run (default hybrid, or keyword when semantic recall is off)'),
     namespace: ns.optional().describe('Namespace (default "default"; "*" searches every namespace)'),
     category: z.string().optional(),
