@@ -17,7 +17,8 @@
  * Options:
  *   --data facts,conversations   data sets (names under eval/data/ or paths to .json files)
  *   --json FILE                  also write every number (per variant, per kind, per query) as JSON
- *   --variants core|fusion|all   core: the three modes only; fusion: modes and fusions; all (default): every variant
+ *   --variants core|fusion|preferences|all   core: the three modes; fusion: modes and fusions; preferences: modes and
+ *                                the current-over-stale / time preferences switched off; all (default): every variant
  *   --per-kind all               per-kind tables for every variant (default: the three modes)
  *   --keep                       keep the temporary database files
  *   --cache DIR                  vector cache folder (default bench/.cache/eval/ of this checkout)
@@ -92,11 +93,11 @@ const LIBRARY_VARIANTS: LibraryVariant[] = [
   ...[0.5, 0.7].map((a) => lib('fusion', `hybrid convex kw=${a}`, { mode: 'hybrid', fusion: 'convex', weights: { keyword: a, vector: 1 - a } })),
   lib('fusion', 'hybrid adaptive kw×0.5', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 0.5, vector: 1 } }),
   lib('fusion', 'hybrid adaptive kw×2', { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: 2, vector: 1 } }),
-  // Issue 15: current over stale (default on) and the time preference, each switched off; and the
+  // Preferences: current over stale (default on) and the time preference, each switched off; and the
   // queries run without their since/until filters, so only the time words of the query can help.
-  lib('issue 15', 'hybrid preferCurrent off', { mode: 'hybrid', preferCurrent: false }),
-  lib('issue 15', 'hybrid no since/until', (ds) => ({ mode: 'hybrid', now: asOf(ds), dropTimeFilters: true })),
-  lib('issue 15', 'hybrid no since/until, timePreference off', (ds) => ({ mode: 'hybrid', now: asOf(ds), timePreference: false, dropTimeFilters: true })),
+  lib('preferences', 'hybrid preferCurrent off', { mode: 'hybrid', preferCurrent: false }),
+  lib('preferences', 'hybrid no since/until', (ds) => ({ mode: 'hybrid', now: asOf(ds), dropTimeFilters: true })),
+  lib('preferences', 'hybrid no since/until, timePreference off', (ds) => ({ mode: 'hybrid', now: asOf(ds), timePreference: false, dropTimeFilters: true })),
   ...[0.7, 1.4].map((w) => lib('fusion', `hybrid adaptive kw×${w}`, { mode: 'hybrid', fusion: 'adaptive', weights: { keyword: w, vector: 1 } })),
   lib('fusion', 'hybrid convex kw=0.6', { mode: 'hybrid', fusion: 'convex', weights: { keyword: 0.6, vector: 0.4 } }),
 ];
@@ -381,7 +382,7 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
   for (const r of rs.filter((x) => x.unsupported)) out.push(`\n(${r.name}: not supported by this build: ${r.unsupported})`);
   const get = (name: string): VariantResult | undefined => ok.find((r) => r.name === name);
   const [kw, vec, hy] = [get('keyword'), get('vector'), get('hybrid')];
-  const kindRows = perKindAll ? ok : ok.filter((r) => r.group === 'mode' || r.group === 'issue 15');
+  const kindRows = perKindAll ? ok : ok.filter((r) => r.group === 'mode' || r.group === 'preferences');
   out.push('', `Per kind, R@10 / MRR:`, '');
   const kinds = Object.keys(ds.kinds).filter((k) => ds.queries.some((q) => q.kind === k));
   out.push(
@@ -439,7 +440,7 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
       out.push(`Check: offline RRF (k=60, depth 50) reproduces the library's \`fusion: 'rrf'\` ranking (top 8 answers) on ${same}/${n} queries.`);
     }
   }
-  const stale = ok.filter((r) => r.staleAbove !== undefined && (r.group === 'mode' || r.group === 'issue 15'));
+  const stale = ok.filter((r) => r.staleAbove !== undefined && (r.group === 'mode' || r.group === 'preferences'));
   if (stale.length)
     out.push(
       '',
@@ -494,8 +495,8 @@ async function evaluate(store: string | undefined): Promise<void> {
       ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode')
       : which === 'fusion'
         ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'fusion')
-        : which === 'issue15'
-          ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'issue 15')
+        : which === 'preferences'
+          ? LIBRARY_VARIANTS.filter((v) => v.group === 'mode' || v.group === 'preferences')
           : [...LIBRARY_VARIANTS, ...SIM_VARIANTS];
   const embedder = new CachingEmbedder(new LocalEmbedder(), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
   const dir = mkdtempSync(join(tmpdir(), 'mnemolite-eval-'));
