@@ -410,7 +410,7 @@ test('surfaces: the CLI and the HTTP API take the context window; a bad one is r
   assert.equal(cli(['--db', db, '--embedder', 'none', 'add', 'Mel: lovely', '--session', 's', '--context-window', '1']).code, 0);
   const bad = cli(['--db', db, '--embedder', 'none', 'add', 'x', '--session', 's', '--context-window', 'two']);
   assert.notEqual(bad.code, 0);
-  assert.match(bad.stderr, /contextWindow/);
+  assert.match(bad.stderr, /--context-window must be a whole number from 0 to 10/);
   const proc = spawn(process.execPath, [CLI, '--db', db, '--embedder', 'none', 'serve', '--port', '0'], {
     env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

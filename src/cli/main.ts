@@ -185,7 +185,11 @@ export function buildProgram(): Command {
     .option('-k, --key <key>', 'key: an existing memory with this key is replaced')
     .option('--category <c>', 'category, e.g. core, preference')
     .option('--session <id>', 'session id')
-    .option('--context-window <n>', 'with --session: memories before this one indexed as its context (default 2, 0 = off)')
+    .option('--context-window <n>', 'with --session: memories before this one indexed as its context (default 2, 0 = off)', (v) => {
+      if (!/^(10|\d)$/.test(v))
+        throw new MnemoliteError('INVALID_INPUT', '--context-window must be a whole number from 0 to 10, e.g. --context-window 0 to turn context off.');
+      return Number(v);
+    })
     .option('--metadata <json>', 'metadata as a JSON object')
     .option('--created-at <date>', 'creation time (ISO 8601), default now')
     .action(
@@ -196,7 +200,7 @@ export function buildProgram(): Command {
           key?: string;
           category?: string;
           session?: string;
-          contextWindow?: string;
+          contextWindow?: number;
           metadata?: string;
           createdAt?: string;
         },
@@ -210,8 +214,7 @@ export function buildProgram(): Command {
             ...(o.key !== undefined ? { key: o.key } : {}),
             ...(o.category !== undefined ? { category: o.category } : {}),
             ...(o.session !== undefined ? { sessionId: o.session } : {}),
-            // A non-number reaches validation as NaN and is refused there with the option's name.
-            ...(o.contextWindow !== undefined ? { contextWindow: /^\d+$/.test(o.contextWindow) ? Number(o.contextWindow) : Number.NaN } : {}),
+            ...(o.contextWindow !== undefined ? { contextWindow: o.contextWindow } : {}),
             ...(metadata !== undefined ? { metadata } : {}),
             ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
             ...addLifecycleOptions(o),
