@@ -12,7 +12,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 3;
+export const PG_SCHEMA_VERSION = 4;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -131,6 +131,12 @@ export const PG_MIGRATIONS: string[] = [
       EXECUTE format('CREATE INDEX memories_search_hnsw ON memories USING hnsw (search_embedding %s.vector_cosine_ops)', vs);
     END IF;
   END $$;
+  `,
+  // 3 -> 4: when it happened (issue 15): a memory's event time, set by the caller (a chat's date, a meeting's).
+  `
+  ALTER TABLE memories ADD COLUMN event_at timestamptz; -- NULL = not given (its time is created_at)
+  -- since / until filter on "when it happened" (src/pg/sql.ts uses this exact expression).
+  CREATE INDEX memories_namespace_time ON memories(namespace, (coalesce(event_at, created_at)));
   `,
 ];
 
