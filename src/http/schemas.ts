@@ -71,7 +71,7 @@ export const AddBody = z
     createdAt: isoDate.optional().describe('Creation time (default now)'),
     eventAt: isoDate
       .optional()
-      .describe('When it happened (ISO 8601), e.g. the conversation\'s date; since/until and the time preference use it instead of createdAt'),
+      .describe("When it happened (ISO 8601), e.g. the conversation's date; since/until and the time preference use it instead of createdAt"),
     expiresAt: isoDate.optional().describe('Absolute expiry time: the memory then disappears from recall, get and list (prune deletes it)'),
     ttl: duration.optional().describe('Time to live from createdAt, e.g. "7d" (not together with expiresAt)'),
     pinned: z.boolean().optional().describe('Pinned memories never expire and are never pruned'),

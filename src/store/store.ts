@@ -136,7 +136,17 @@ export class Store {
          expires_at, pinned, importance, superseded_by, dedup_hash, context, context_embedding, event_at)
        VALUES (@id, @namespace, @key, @content, @category, @session_id, @metadata, @created_at, @updated_at, @content_hash, @embedding, @embedding_model,
          @expires_at, @pinned, @importance, @superseded_by, @dedup_hash, @context, @context_embedding, @event_at)`,
-    ).run({ expires_at: null, pinned: 0, importance: null, superseded_by: null, dedup_hash: null, context: null, context_embedding: null, event_at: null, ...r });
+    ).run({
+      expires_at: null,
+      pinned: 0,
+      importance: null,
+      superseded_by: null,
+      dedup_hash: null,
+      context: null,
+      context_embedding: null,
+      event_at: null,
+      ...r,
+    });
     return Number(info.lastInsertRowid);
   }
 
