@@ -67,7 +67,7 @@ export function pickSuperseded(m: NewMemory, hits: readonly RecallHit[]): Recall
   let best: RecallHit | undefined;
   for (const h of hits) {
     if (h.namespace !== m.namespace || h.category !== m.category || h.supersededBy) continue;
-    if (h.createdAt.getTime() >= m.time || h.content.trim() === m.content.trim()) continue;
+    if ((h.eventAt ?? h.createdAt).getTime() >= m.time || h.content.trim() === m.content.trim()) continue;
     const hs = SPEAKER.exec(h.content)?.[1];
     if (speaker !== undefined && hs !== undefined && speaker !== hs) continue;
     const cos = h.evidence.cosine;
@@ -92,6 +92,7 @@ export interface AutoItem {
     namespace?: string | undefined;
     category?: string | undefined;
     createdAt?: string | undefined;
+    eventAt?: string | undefined;
     supersedes?: string | undefined;
     supersede?: 'auto' | undefined;
   };
@@ -107,7 +108,8 @@ export async function resolveAutoSupersede(recall: (q: string, o: RecallOptions)
   for (const [i, it] of items.entries()) {
     if (it.opts.supersede !== 'auto' || it.opts.supersedes !== undefined) continue;
     const ns = it.opts.namespace ?? 'default';
-    const at = it.opts.createdAt ? Date.parse(it.opts.createdAt) : Date.now();
+    const stated = it.opts.eventAt ?? it.opts.createdAt; // when it was said, as current over stale orders
+    const at = stated ? Date.parse(stated) : Date.now();
     const hits = await recall(it.content, {
       namespace: ns,
       limit: 10,
