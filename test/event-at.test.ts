@@ -241,42 +241,44 @@ test('a schema-3 file (the previous DDL) migrates to 4: rows kept without eventA
   }
 });
 
-test('a PostgreSQL schema-3 store (the previous DDL) migrates to 4', async () => {
-  const { default: pg } = await import('pg');
-  const schema = freshSchema();
-  const c = new pg.Client({ connectionString: targets.pglite.url });
-  await c.connect();
-  try {
-    await c.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}", public`);
-    for (const m of PG_MIGRATIONS.slice(0, 3)) await c.query(m);
-    await c.query(`INSERT INTO meta(key, value) VALUES ('schema_version', '3')`);
-    await c.query(`INSERT INTO memories(id, namespace, content, created_at, updated_at, content_hash)
-      VALUES ('old-1', 'default', 'Legacy memory about Oslo', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z', 'h')`);
-  } finally {
-    await c.end();
-  }
-  assert.equal(PG_SCHEMA_VERSION, 4);
-  const mem = await openMemory({ url: targets.pglite.url, postgres: { schema, poolSize: 1 }, embedder: 'none' });
-  try {
-    assert.equal((await mem.stats()).schemaVersion, 4);
-    assert.equal((await mem.get('old-1'))!.eventAt, null);
-    const n = await mem.add('New memory about Oslo', { eventAt: '2020-02-02T00:00:00Z' });
-    assert.deepEqual(
-      (await mem.recall('Oslo', { mode: 'keyword', until: '2024-01-01T00:00:00Z' })).map((h) => h.id),
-      [n.id],
-    );
-  } finally {
-    await mem.close();
-  }
-  const c2 = new pg.Client({ connectionString: targets.pglite.url });
-  await c2.connect();
-  try {
-    const r = await c2.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_namespace_time'`, [schema]);
-    assert.equal(r.rows.length, 1);
-  } finally {
-    await c2.end();
-  }
-});
+for (const from of [3, 4]) {
+  test(`a PostgreSQL schema-${from} store (the earlier DDL) migrates to ${PG_SCHEMA_VERSION}: rows kept without eventAt, the time index made`, async () => {
+    const { default: pg } = await import('pg');
+    const schema = freshSchema();
+    const c = new pg.Client({ connectionString: targets.pglite.url });
+    await c.connect();
+    try {
+      await c.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}", public`);
+      for (const m of PG_MIGRATIONS.slice(0, from)) await c.query(m);
+      await c.query(`INSERT INTO meta(key, value) VALUES ('schema_version', $1)`, [String(from)]);
+      await c.query(`INSERT INTO memories(id, namespace, content, created_at, updated_at, content_hash)
+        VALUES ('old-1', 'default', 'Legacy memory about Oslo', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z', 'h')`);
+    } finally {
+      await c.end();
+    }
+    assert.equal(PG_SCHEMA_VERSION, 5, 'schema 4 of PostgreSQL is the per-namespace keyword statistics; eventAt is 5');
+    const mem = await openMemory({ url: targets.pglite.url, postgres: { schema, poolSize: 1 }, embedder: 'none' });
+    try {
+      assert.equal((await mem.stats()).schemaVersion, PG_SCHEMA_VERSION);
+      assert.equal((await mem.get('old-1'))!.eventAt, null);
+      const n = await mem.add('New memory about Oslo', { eventAt: '2020-02-02T00:00:00Z' });
+      assert.deepEqual(
+        (await mem.recall('Oslo', { mode: 'keyword', until: '2024-01-01T00:00:00Z' })).map((h) => h.id),
+        [n.id],
+      );
+    } finally {
+      await mem.close();
+    }
+    const c2 = new pg.Client({ connectionString: targets.pglite.url });
+    await c2.connect();
+    try {
+      const r = await c2.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_namespace_time'`, [schema]);
+      assert.equal(r.rows.length, 1);
+    } finally {
+      await c2.end();
+    }
+  });
+}
 
 // ---- surfaces ------------------------------------------------------------------------------
 
