@@ -19,7 +19,7 @@ export interface MemoryRow {
   superseded_by: string | null;
   /** Conversational context (schema 3): JSON array of the preceding memories' contents in the session, or null. */
   context: string | null;
-  /** When it happened (schema 4): the caller's event time, ISO 8601 UTC, or null (its time is `created_at`). */
+  /** When it happened (file schema 4, PostgreSQL 5): the caller's event time, ISO 8601 UTC, or null (its time is `created_at`). */
   event_at: string | null;
 }
 
