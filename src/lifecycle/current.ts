@@ -146,7 +146,8 @@ export function preferCurrent(
     const qa = qTerms(a),
       qb = qTerms(b);
     if (!qa.size) return false;
-    const changed = cue(b);
+    // Chat turns say "now" in passing ("I'm now into pottery"), so between two turns the cue is no evidence.
+    const changed = cue(b) && !(SPEAKER.test(meta.get(a)!.content) && SPEAKER.test(meta.get(b)!.content));
     const evidence = (intent ? 1 : 0) + (changed ? 1 : 0);
     let shared = 0;
     for (const t of qa)

@@ -6,7 +6,7 @@
 
 /** A change word in a memory's own text: the writer says the value changed. */
 export const UPDATE_CUE =
-  /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|new|finished|migrated|migration done|instead|relocated|raised|lowered)\b|\(was\b/i;
+  /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|^(?:[\w -]{1,30}:\s*)?new|finished|migrated|migration done|instead|relocated|raised|lowered)\b|\(was\b/i;
 
 /** Whether a memory's text reads as an update of an earlier value. */
 export function saysUpdate(content: string): boolean {
