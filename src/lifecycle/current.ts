@@ -55,7 +55,8 @@ const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
 function stem(w: string): string {
   let x = w.replace(/'s$/, '');
   if (x.length > 3 && x.endsWith('s') && !x.endsWith('ss')) x = x.slice(0, -1);
-  if (x.length > 5) x = x.replace(/(ing|ed)$/, '');
+  if (x.length > 5) x = x.replace(/ing$/, '');
+  if (x.length > 4) x = x.replace(/ed$/, '');
   if (x.length > 4) x = x.replace(/e$/, '');
   return x;
 }
