@@ -11,7 +11,7 @@ import { createServer, serverUrl } from '../src/http/server.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../src/pg/schema.js';
 import { whereClause } from '../src/store/filter.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../src/store/schema.js';
-import { cli, tempDb } from './helpers.js';
+import { HashEmbedder, cli, tempDb } from './helpers.js';
 import { freshSchema } from './pg-servers.js';
 import { storeTargets } from './store-matrix.js';
 
@@ -48,7 +48,7 @@ for (const t of targets) {
       }
     });
 
-    test('key upserts restate eventAt; a near-duplicate merge keeps it unless given', async () => {
+    test('key upserts restate eventAt', async () => {
       const mem = await openMemory({ ...t.fresh(), embedder: 'none' });
       try {
         const r1 = await mem.add('User lives in Berlin', { key: 'home', eventAt: '2020-01-01' });
@@ -57,6 +57,22 @@ for (const t of targets) {
         assert.equal(iso((await mem.get(r1.id))!.eventAt), '2024-06-01T00:00:00.000Z');
         await mem.add('User lives in Hamburg', { key: 'home' });
         assert.equal((await mem.get(r1.id))!.eventAt, null, 'an upsert without eventAt is a new statement without one');
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('a near-duplicate merge keeps the old eventAt unless the add gives one', { skip: !t.vectors && 'needs vectors' }, async () => {
+      const mem = await openMemory({ ...t.fresh(), embedder: new HashEmbedder(), nearDuplicates: 'merge', dedupThreshold: 0.8 });
+      try {
+        const first = await mem.add('The team offsite is in Lisbon this spring with the whole team', { eventAt: '2020-03-01T00:00:00Z' });
+        const merged = await mem.add('The team offsite is in Lisbon this spring with the entire team');
+        assert.equal(merged.deduplicated, 'merged');
+        assert.equal(merged.id, first.id);
+        assert.equal(iso((await mem.get(first.id))!.eventAt), '2020-03-01T00:00:00.000Z');
+        const again = await mem.add('The team offsite is in Lisbon this spring with all the team', { eventAt: '2021-04-01T00:00:00Z' });
+        assert.equal(again.deduplicated, 'merged');
+        assert.equal(iso((await mem.get(first.id))!.eventAt), '2021-04-01T00:00:00.000Z');
       } finally {
         await mem.close();
       }
