@@ -77,7 +77,13 @@ const pr = (xs: Link[], half?: Half): string => {
 };
 console.log(`supersede: 'auto' on facts (batches of ${BATCH}), links judged against the labelled \`supersedes\`:`);
 console.log(`  whole: ${pr(judged)}`);
-for (const h of ['tune', 'held'] as const) console.log(`  ${h}:  ${pr(judged.filter((x) => x.half === h), h)}`);
+for (const h of ['tune', 'held'] as const)
+  console.log(
+    `  ${h}:  ${pr(
+      judged.filter((x) => x.half === h),
+      h,
+    )}`,
+  );
 if (process.argv.includes('--curve')) {
   // The pick is the candidate with the highest cosine, so a higher floor only drops links below it.
   console.log('  trade-off by cosine floor (precision / recall, whole · tune · held):');
@@ -95,7 +101,12 @@ if (process.argv.includes('--curve')) {
 if (process.argv.includes('--show')) {
   const which = process.argv.includes('--held') ? 'held' : 'tune';
   console.log(`  wrong links in the ${which} half:`);
-  console.log(judged.filter((x) => !x.ok && x.half === which).map((x) => `${x.text} cos ${x.cos.toFixed(2)}`).join('\n'));
+  console.log(
+    judged
+      .filter((x) => !x.ok && x.half === which)
+      .map((x) => `${x.text} cos ${x.cos.toFixed(2)}`)
+      .join('\n'),
+  );
 }
 await mem.close();
 rmSync(dir, { recursive: true, force: true });

@@ -454,7 +454,10 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
     out.push('', 'By half of the fact groups (eval/split.ts): stale above current (latest queries) · overall R@10 / MRR', '');
     out.push(
       table(
-        ['variant', ...halves.map(({ h, ids }) => `${h} (${[...ids].filter((id) => ds.queries.find((q) => q.id === id)?.stale?.length).length} latest / ${ids.size})`)],
+        [
+          'variant',
+          ...halves.map(({ h, ids }) => `${h} (${[...ids].filter((id) => ds.queries.find((q) => q.id === id)?.stale?.length).length} latest / ${ids.size})`),
+        ],
         stale.map((r) => [
           r.name,
           ...halves.map(({ ids }) => {

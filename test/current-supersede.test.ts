@@ -25,11 +25,19 @@ for (const T of targets) {
         // Stated on Monday 2024-11-04: the Friday is 2024-11-08.
         const a = await mem.add('Dentist appointment moved to Friday at 8:00.', { category: 'event', createdAt: '2024-11-04T09:00:00Z' });
         // Two weeks later that Friday is over: another appointment, not an update.
-        const later = await mem.add('Dentist appointment moved to Friday at 13:00.', { category: 'event', supersede: 'auto', createdAt: '2024-11-20T09:00:00Z' });
+        const later = await mem.add('Dentist appointment moved to Friday at 13:00.', {
+          category: 'event',
+          supersede: 'auto',
+          createdAt: '2024-11-20T09:00:00Z',
+        });
         assert.equal(later.autoSuperseded, undefined);
         assert.ok(!(await mem.get(a.id))!.supersededBy);
         // Two days later (Wednesday 2024-11-22) that Friday (2024-11-22) has not passed: the same appointment moved again.
-        const again = await mem.add('Dentist appointment moved to Friday at 15:00.', { category: 'event', supersede: 'auto', createdAt: '2024-11-21T09:00:00Z' });
+        const again = await mem.add('Dentist appointment moved to Friday at 15:00.', {
+          category: 'event',
+          supersede: 'auto',
+          createdAt: '2024-11-21T09:00:00Z',
+        });
         assert.equal(again.autoSuperseded, later.id);
       } finally {
         await mem.close();
@@ -43,7 +51,11 @@ for (const T of targets) {
         const heron = await mem.add('Postgres for Heron bumped to 15.', { category: 'project', supersede: 'auto', createdAt: '2025-05-19T09:00:00Z' });
         assert.equal(heron.autoSuperseded, undefined);
         const old = await mem.add('Amara Eze is the owner of Lantern.', { category: 'project', createdAt: '2025-01-27T09:00:00Z' });
-        const upd = await mem.add('New owner of Lantern: Tom Becker (was Amara Eze).', { category: 'project', supersede: 'auto', createdAt: '2025-04-14T09:00:00Z' });
+        const upd = await mem.add('New owner of Lantern: Tom Becker (was Amara Eze).', {
+          category: 'project',
+          supersede: 'auto',
+          createdAt: '2025-04-14T09:00:00Z',
+        });
         assert.equal(upd.autoSuperseded, old.id, 'all names of the old note occur in the new one');
         assert.equal(await mem.count(), 4, 'nothing deleted');
       } finally {
@@ -55,7 +67,11 @@ for (const T of targets) {
       const mem = await open();
       try {
         await mem.add('Met Diego Alvarez today: staff engineer on Developer Experience.', { category: 'person', createdAt: '2024-11-03T09:00:00Z' });
-        const r = await mem.add('Ben Carter moved to the Developer Experience team.', { category: 'person', supersede: 'auto', createdAt: '2025-03-21T09:00:00Z' });
+        const r = await mem.add('Ben Carter moved to the Developer Experience team.', {
+          category: 'person',
+          supersede: 'auto',
+          createdAt: '2025-03-21T09:00:00Z',
+        });
         assert.equal(r.autoSuperseded, undefined);
       } finally {
         await mem.close();
@@ -83,7 +99,13 @@ describe('the evidence the rules read', () => {
   });
 
   test('change words: an update says so; "new" counts only where it opens the note', () => {
-    for (const t of ['Standup moved to 9:30 CET.', 'No-meeting day is now Thursday.', 'New phone: iPhone 15 Pro.', 'Shell changed from bash to zsh.', 'Manager is Grace (was Tom).'])
+    for (const t of [
+      'Standup moved to 9:30 CET.',
+      'No-meeting day is now Thursday.',
+      'New phone: iPhone 15 Pro.',
+      'Shell changed from bash to zsh.',
+      'Manager is Grace (was Tom).',
+    ])
       assert.ok(saysUpdate(t), t);
     for (const t of ['Released Nimbus v4.4.1 with a new onboarding flow.', 'Demo day: Sofia showed the new admin console.', 'Standup is at 9:15 CET.'])
       assert.ok(!saysUpdate(t), t);

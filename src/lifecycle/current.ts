@@ -134,7 +134,10 @@ export function preferCurrent(
   const cues = new Map<number, boolean>();
   const cue = (seq: number): boolean => {
     let c = cues.get(seq);
-    if (c === undefined) cues.set(seq, (c = saysUpdate(meta.get(seq)!.content)));
+    if (c === undefined) {
+      c = saysUpdate(meta.get(seq)!.content);
+      cues.set(seq, c);
+    }
     return c;
   };
   /**

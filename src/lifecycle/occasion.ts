@@ -28,7 +28,7 @@ export function occasionDay(content: string, statedAt: number): number | undefin
   const day = Math.floor(statedAt / DAY) * DAY;
   // The named weekday on or after the day it was said (1970-01-01 was a Thursday: weekday 4).
   const today = (Math.floor(statedAt / DAY) + 4) % 7;
-  return day + (((want - today + 7) % 7) * DAY);
+  return day + ((want - today + 7) % 7) * DAY;
 }
 
 /** Whether `content`, stated at `statedAt`, names one occasion that was over before `at`. */
