@@ -83,6 +83,19 @@ async function withMemory<T>(
   }
 }
 
+/**
+ * The library numbers import records from 1; in a file with blank lines that is not the line. Name
+ * `file:line` instead, so the message points at what to fix.
+ */
+function atLines(err: unknown, file: string, lines: number[]): unknown {
+  if (!(err instanceof MnemoliteError)) return err;
+  const message = err.message.replace(/\bimport records? ((?:\d+(?:, | and ))*\d+)/, (_all, list: string) => {
+    const at = list.split(/, | and /).map((n) => lines[Number(n) - 1] ?? Number(n));
+    return at.length === 1 ? `${file}:${at[0]}` : `${file} lines ${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
+  });
+  return message === err.message ? err : new MnemoliteError(err.code, message, err.details);
+}
+
 /** Parse repeated `--meta key=value` flags; values that look like JSON scalars become them. */
 function metaPairs(pairs: string[] | undefined): Record<string, string | number | boolean | null> | undefined {
   if (!pairs?.length) return undefined;
@@ -487,6 +500,7 @@ export function buildProgram(): Command {
     if ((HISTORY_SOURCES as readonly string[]).includes(o.from)) return importHistoryCommand(o.from as HistorySource, file, o, cmd);
     if (file !== '-' && !existsSync(file)) throw new MnemoliteError('NOT_FOUND', `${file} does not exist.`);
     const records: unknown[] = [];
+    const lines: number[] = [];
     const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
     let line = 0;
     for await (const text of rl) {
@@ -494,6 +508,7 @@ export function buildProgram(): Command {
       if (!text.trim()) continue;
       try {
         records.push(JSON.parse(text));
+        lines.push(line);
       } catch {
         throw new MnemoliteError('INVALID_INPUT', `${file}:${line} is not valid JSON. Nothing was imported.`);
       }
@@ -501,7 +516,9 @@ export function buildProgram(): Command {
     await withMemory(cmd, async (m, g) => {
       const bar = progressBar(!g.json && !!process.stderr.isTTY, 'import');
       bar.update(0, records.length);
-      const r = await m.import(records, { onConflict: o.onConflict, onProgress: (d) => bar.update(d) });
+      const r = await m.import(records, { onConflict: o.onConflict, onProgress: (d) => bar.update(d) }).catch((err: unknown) => {
+        throw atLines(err, file, lines);
+      });
       bar.stop();
       if (g.json) json(r);
       else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}`);
