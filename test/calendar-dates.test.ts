@@ -43,7 +43,10 @@ test('dates: real calendar dates are stored exactly, impossible ones refused, ol
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   const app = createServer({ memory: mem });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  closers.push(() => mem.close(), () => app.close());
+  closers.push(
+    () => mem.close(),
+    () => app.close(),
+  );
   const base = serverUrl(app);
   for (const [input, stored] of TABLE) {
     const before = await mem.count({ namespace: '*' });

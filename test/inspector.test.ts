@@ -335,7 +335,10 @@ test('inspector with a token: asks for it, then works; memory text is never run 
   await page.context().close();
 });
 
-test('inspector with a prefix-limited token (team-*): lists its namespaces, browses, recalls and edits within them, never beyond', { timeout: 300_000, skip: SKIP }, async () => {
+test('inspector with a prefix-limited token (team-*): lists its namespaces, browses, recalls and edits within them, never beyond', {
+  timeout: 300_000,
+  skip: SKIP,
+}, async () => {
   const TEAM = 'team-token-0123456789abcdef0123';
   const s = await serve(['--embedder', 'none'], { MNEMOLITE_TOKEN: TOKEN, MNEMOLITE_TOKENS: `${TEAM}=team-*` });
   const add = async (content: string, namespace: string): Promise<string> => {
@@ -348,7 +351,11 @@ test('inspector with a prefix-limited token (team-*): lists its namespaces, brow
   const b1 = await add('Team B owns the billing dashboard', 'team-b');
   const secret = await add('Ops keeps the launch code in the vault', 'ops');
   // The API: the namespaces in use inside the grant, and nothing of ops.
-  assert.deepEqual((await api(s.url, 'GET', '/api/me', undefined, TEAM)).json, { auth: 'token', namespaces: ['team-*'], namespacesInUse: ['team-a', 'team-b'] });
+  assert.deepEqual((await api(s.url, 'GET', '/api/me', undefined, TEAM)).json, {
+    auth: 'token',
+    namespaces: ['team-*'],
+    namespacesInUse: ['team-a', 'team-b'],
+  });
 
   const page = await newPage();
   await page.goto(`${s.url}/`);

@@ -610,12 +610,7 @@ test('import refuses a file with duplicate ids (naming the records) or unknown f
     const before = [...mem.export()];
     const id = '019ad5c0-0000-7000-8000-000000000001';
     const other = '019ad5c0-0000-7000-8000-000000000002';
-    const dup = [
-      { id, content: 'first' },
-      { id: other, content: 'fine' },
-      { content: 'no id: gets a new one' },
-      { id, content: 'second, same id' },
-    ];
+    const dup = [{ id, content: 'first' }, { id: other, content: 'fine' }, { content: 'no id: gets a new one' }, { id, content: 'second, same id' }];
     await assert.rejects(mem.import(dup), (e: MnemoliteError) => {
       assert.equal(e.code, 'INVALID_INPUT');
       assert.match(e.message, new RegExp(`import records 1 and 4 have the same id ${id}`));
@@ -646,7 +641,10 @@ test('import refuses a file with duplicate ids (naming the records) or unknown f
   // The CLI points at the lines (blank lines included in the count).
   const dir = tempDir();
   const file = join(dir, 'dup.jsonl');
-  writeFileSync(file, '{"id":"019ad5c0-0000-7000-8000-000000000009","content":"a"}\n\n{"content":"b"}\n{"id":"019ad5c0-0000-7000-8000-000000000009","content":"c"}\n');
+  writeFileSync(
+    file,
+    '{"id":"019ad5c0-0000-7000-8000-000000000009","content":"a"}\n\n{"content":"b"}\n{"id":"019ad5c0-0000-7000-8000-000000000009","content":"c"}\n',
+  );
   const db = join(dir, 'm.db');
   const r = cli(['--db', db, '--embedder', 'none', 'import', file]);
   assert.equal(r.code, 1);

@@ -105,7 +105,10 @@ function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, 
     } else {
       status = 431;
       body = {
-        error: { code: 'HEADERS_TOO_LARGE', message: `The request headers are too large (at most ${MAX_HEADER_BYTES / 1024} KiB with the request line). Send fewer or shorter headers.` },
+        error: {
+          code: 'HEADERS_TOO_LARGE',
+          message: `The request headers are too large (at most ${MAX_HEADER_BYTES / 1024} KiB with the request line). Send fewer or shorter headers.`,
+        },
       };
     }
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
@@ -173,8 +176,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   if (!Number.isInteger(bodyLimit) || bodyLimit < 1024)
     throw new MnemoliteError('INVALID_INPUT', 'The body limit must be a whole number of bytes, at least 1024.');
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  if (!Number.isInteger(maxConnections) || maxConnections < 1)
-    throw new MnemoliteError('INVALID_INPUT', 'maxConnections must be a whole number, 1 or more.');
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new MnemoliteError('INVALID_INPUT', 'maxConnections must be a whole number, 1 or more.');
 
   const app = Fastify({
     logger: false,
