@@ -56,10 +56,11 @@ export function checkDuplicateIds(ids: readonly (string | undefined)[]): void {
       continue;
     }
     const all = ids.flatMap((x, j) => (x === id ? [j + 1] : []));
-    const list = `${all.slice(0, -1).join(', ')} and ${all[all.length - 1]}`;
+    // A long run of the same id names the first few records and how many more.
+    const list = all.length <= 5 ? `${all.slice(0, -1).join(', ')} and ${all[all.length - 1]}` : `${all.slice(0, 5).join(', ')} (and ${all.length - 5} more)`;
     throw invalid(`import records ${list} have the same id ${id}; each record needs its own id (or none, to get a new one). Nothing was imported.`, {
       id,
-      records: all,
+      records: all.slice(0, 100),
     });
   }
 }
