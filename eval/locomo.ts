@@ -99,7 +99,8 @@ export async function storeConversation(
     if (path === 'conversation') {
       const res = await mem.addConversation(
         s.turns.map((t) => ({ speaker: t.speaker, content: t.text, ...(s.date ? { at: s.date } : {}) })),
-        { namespace: c.id, sessionId, ...write },
+        // The session's date is when its turns happened (their at sets it too; explicit for the protocol).
+        { namespace: c.id, sessionId, ...(s.date ? { eventAt: s.date } : {}), ...write },
       );
       for (const r of res)
         out.set(
@@ -113,7 +114,7 @@ export async function storeConversation(
           namespace: c.id,
           sessionId,
           force: true,
-          ...(s.date ? { createdAt: s.date } : {}),
+          ...(s.date ? { createdAt: s.date, eventAt: s.date } : {}),
           ...write,
         })),
       );

@@ -52,8 +52,7 @@ function checkInt(v: unknown, name: string, lo: number, hi: number): void {
 
 /** The date a memory is shown with. */
 function dateOf(h: RecallHit): string {
-  const e = (h as RecallHit & { eventAt?: Date }).eventAt;
-  return (e ?? h.createdAt).toISOString().slice(0, 10);
+  return (h.eventAt ?? h.createdAt).toISOString().slice(0, 10);
 }
 
 /**

@@ -152,7 +152,8 @@ export class Memory {
 
   /**
    * Remember a conversation: one memory per turn, content prefixed by the speaker ("Caroline: ..."),
-   * metadata `{ speaker, turn }`, `createdAt` from each turn's `at`; very short turns ("ok",
+   * metadata `{ speaker, turn }`, `eventAt` and `createdAt` from each turn's `at` (`eventAt` from
+   * `options.eventAt` for turns without one, e.g. the session's date); very short turns ("ok",
    * "haha yes") are merged into a neighbour. One transaction, embeddings batched.
    */
   async addConversation(turns: ConversationTurn[], options: ConversationOptions = {}): Promise<ConversationMemory[]> {

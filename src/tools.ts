@@ -37,6 +37,8 @@ export interface ToolMemory {
   metadata: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
+  /** When it happened (ISO 8601), or null when only its storage time is known. */
+  eventAt: string | null;
 }
 
 /** A recall hit as tools return it. */
@@ -146,6 +148,10 @@ export const inputSchemas = {
       expiresAt: z.string().optional().describe(`Optional time after which the memory is forgotten: ${DATE_HINT}.`),
       pinned: z.boolean().optional().describe('Pin a memory that must never expire or be pruned (e.g. core identity facts).'),
       importance: z.number().min(0).max(1).optional().describe('Optional importance from 0 to 1 (default unset).'),
+      eventAt: z
+        .string()
+        .optional()
+        .describe(`Optional time the fact or event happened, when not now (e.g. the meeting's date, "last Tuesday" resolved to a date): ${DATE_HINT}.`),
       supersedes: z
         .string()
         .min(1)
@@ -161,8 +167,8 @@ export const inputSchemas = {
         .enum(['hybrid', 'keyword', 'vector'])
         .optional()
         .describe('"hybrid" (default: keywords + meaning), "keyword" (exact words) or "vector" (meaning only).'),
-      since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
-      until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
+      since: z.string().optional().describe(`Only memories that happened at or after this time (event time, else when stored): ${DATE_HINT}.`),
+      until: z.string().optional().describe(`Only memories that happened before this time (event time, else when stored): ${DATE_HINT}.`),
       category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
       minRelevance: z
         .number()
@@ -182,8 +188,8 @@ export const inputSchemas = {
       limit: z.number().int().min(1).max(100).optional().describe('Maximum memories (1-100, default 20).'),
       offset: z.number().int().min(0).optional().describe('Memories to skip, for paging (default 0).'),
       category: z.string().min(1).max(128).optional().describe('Only memories with this category.'),
-      since: z.string().optional().describe(`Only memories created at or after this time: ${DATE_HINT}.`),
-      until: z.string().optional().describe(`Only memories created before this time: ${DATE_HINT}.`),
+      since: z.string().optional().describe(`Only memories that happened at or after this time (event time, else when stored): ${DATE_HINT}.`),
+      until: z.string().optional().describe(`Only memories that happened before this time (event time, else when stored): ${DATE_HINT}.`),
     })
     .strict(),
   memory_history: z
@@ -207,6 +213,7 @@ const memoryOut = z.object({
   metadata: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
   updatedAt: z.string(),
+  eventAt: z.string().nullable(),
 });
 
 /** Output schemas (zod) of the structured results, used by the MCP server. @internal */
@@ -288,6 +295,7 @@ export function toToolMemory(m: MemoryRecord): ToolMemory {
     metadata: m.metadata,
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
+    eventAt: m.eventAt ? m.eventAt.toISOString() : null,
   };
 }
 
@@ -302,7 +310,7 @@ const when = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC
 const indent = (s: string, pad: string): string => s.replace(/\r?\n/g, `\n${pad}`);
 
 function describeLine(m: ToolMemory): string {
-  const parts = [`id: ${m.id}`, `created: ${when(m.createdAt)}`];
+  const parts = [`id: ${m.id}`, ...(m.eventAt ? [`happened: ${when(m.eventAt)}`] : []), `created: ${when(m.createdAt)}`];
   if (m.category) parts.push(`category: ${m.category}`);
   if (m.key) parts.push(`key: ${m.key}`);
   if ('relevance' in m) parts.push(`relevance: ${(m as ToolHit).relevance.toFixed(2)}`);
@@ -408,6 +416,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
             expiresAt: a.expiresAt as string | undefined,
             pinned: a.pinned as boolean | undefined,
             importance: a.importance as number | undefined,
+            eventAt: a.eventAt as string | undefined,
             supersedes: a.supersedes as string | undefined,
           }),
         );

@@ -22,8 +22,14 @@ export interface MemoryRecord extends LifecycleFields {
   sessionId: string | null;
   /** Caller metadata, stored as JSON. */
   metadata: Metadata;
-  /** When the memory was first created. */
+  /** When the memory was first stored (or the `createdAt` given on add / import). */
   createdAt: Date;
+  /**
+   * When what it says happened (a chat's date, a meeting's date), when the caller gave one; `null`
+   * otherwise. "When it happened" is `eventAt ?? createdAt`: `since` / `until` and the time
+   * preference of recall use it.
+   */
+  eventAt: Date | null;
   /** When the memory last changed. */
   updatedAt: Date;
 }
@@ -70,6 +76,13 @@ export interface AddOptions extends LifecycleAddOptions {
   metadata?: Metadata;
   /** Creation time (default: now). Useful when importing history. */
   createdAt?: Date | string;
+  /**
+   * When what it says happened (e.g. the conversation's date), if it differs from when it is
+   * stored. Recall's `since` / `until` and time preference use it instead of `createdAt`. A key
+   * upsert without it clears the old value (the memory is restated); a near-duplicate merge keeps
+   * the old one unless given.
+   */
+  eventAt?: Date | string;
 }
 
 /** One item of {@link Memory.addMany}. */
@@ -96,10 +109,15 @@ export interface Filter {
   category?: string;
   /** Only this session. */
   sessionId?: string;
-  /** Only memories created at or after this time. */
+  /** Only memories that happened at or after this time (see `timeField`). */
   since?: Date | string;
-  /** Only memories created before this time. */
+  /** Only memories that happened before this time (see `timeField`). */
   until?: Date | string;
+  /**
+   * Which time of a memory `since` / `until` (and, in recall, the time preference) use:
+   * `'event'` (default): when it happened, `eventAt ?? createdAt`; `'created'`: when it was stored, `createdAt`.
+   */
+  timeField?: 'event' | 'created';
   /** Equality filters on top-level metadata fields (string, number, boolean or null values). */
   metadata?: Record<string, string | number | boolean | null>;
 }
@@ -153,6 +171,8 @@ export interface UpdateInput extends LifecycleUpdateInput {
   metadata?: Metadata;
   /** New key (`null` clears it). */
   key?: string | null;
+  /** When it happened (`null` clears it, so its time is `createdAt` again). */
+  eventAt?: Date | string | null;
 }
 
 /** Numbers about a memory file. */

@@ -103,6 +103,7 @@ const filterShape = {
   sessionId: label(256).optional(),
   since: dateLike.optional(),
   until: dateLike.optional(),
+  timeField: z.enum(['event', 'created'], { message: 'must be "event" or "created"' }).optional(),
   metadata: metadataFilter.optional(),
 };
 
@@ -119,6 +120,7 @@ const addSchema = z
     contextWindow: intIn(0, MAX_CONTEXT_WINDOW).optional(),
     metadata: metadata.optional(),
     createdAt: dateLike.optional(),
+    eventAt: dateLike.optional(),
     ...lifecycleAddShape,
     ...autoSupersedeShape,
   })
@@ -175,6 +177,7 @@ const updateSchema = z
     category: label(128).nullable().optional(),
     sessionId: label(256).nullable().optional(),
     metadata: metadata.optional(),
+    eventAt: dateLike.nullable().optional(),
     ...lifecycleUpdateShape,
   })
   .strict();
@@ -257,6 +260,7 @@ export function toRowFilter(
     sessionId?: string;
     since?: string;
     until?: string;
+    timeField?: 'event' | 'created';
     metadata?: Array<[string, string | number | boolean | null]>;
     includeExpired?: boolean;
   },
@@ -268,6 +272,7 @@ export function toRowFilter(
   if (o.sessionId !== undefined) f.sessionId = o.sessionId;
   if (o.since !== undefined) f.since = o.since;
   if (o.until !== undefined) f.until = o.until;
+  if (o.timeField === 'created') f.timeField = 'created';
   if (o.metadata?.length) f.metadata = o.metadata;
   if (!o.includeExpired) f.activeAt = new Date().toISOString(); // expired memories are invisible (src/lifecycle/)
   if (f.since !== undefined && f.until !== undefined && f.since >= f.until) {

@@ -31,6 +31,7 @@ test('add, get, list, update, forget, stats', async () => {
       metadata: { source: 'chat', n: 2 },
       createdAt: new Date('2026-03-01'),
       updatedAt: undefined,
+      eventAt: null,
     },
   );
   assert.equal(await mem.get(id, { namespace: 'other' }), null, 'scoped get hides other namespaces');

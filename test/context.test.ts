@@ -290,7 +290,7 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
   let mem = await open2();
   const old = await mem.addConversation(CHAT, { sessionId: 's1', minWords: 0, contextWindow: 0 });
   await mem.close();
-  await sql(`ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE, DROP COLUMN context_embedding, DROP COLUMN search_embedding;
+  await sql(`ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE, DROP COLUMN context_embedding, DROP COLUMN search_embedding, DROP COLUMN event_at;
     DROP TABLE "${schema}".ctx_term_stats; DROP TABLE "${schema}".namespace_stats; DROP INDEX "${schema}".memories_session;
     DROP TABLE "${schema}".term_stats; CREATE TABLE "${schema}".term_stats (term text PRIMARY KEY, df integer NOT NULL);
     CREATE INDEX memories_embedding_hnsw ON "${schema}".memories USING hnsw (embedding vector_cosine_ops);

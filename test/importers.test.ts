@@ -118,6 +118,7 @@ test('ChatGPT: the current branch becomes a session, noise left out, times and t
   assert.match(text, /^user: \[image\]\nHere is a photo of my balcony in Kraków — Żółć ☀️\n\[file: balcony\.jpg\]/m);
   assert.match(text, /日当たりが良いですね/);
   assert.equal(garden[0]!.createdAt.toISOString(), new Date((T0 + 2 * 60) * 1000).toISOString()); // u1 is the third node written
+  assert.equal(garden[0]!.eventAt?.toISOString(), new Date((T0 + 2 * 60) * 1000).toISOString(), 'eventAt is the message time');
   assert.deepEqual(
     { ...garden[0]!.metadata, turn: undefined, speaker: undefined },
     { source: 'chatgpt', conversation: 'c-garden', title: 'Garden plans 🌱', turn: undefined, speaker: undefined },
@@ -312,6 +313,7 @@ test('Claude export: messages with sender/text/created_at, attachments, empty me
   assert.ok(!text.includes('Kafka'));
   assert.equal(ms[0]!.metadata.title, 'Résumé help');
   assert.equal(ms[0]!.createdAt.toISOString(), at(1));
+  assert.equal(ms[0]!.eventAt?.toISOString(), at(1), 'eventAt is the message time');
   assert.equal((await importHistory(mem, 'claude', claude)).written, 0);
   await mem.close();
 });
@@ -339,6 +341,7 @@ test('mem0 export: one memory per mem0 memory, keyed, re-import skips, a changed
   const veg = (await mem.list({ namespace: 'alice', metadata: { mem0Id: 'a1b2' } }))[0]!;
   assert.equal(veg.key, 'mem0:a1b2');
   assert.equal(veg.createdAt.toISOString(), '2025-01-02T03:04:05.000Z');
+  assert.equal(veg.eventAt?.toISOString(), '2025-01-02T03:04:05.000Z', "mem0's created_at is when the fact was stated");
   assert.deepEqual(veg.metadata, {
     source: 'mem0',
     mem0Id: 'a1b2',
@@ -381,6 +384,11 @@ test('chat JSONL: interleaved conversations, epoch and ISO timestamps, name as s
   );
   assert.equal(x[0]!.createdAt.toISOString(), '2025-01-05T10:00:00.000Z');
   assert.equal(x[1]!.createdAt.toISOString(), '2025-01-05T10:01:00.000Z');
+  assert.deepEqual(
+    x.map((m) => m.eventAt?.toISOString()),
+    ['2025-01-05T10:00:00.000Z', '2025-01-05T10:01:00.000Z'],
+    'eventAt is the message time',
+  );
   assert.equal(x[0]!.metadata.title, 'Studio');
   assert.equal((await mem.list({ sessionId: 'chat-jsonl:7' })).length, 2);
   assert.equal((await importHistory(mem, 'chat-jsonl', lines)).written, 0);

@@ -47,6 +47,7 @@ test('MnemoliteRetriever returns Documents with the memory, its metadata and why
       sessionId: 's1',
       metadata: { source: 'chat', id: 'not-the-memory-id' },
       createdAt: '2026-03-01T00:00:00.000Z',
+      eventAt: null,
     });
     assert.equal(typeof score, 'number');
     assert.equal(keywordRank, 1);

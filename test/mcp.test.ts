@@ -86,6 +86,7 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
       'expiresAt',
       'pinned',
       'importance',
+      'eventAt',
       'supersedes',
     ]);
     assert.equal(byName.memory_forget!.annotations?.destructiveHint, true);

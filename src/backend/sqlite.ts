@@ -150,6 +150,8 @@ export class SqliteBackend implements Backend {
       embedding_model: embedding ? model : null,
       context: p.context ? JSON.stringify(p.context) : null,
       context_embedding: embedding && p.contextVector ? vectorToBlob(p.contextVector) : null,
+      // A key upsert restates the memory: without an eventAt it has none (src/store/write.ts keeps it on a merge).
+      event_at: o.eventAt ?? null,
     };
     const existing = o.key !== undefined ? this.store.getByKey(namespace, o.key) : undefined;
     // Upsert, dedup (exact / near), merge or insert, with expiry, pinning, importance, supersession.
@@ -177,6 +179,7 @@ export class SqliteBackend implements Backend {
         category: u.category === undefined ? cur.category : u.category,
         session_id: u.sessionId === undefined ? cur.session_id : u.sessionId,
         metadata: u.metadata ?? cur.metadata,
+        event_at: u.eventAt, // undefined keeps it, null clears it
         updated_at: new Date().toISOString(),
         content_hash: hash,
         embedding: keepVector ? old : vectorToBlob(c.vector!),
@@ -221,6 +224,7 @@ export class SqliteBackend implements Backend {
           embedding_model: blob ? model : null,
           context: r.context ? JSON.stringify(r.context) : null,
           context_embedding: blob && r.contextVector ? vectorToBlob(r.contextVector) : null,
+          event_at: r.eventAt,
         };
         const life = { expires_at: r.expiresAt, pinned: r.pinned ? 1 : 0, importance: r.importance, superseded_by: r.supersededBy };
         const byId = this.store.getById(r.id);

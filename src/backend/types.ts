@@ -57,6 +57,8 @@ export interface ImportItem {
   metadata: string;
   createdAt: string;
   updatedAt: string;
+  /** When it happened, or null. */
+  eventAt: string | null;
   expiresAt: string | null;
   pinned: boolean;
   importance: number | null;

@@ -34,18 +34,18 @@ export function table(head: string[], rows: string[][]): string {
 
 const day = (d: Date): string => d.toISOString().slice(0, 16).replace('T', ' ');
 
-/** Table of memories. */
+/** Table of memories: `happened` is the event time, blank when none was given. */
 export function memoriesTable(rows: MemoryRecord[]): string {
   return table(
-    ['id', 'created', 'namespace', 'key', 'content'],
-    rows.map((m) => [m.id, day(m.createdAt), m.namespace, m.key ?? '', m.content]),
+    ['id', 'created', 'happened', 'namespace', 'key', 'content'],
+    rows.map((m) => [m.id, day(m.createdAt), m.eventAt ? day(m.eventAt) : '', m.namespace, m.key ?? '', m.content]),
   );
 }
 
 /** Table of recall hits with per-leg ranks. */
 export function hitsTable(hits: RecallHit[]): string {
   return table(
-    ['#', 'score', 'rel', 'kw', 'vec', 'id', 'content'],
+    ['#', 'score', 'rel', 'kw', 'vec', 'id', 'happened', 'content'],
     hits.map((h, i) => [
       String(i + 1),
       h.score.toFixed(4),
@@ -53,6 +53,8 @@ export function hitsTable(hits: RecallHit[]): string {
       h.keywordRank ? String(h.keywordRank) : '-',
       h.vectorRank ? String(h.vectorRank) : '-',
       h.id.slice(0, 13),
+      // When it happened: the event date, else the creation date.
+      (h.eventAt ?? h.createdAt).toISOString().slice(0, 10),
       h.content,
     ]),
   );
@@ -68,6 +70,7 @@ export function memoryDetail(m: MemoryRecord): string {
     `session:   ${m.sessionId ?? ''}`,
     `created:   ${m.createdAt.toISOString()}`,
     `updated:   ${m.updatedAt.toISOString()}`,
+    ...(m.eventAt ? [`happened:  ${m.eventAt.toISOString()}`] : []),
     `metadata:  ${JSON.stringify(m.metadata)}`,
     ...(m.expiresAt ? [`expires:   ${m.expiresAt.toISOString()}`] : []),
     ...(m.pinned ? ['pinned:    yes'] : []),

@@ -143,8 +143,14 @@ function filterFlags(c: Command): Command {
     .option('-n, --namespace <ns>', 'namespace')
     .option('--category <c>', 'only this category')
     .option('--session <id>', 'only this session id')
-    .option('--since <date>', 'created at or after (ISO 8601)')
-    .option('--until <date>', 'created before (ISO 8601)')
+    .option('--since <date>', 'happened at or after (ISO 8601; event time, else creation time; see --time-field)')
+    .option('--until <date>', 'happened before (ISO 8601; see --time-field)')
+    .addOption(
+      new Option('--time-field <field>', 'time --since/--until compare: event (default: event time, else creation time) or created').choices([
+        'event',
+        'created',
+      ]),
+    )
     .option('--meta <key=value>', 'metadata equality filter (repeatable)', collect);
 }
 
@@ -154,6 +160,7 @@ interface FilterOpts {
   session?: string;
   since?: string;
   until?: string;
+  timeField?: 'event' | 'created';
   meta?: string[];
 }
 function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> {
@@ -164,6 +171,7 @@ function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> 
   if (o.session !== undefined) f.sessionId = o.session;
   if (o.since !== undefined) f.since = o.since;
   if (o.until !== undefined) f.until = o.until;
+  if (o.timeField !== undefined) f.timeField = o.timeField;
   const m = metaPairs(o.meta);
   if (m) f.metadata = m;
   return f;
@@ -206,6 +214,7 @@ export function buildProgram(): Command {
     })
     .option('--metadata <json>', 'metadata as a JSON object')
     .option('--created-at <date>', 'creation time (ISO 8601), default now')
+    .option('--event-at <date>', 'when it happened (ISO 8601), e.g. the date of the meeting it is about')
     .action(
       async (
         words: string[],
@@ -217,6 +226,7 @@ export function buildProgram(): Command {
           contextWindow?: number;
           metadata?: string;
           createdAt?: string;
+          eventAt?: string;
         },
         cmd: Command,
       ) => {
@@ -231,6 +241,7 @@ export function buildProgram(): Command {
             ...(o.contextWindow !== undefined ? { contextWindow: o.contextWindow } : {}),
             ...(metadata !== undefined ? { metadata } : {}),
             ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
+            ...(o.eventAt !== undefined ? { eventAt: o.eventAt } : {}),
             ...addLifecycleOptions(o),
             ...(o.supersedes !== undefined ? { supersedes: await resolveId(m, o.supersedes, o.namespace) } : {}),
           });
@@ -357,11 +368,13 @@ export function buildProgram(): Command {
     .option('--category <c>', 'new category')
     .option('--session <id>', 'new session id')
     .option('--metadata <json>', 'new metadata (JSON object)')
+    .option('--event-at <date>', 'when it happened (ISO 8601)')
+    .option('--no-event-at', 'clear the event time (its time is its creation time again)')
     .option('-n, --namespace <ns>', 'only if it is in this namespace')
     .action(
       async (
         id: string,
-        o: UpdateLifecycleFlags & { content?: string; category?: string; session?: string; metadata?: string; namespace?: string },
+        o: UpdateLifecycleFlags & { content?: string; category?: string; session?: string; metadata?: string; eventAt?: string | false; namespace?: string },
         cmd: Command,
       ) => {
         await withMemory(cmd, async (m, g) => {
@@ -373,6 +386,7 @@ export function buildProgram(): Command {
               ...(o.category !== undefined ? { category: o.category } : {}),
               ...(o.session !== undefined ? { sessionId: o.session } : {}),
               ...(metadata !== undefined ? { metadata } : {}),
+              ...(o.eventAt !== undefined ? { eventAt: o.eventAt === false ? null : o.eventAt } : {}),
               ...updateLifecycleInput(o),
             },
             o.namespace ? { namespace: o.namespace } : {},

@@ -39,12 +39,17 @@ const qMeta = z
   })
   .describe('Equality filter on top-level metadata fields, as a JSON object, e.g. {"source":"chat"}');
 
+const timeField = z
+  .enum(['event', 'created'])
+  .describe('The time since/until compare (and, in recall, the time preference): event (default: eventAt, else createdAt) or created (createdAt)');
+
 const filterQuery = {
   namespace: ns.optional(),
   category: z.string().optional().describe('Only this category'),
   sessionId: z.string().optional().describe('Only this session id'),
-  since: isoDate.optional().describe('Created at or after this time (ISO 8601)'),
-  until: isoDate.optional().describe('Created before this time (ISO 8601)'),
+  since: isoDate.optional().describe('Happened at or after this time (ISO 8601): eventAt, else createdAt; see timeField'),
+  until: isoDate.optional().describe('Happened before this time (ISO 8601); see timeField'),
+  timeField: timeField.optional(),
   metadata: qMeta.optional(),
 };
 
@@ -64,6 +69,9 @@ export const AddBody = z
       .describe('With sessionId: memories before this one in its session indexed as its conversational context (default 2, 0 = off)'),
     metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object (at most 64,000 bytes as JSON)'),
     createdAt: isoDate.optional().describe('Creation time (default now)'),
+    eventAt: isoDate
+      .optional()
+      .describe("When it happened (ISO 8601), e.g. the conversation's date; since/until and the time preference use it instead of createdAt"),
     expiresAt: isoDate.optional().describe('Absolute expiry time: the memory then disappears from recall, get and list (prune deletes it)'),
     ttl: duration.optional().describe('Time to live from createdAt, e.g. "7d" (not together with expiresAt)'),
     pinned: z.boolean().optional().describe('Pinned memories never expire and are never pruned'),
@@ -97,8 +105,9 @@ export const RecallBody = z
     namespace: ns.optional().describe('Namespace (default "default"; "*" searches every namespace)'),
     category: z.string().optional(),
     sessionId: z.string().optional(),
-    since: isoDate.optional(),
-    until: isoDate.optional(),
+    since: isoDate.optional().describe('Happened at or after this time: eventAt, else createdAt (see timeField)'),
+    until: isoDate.optional().describe('Happened before this time (see timeField)'),
+    timeField: timeField.optional(),
     metadata: z.record(z.string(), metaValue).optional().describe('Equality filter on top-level metadata fields'),
     fusion: z.enum(['adaptive', 'convex', 'rrf']).optional().describe('How hybrid mode merges the legs (default adaptive)'),
     weights: z
@@ -137,6 +146,7 @@ export const UpdateBody = z
     category: z.string().nullable().optional().describe('New category; null clears it'),
     sessionId: z.string().nullable().optional().describe('New session id; null clears it'),
     metadata: z.record(z.string(), z.unknown()).optional().describe('Replaces the metadata'),
+    eventAt: isoDate.nullable().optional().describe('When it happened; null clears it (its time is createdAt again)'),
     expiresAt: isoDate.nullable().optional().describe('New expiry time; null removes the expiry'),
     ttl: duration.optional().describe('New time to live, counted from now'),
     pinned: z.boolean().optional().describe('Pin or unpin'),
@@ -205,6 +215,7 @@ export const MemorySchema = z.looseObject({
   metadata: z.record(z.string(), z.unknown()),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
+  eventAt: z.string().nullable().describe('When it happened (ISO 8601), null when not given: its time is then createdAt'),
   expiresAt: z.string().optional().describe('ISO 8601; absent when the memory does not expire'),
   pinned: z.literal(true).optional().describe('Present only when pinned'),
   importance: z.number().optional().describe('Importance in [0, 1], when set'),
@@ -283,8 +294,9 @@ export const ContextBody = z
     header: z.string().optional().describe('First line of the block; "" for none'),
     namespace: ns.optional().describe('Namespace (default "default")'),
     category: z.string().optional(),
-    since: isoDate.optional(),
-    until: isoDate.optional(),
+    since: isoDate.optional().describe('Happened at or after this time: eventAt, else createdAt (see timeField)'),
+    until: isoDate.optional().describe('Happened before this time (see timeField)'),
+    timeField: timeField.optional(),
     ...relevanceFields,
     minRelevance: z.number().min(0).max(1).optional().describe('Relevance threshold (default 0.5)'),
   })
@@ -294,7 +306,9 @@ export const ContextResultSchema = z.object({
   text: z.string().describe('The block; "" when nothing is relevant'),
   tokens: z.number().int(),
   omitted: z.number().int().describe('Relevant memories left out by the budget'),
-  memories: z.array(z.object({ id: z.string(), content: z.string(), date: z.string(), relevance: z.number() })),
+  memories: z.array(
+    z.object({ id: z.string(), content: z.string(), date: z.string().describe('YYYY-MM-DD: eventAt when set, else createdAt'), relevance: z.number() }),
+  ),
 });
 export const AddManyResult = z.object({ results: z.array(AddResultSchema) });
 export const ForgetResult = z.object({ id: z.string(), forgotten: z.literal(true) });
@@ -308,6 +322,7 @@ export const MeResult = z.object({
 export const HealthResult = z.object({ ok: z.literal(true), version: z.string() });
 
 export const ExportRecordSchema = MemorySchema.extend({
+  eventAt: z.string().optional().describe('When it happened (ISO 8601), present only when set'),
   embedding: z.array(z.number()).optional().describe('Present with vectors=true'),
   embeddingModel: z.string().optional(),
 });

@@ -13,7 +13,7 @@ export interface ConversationTurn {
   speaker: string;
   /** What they said. */
   content: string;
-  /** When it was said (Date or ISO 8601); becomes the memory's `createdAt`. */
+  /** When it was said (Date or ISO 8601); becomes the memory's `eventAt` (when it happened) and its `createdAt`. */
   at?: Date | string;
 }
 
@@ -25,6 +25,11 @@ export interface ConversationOptions {
   namespace?: string;
   /** Category of every memory. */
   category?: string;
+  /**
+   * When the conversation took place (e.g. the session's date): the `eventAt` of every memory whose
+   * turns have no `at` of their own (a turn's `at` wins). Unlike `at`, it leaves `createdAt` alone.
+   */
+  eventAt?: Date | string;
   /** Extra metadata merged into every memory's metadata. */
   metadata?: Metadata;
   /** Turns with fewer words are merged with a neighbour (default 5; 0 never merges). */
@@ -126,6 +131,7 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
       metadata.speakers = speakers;
     }
     const at = g.map((i) => ts[i]!.at).find((a) => a !== undefined);
+    const eventAt = at ?? options.eventAt;
     return {
       content: g.map((i) => `${ts[i]!.speaker}: ${ts[i]!.content}`).join('\n'),
       metadata,
@@ -134,6 +140,8 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
       ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
       ...(options.category !== undefined ? { category: options.category } : {}),
       ...(at !== undefined ? { createdAt: at } : {}),
+      // Validated by addMany like any eventAt (a bad conversation-level date is refused there, before any write).
+      ...(eventAt !== undefined ? { eventAt } : {}),
       // Every turn is its own event: a turn repeating earlier words is still stored (no dedup).
       force: true,
     };
@@ -143,7 +151,8 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
 
 /**
  * Store chat turns as memories in one transaction: content is speaker-prefixed
- * ("Caroline: ..."), metadata holds `speaker` and `turn`, `createdAt` comes from `at`.
+ * ("Caroline: ..."), metadata holds `speaker` and `turn`, `eventAt` and `createdAt` come from
+ * `at` (`eventAt` from the conversation's `eventAt` for turns without one).
  */
 export async function addConversation(
   mem: { addMany(items: AddInput[]): Promise<AddResult[]> },

@@ -104,9 +104,12 @@ function canonical(v: unknown): string {
 /** Whether a stored memory is exactly what `item` would write. */
 function same(m: MemoryRecord, item: AddInput): boolean {
   const at = item.createdAt === undefined ? undefined : new Date(item.createdAt).toISOString();
+  const event = item.eventAt === undefined ? null : new Date(item.eventAt).toISOString();
   return (
     m.content === item.content &&
     (at === undefined || m.createdAt.toISOString() === at) &&
+    // A memory imported before eventAt existed is rewritten once to gain it.
+    (m.eventAt?.toISOString() ?? null) === event &&
     m.category === (item.category ?? null) &&
     canonical(m.metadata) === canonical(item.metadata ?? {})
   );
@@ -129,6 +132,8 @@ interface Plan {
   from: number;
   sessionId: string;
   metadata: Metadata;
+  /** The conversation's own time: the `eventAt` of turns without a time of their own. */
+  eventAt: string | undefined;
   stale: string[];
   /** Memories the rewrite will create. */
   writes: number;
@@ -153,10 +158,12 @@ async function planConversation(
   const sessionId = idFor(source, c.id, 256);
   const metadata: Metadata = { source, conversation: c.id, ...(c.title ? { title: c.title } : {}) };
   const turns: ConversationTurn[] = c.messages.map((m) => ({ speaker: m.speaker, content: m.content, ...(m.at ? { at: m.at } : {}) }));
+  const eventAt = c.createdAt;
   const opts = {
     sessionId,
     namespace: o.namespace,
     metadata,
+    ...(eventAt ? { eventAt } : {}),
     ...(o.category !== undefined ? { category: o.category } : {}),
     ...(o.minWords !== undefined ? { minWords: o.minWords } : {}),
   };
@@ -183,7 +190,7 @@ async function planConversation(
     kept++;
   }
   const stale = existing.filter((m) => !keep.has(m.id)).map((m) => m.id);
-  if (kept === items.length && !stale.length) return { status: 'unchanged', turns, from: turns.length, sessionId, metadata, stale, writes: 0 };
+  if (kept === items.length && !stale.length) return { status: 'unchanged', turns, from: turns.length, sessionId, metadata, eventAt, stale, writes: 0 };
   let from = kept < items.length ? firstTurnOf(items[kept]!) : turns.length;
   // The rest is written from turn `from` on; if that alone would not give the same memories as the
   // whole conversation (grouping across the cut), rewrite it all so the next import finds it unchanged.
@@ -195,7 +202,7 @@ async function planConversation(
     }
   }
   const writes = from === 0 ? items.length : items.length - kept;
-  return { status: existing.length ? 'updated' : 'added', turns, from, sessionId, metadata, stale, writes };
+  return { status: existing.length ? 'updated' : 'added', turns, from, sessionId, metadata, eventAt, stale, writes };
 }
 
 async function writeConversation(mem: Memory, p: Plan, o: HistoryImportOptions & { namespace: string }): Promise<number> {
@@ -206,6 +213,7 @@ async function writeConversation(mem: Memory, p: Plan, o: HistoryImportOptions &
       namespace: o.namespace,
       metadata: p.metadata,
       firstTurn: p.from,
+      ...(p.eventAt ? { eventAt: p.eventAt } : {}),
       ...(o.category !== undefined ? { category: o.category } : {}),
       ...(o.minWords !== undefined ? { minWords: o.minWords } : {}),
     });
@@ -272,7 +280,8 @@ async function importFacts(
       namespace: o.namespace,
       metadata: { source: 'mem0', ...f.metadata },
       force: true,
-      ...(f.createdAt ? { createdAt: f.createdAt } : {}),
+      // mem0 extracts a fact when it is said, so its created_at is also when it was stated.
+      ...(f.createdAt ? { createdAt: f.createdAt, eventAt: f.createdAt } : {}),
       ...(o.category !== undefined ? { category: o.category } : {}),
     };
     try {
@@ -315,7 +324,8 @@ async function importFacts(
  * - `chat-jsonl`: JSON Lines, one `{ conversation, role, content, timestamp }` per message.
  *
  * Each conversation becomes a session (`sessionId` `"<source>:<conversation id>"`) written by
- * {@link Memory.addConversation}: speaker = role (or name), `createdAt` = the message's time,
+ * {@link Memory.addConversation}: speaker = role (or name), `eventAt` and `createdAt` = the message's
+ * time (`eventAt` = the conversation's time for a message without one),
  * `{ source, conversation, title }` in the metadata. mem0 memories become one memory each, keyed
  * `"mem0:<id>"`. The whole input is parsed and checked before anything is written: a malformed
  * input throws `INVALID_INPUT` naming the line or JSON path. Importing the same input again

@@ -80,7 +80,7 @@ export function nearPolicy(
 
 /** One add, as the decision sees it. */
 export interface AddPlan {
-  opts: ParsedLifecycleAdd & { key?: string; createdAt?: string };
+  opts: ParsedLifecycleAdd & { key?: string; createdAt?: string; eventAt?: string };
   namespace: string;
   /** The item's own fields a merge combines with the old ones. */
   fields: { metadata: string; category: string | null; session_id: string | null };

@@ -108,6 +108,7 @@ export interface AutoItem {
     namespace?: string | undefined;
     category?: string | undefined;
     createdAt?: string | undefined;
+    eventAt?: string | undefined;
     supersedes?: string | undefined;
     supersede?: 'auto' | undefined;
   };
@@ -123,7 +124,8 @@ export async function resolveAutoSupersede(recall: (q: string, o: RecallOptions)
   for (const [i, it] of items.entries()) {
     if (it.opts.supersede !== 'auto' || it.opts.supersedes !== undefined) continue;
     const ns = it.opts.namespace ?? 'default';
-    const at = it.opts.createdAt ? Date.parse(it.opts.createdAt) : Date.now();
+    const stated = it.opts.eventAt ?? it.opts.createdAt; // when it was said, as current over stale orders
+    const at = stated ? Date.parse(stated) : Date.now();
     const hits = await recall(it.content, {
       namespace: ns,
       limit: 10,

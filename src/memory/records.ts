@@ -8,7 +8,7 @@ import type { MemoryRow } from '../store/rows.js';
 import type { MemoryRecord } from '../types.js';
 
 const TEXT_COLUMNS = ['id', 'namespace', 'content', 'metadata', 'created_at', 'updated_at'] as const;
-const OPTIONAL_TEXT_COLUMNS = ['key', 'category', 'session_id'] as const;
+const OPTIONAL_TEXT_COLUMNS = ['key', 'category', 'session_id', 'event_at'] as const;
 
 /**
  * The metadata column as an object. A row whose text columns are not text (a damaged page can
@@ -37,6 +37,7 @@ export function toRecord(r: MemoryRow): MemoryRecord {
       metadata: storedMetadata(r),
       createdAt: new Date(r.created_at),
       updatedAt: new Date(r.updated_at),
+      eventAt: r.event_at ? new Date(r.event_at) : null,
     },
     r,
   );

@@ -28,6 +28,8 @@ export interface ExportRecord {
   createdAt: string;
   /** ISO 8601. */
   updatedAt: string;
+  /** When it happened (ISO 8601), present only when set; exports made before schema 4 have none. */
+  eventAt?: string;
   /** Present when exported with `vectors: true`. */
   embedding?: number[];
   /** Model that made `embedding`. */
@@ -83,6 +85,7 @@ function exportRecord(r: ExportRow): ExportRecord {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
+  if (r.event_at) rec.eventAt = r.event_at;
   if (r.expires_at) rec.expiresAt = r.expires_at;
   if (r.pinned) rec.pinned = true;
   if (r.importance !== null && r.importance !== undefined) rec.importance = r.importance;
@@ -176,6 +179,7 @@ function checkRecord(rec: unknown, line: number): ExportRecord {
       ...(r.sessionId != null ? { sessionId: r.sessionId } : {}),
       ...(r.metadata != null ? { metadata: r.metadata } : {}),
       ...(r.createdAt != null ? { createdAt: r.createdAt } : {}),
+      ...(r.eventAt != null ? { eventAt: r.eventAt } : {}),
       ...(r.expiresAt != null ? { expiresAt: r.expiresAt } : {}),
       ...(r.pinned != null ? { pinned: r.pinned } : {}),
       ...(r.importance != null ? { importance: r.importance } : {}),
@@ -184,6 +188,7 @@ function checkRecord(rec: unknown, line: number): ExportRecord {
   } catch (err) {
     throw invalid(`${at}: ${(err as Error).message}`);
   }
+  if (o.eventAt !== undefined) out.eventAt = o.eventAt;
   if (o.expiresAt !== undefined) out.expiresAt = o.expiresAt;
   if (o.pinned) out.pinned = true;
   if (o.importance !== undefined) out.importance = o.importance;
@@ -339,6 +344,7 @@ async function importBatch(m: ImportTarget, batch: ExportRecord[], vecs: RecordV
     metadata: JSON.stringify(r.metadata),
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    eventAt: r.eventAt ?? null,
     expiresAt: r.expiresAt ?? null,
     pinned: r.pinned === true,
     importance: r.importance ?? null,

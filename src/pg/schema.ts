@@ -12,7 +12,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 4;
+export const PG_SCHEMA_VERSION = 5;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -158,6 +158,12 @@ export const PG_MIGRATIONS: string[] = [
     cavgdl    float8 NOT NULL  -- their mean ctx_tsv length
   );
   DELETE FROM meta WHERE key IN ('term_stats_docs', 'term_stats_avgdl', 'ctx_stats_docs', 'ctx_stats_avgdl');
+  `,
+  // 4 -> 5: when it happened (issue 15): a memory's event time, set by the caller (a chat's date, a meeting's).
+  `
+  ALTER TABLE memories ADD COLUMN event_at timestamptz; -- NULL = not given (its time is created_at)
+  -- since / until filter on "when it happened" (src/pg/sql.ts uses this exact expression).
+  CREATE INDEX memories_namespace_time ON memories(namespace, (coalesce(event_at, created_at)));
   `,
 ];
 

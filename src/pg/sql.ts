@@ -8,7 +8,8 @@ export const iso = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 
 /** Columns of a {@link MemoryRow}, over alias `m`. */
 export const ROW_COLUMNS = `m.seq::float8 AS seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata::text AS metadata,
   ${iso('m.created_at')} AS created_at, ${iso('m.updated_at')} AS updated_at, m.content_hash, m.embedding_model,
-  ${iso('m.expires_at')} AS expires_at, m.pinned::int AS pinned, m.importance, m.superseded_by, m.context::text AS context`;
+  ${iso('m.expires_at')} AS expires_at, m.pinned::int AS pinned, m.importance, m.superseded_by, m.context::text AS context,
+  ${iso('m.event_at')} AS event_at`;
 
 /** Collects bound parameters and hands out `$n` placeholders. */
 export class Params {
@@ -26,8 +27,10 @@ export function where(f: RowFilter, p: Params): string {
   if (f.namespace !== undefined) parts.push(`m.namespace = ${p.add(f.namespace)}`);
   if (f.category !== undefined) parts.push(`m.category = ${p.add(f.category)}`);
   if (f.sessionId !== undefined) parts.push(`m.session_id = ${p.add(f.sessionId)}`);
-  if (f.since !== undefined) parts.push(`m.created_at >= ${p.add(f.since)}::timestamptz`);
-  if (f.until !== undefined) parts.push(`m.created_at < ${p.add(f.until)}::timestamptz`);
+  // "When it happened": the event time, else the stored time; the expression is the one indexed (memories_namespace_time).
+  const time = f.timeField === 'created' ? 'm.created_at' : 'coalesce(m.event_at, m.created_at)';
+  if (f.since !== undefined) parts.push(`${time} >= ${p.add(f.since)}::timestamptz`);
+  if (f.until !== undefined) parts.push(`${time} < ${p.add(f.until)}::timestamptz`);
   if (f.activeAt !== undefined) parts.push(`(m.expires_at IS NULL OR m.expires_at > ${p.add(f.activeAt)}::timestamptz OR m.pinned)`);
   for (const [path, value] of f.metadata ?? []) {
     // Paths come from validation as `$."key"` (letters, digits, _ and -); the key is bound anyway.

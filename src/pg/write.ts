@@ -59,6 +59,8 @@ async function addOne(pg: PgStore, q: Query, it: WriteItem, model: string | null
     ['importance', p.add(o.importance ?? null)],
     ['dedup_hash', p.add(dh)],
     ['context', `${p.add(context)}::json`],
+    // A key upsert restates the memory: without an eventAt it has none (a merge keeps the old one, below).
+    ['event_at', `${p.add(o.eventAt ?? null)}::timestamptz`],
   ];
   if (pg.vectors)
     cols.push(['embedding', `${p.add(vec)}::vector`], ['context_embedding', `${p.add(ctxVec)}::vector`], ['search_embedding', `${p.add(searchVec)}::vector`]);
@@ -110,8 +112,27 @@ async function addOne(pg: PgStore, q: Query, it: WriteItem, model: string | null
       await q(
         `UPDATE memories SET content = $2, category = $3, session_id = $4, metadata = $5::json, updated_at = $6::timestamptz, content_hash = $7,
                  embedding = $8::vector, embedding_model = $9, expires_at = $10::timestamptz, pinned = $11, importance = $12, dedup_hash = $13,
-                 context = $14::json, context_embedding = $15::vector, search_embedding = $16::vector WHERE id = $1`,
-        [id, it.content, m.category, m.session_id, m.metadata, now, it.hash, vec, model, m.expires_at, m.pinned, m.importance, dh, context, ctxVec, searchVec],
+                 context = $14::json, context_embedding = $15::vector, search_embedding = $16::vector,
+                 event_at = coalesce($17::timestamptz, event_at) WHERE id = $1`,
+        [
+          id,
+          it.content,
+          m.category,
+          m.session_id,
+          m.metadata,
+          now,
+          it.hash,
+          vec,
+          model,
+          m.expires_at,
+          m.pinned,
+          m.importance,
+          dh,
+          context,
+          ctxVec,
+          searchVec,
+          o.eventAt ?? null,
+        ],
       );
     },
     insert: async () => {
@@ -168,6 +189,7 @@ export async function update(pg: PgStore, id: string, ns: string | undefined, c:
       `updated_at = ${p.add(now)}::timestamptz`,
       `content_hash = ${p.add(hash)}`,
     ];
+    if (u.eventAt !== undefined) sets.push(`event_at = ${p.add(u.eventAt)}::timestamptz`); // null clears it
     if (c.content !== undefined) sets.push(`dedup_hash = ${p.add(dedupHash(c.content))}`);
     if (c.vector !== undefined && pg.vectors) {
       // The context stays (it was fixed when the memory was written); the searched vector blends it with the new own vector.
@@ -238,6 +260,7 @@ export async function importBatch(
         ['superseded_by', p.add(r.supersededBy)],
         ['dedup_hash', p.add(dedupHash(r.content))],
         ['context', `${p.add(r.context ? JSON.stringify(r.context) : null)}::json`],
+        ['event_at', `${p.add(r.eventAt)}::timestamptz`],
       ];
       if (pg.vectors)
         values.push(

@@ -14,10 +14,12 @@ export interface PreferOptions {
   now?: string;
   timePreference?: boolean;
   preferCurrent?: boolean;
+  /** The time the windows compare: `event` (default, `event_at` else `created_at`) or `created`. */
+  timeField?: 'event' | 'created';
 }
 
-/** When a row's statement was made: its `event_at` when the store has it, else `created_at`. */
-function timeOf(r: { created_at: string; event_at?: string | null }): number {
+/** When a row's statement was made: its `event_at` when set, else `created_at`. */
+function timeOf(r: { created_at: string; event_at: string | null }): number {
   return Date.parse(r.event_at ?? r.created_at);
 }
 
@@ -41,7 +43,8 @@ export async function applyPreferences(
   const rows = await src.rowsBySeqs(need.map((h) => h.seq));
   let list = fused;
   if (windows.length) {
-    const times = new Map([...rows].map(([seq, r]) => [seq, timeOf(r)]));
+    // Windows compare the same time as since / until; current over stale always orders by when a statement was made.
+    const times = new Map([...rows].map(([seq, r]) => [seq, o.timeField === 'created' ? Date.parse(r.created_at) : timeOf(r)]));
     list = preferWindows(list, windows, times);
   }
   if (current) {

@@ -4,7 +4,8 @@
  * Nothing is filtered out: a memory outside the window keeps its place relative to the others
  * outside it and can still win on strong evidence; only `since` / `until` filter.
  *
- * A memory's time is its `eventAt` (when it happened) when set, else its `createdAt`.
+ * A memory's time is its `eventAt` (when it happened) when set, else its `createdAt`; with
+ * `timeField: 'created'`, its `createdAt` (src/recall/prefer.ts reads the times).
  */
 import type { FusedHit } from '../search/fusion.js';
 import { parseTimeExpressions, type TimeExpression } from '../search/time-expr.js';

@@ -16,12 +16,14 @@ export function whereClause(f: RowFilter): { sql: string; params: unknown[] } {
     parts.push('m.session_id = ?');
     params.push(f.sessionId);
   }
+  // "When it happened": the event time, else the stored time; the expression is the one indexed (memories_namespace_time).
+  const time = f.timeField === 'created' ? 'm.created_at' : 'coalesce(m.event_at, m.created_at)';
   if (f.since !== undefined) {
-    parts.push('m.created_at >= ?');
+    parts.push(`${time} >= ?`);
     params.push(f.since);
   }
   if (f.until !== undefined) {
-    parts.push('m.created_at < ?');
+    parts.push(`${time} < ?`);
     params.push(f.until);
   }
   if (f.activeAt !== undefined) {

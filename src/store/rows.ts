@@ -19,6 +19,8 @@ export interface MemoryRow {
   superseded_by: string | null;
   /** Conversational context (schema 3): JSON array of the preceding memories' contents in the session, or null. */
   context: string | null;
+  /** When it happened (file schema 4, PostgreSQL 5): the caller's event time, ISO 8601 UTC, or null (its time is `created_at`). */
+  event_at: string | null;
 }
 
 /** Validated filter in storage terms (dates as ISO strings). */
@@ -29,6 +31,8 @@ export interface RowFilter {
   sessionId?: string;
   since?: string;
   until?: string;
+  /** Which time `since` / `until` compare: `event` (default: `event_at`, else `created_at`) or `created` (`created_at`). */
+  timeField?: 'event' | 'created';
   metadata?: Array<[path: string, value: string | number | boolean | null]>;
   /** ISO time: only memories not expired at this time (unexpired = no expires_at, a later one, or pinned). */
   activeAt?: string;
@@ -57,4 +61,6 @@ export interface NewRow {
   /** Conversational context: JSON array of strings, and the normalised mean of their vectors. */
   context?: string | null;
   context_embedding?: Buffer | null;
+  /** When it happened; on replace, `undefined` keeps the stored value. */
+  event_at?: string | null;
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -156,6 +156,12 @@ export const MIGRATIONS: string[] = [
     INSERT INTO memories_ctx_fts(rowid, context) SELECT new.seq, (SELECT group_concat(value, ' ') FROM json_each(new.context)) WHERE new.context IS NOT NULL;
   END;
   CREATE INDEX memories_session ON memories(namespace, session_id, seq) WHERE session_id IS NOT NULL;
+  `,
+  // 3 -> 4: when it happened (issue 15): a memory's event time, set by the caller (a chat's date, a meeting's).
+  `
+  ALTER TABLE memories ADD COLUMN event_at TEXT;                   -- ISO 8601 UTC; NULL = not given (its time is created_at)
+  -- since / until filter on "when it happened" (src/store/filter.ts uses this exact expression).
+  CREATE INDEX memories_namespace_time ON memories(namespace, coalesce(event_at, created_at));
   `,
 ];
 

@@ -6,7 +6,7 @@ import { openDatabase, storageError, type ConnectionOptions } from './connection
 import type { MemoryRow, NewRow, RowFilter } from './rows.js';
 
 const ROW_COLUMNS =
-  'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by, m.context';
+  'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by, m.context, m.event_at';
 
 /** A row of ROW_COLUMNS as an array, in that order. */
 type RawRow = [
@@ -27,6 +27,7 @@ type RawRow = [
   MemoryRow['importance'],
   MemoryRow['superseded_by'],
   MemoryRow['context'],
+  MemoryRow['event_at'],
 ];
 
 /** The two keyword fields: a memory's own text, and its conversational context. */
@@ -132,23 +133,42 @@ export class Store {
   insert(r: NewRow): number {
     const info = this.stmt(
       `INSERT INTO memories(id, namespace, key, content, category, session_id, metadata, created_at, updated_at, content_hash, embedding, embedding_model,
-         expires_at, pinned, importance, superseded_by, dedup_hash, context, context_embedding)
+         expires_at, pinned, importance, superseded_by, dedup_hash, context, context_embedding, event_at)
        VALUES (@id, @namespace, @key, @content, @category, @session_id, @metadata, @created_at, @updated_at, @content_hash, @embedding, @embedding_model,
-         @expires_at, @pinned, @importance, @superseded_by, @dedup_hash, @context, @context_embedding)`,
-    ).run({ expires_at: null, pinned: 0, importance: null, superseded_by: null, dedup_hash: null, context: null, context_embedding: null, ...r });
+         @expires_at, @pinned, @importance, @superseded_by, @dedup_hash, @context, @context_embedding, @event_at)`,
+    ).run({
+      expires_at: null,
+      pinned: 0,
+      importance: null,
+      superseded_by: null,
+      dedup_hash: null,
+      context: null,
+      context_embedding: null,
+      event_at: null,
+      ...r,
+    });
     return Number(info.lastInsertRowid);
   }
 
-  /** Overwrite every mutable column of the row `seq` (id and created_at stay). */
+  /** Overwrite every mutable column of the row `seq` (id and created_at stay; context and event_at too when `undefined`). */
   replace(seq: number, r: Omit<NewRow, 'id' | 'created_at'>): void {
     this.stmt(
       `UPDATE memories SET namespace = @namespace, key = @key, content = @content, category = @category,
          session_id = @session_id, metadata = @metadata, updated_at = @updated_at, content_hash = @content_hash,
          embedding = @embedding, embedding_model = @embedding_model,
          context = CASE WHEN @keep_context THEN context ELSE @context END,
-         context_embedding = CASE WHEN @keep_context THEN context_embedding ELSE @context_embedding END
+         context_embedding = CASE WHEN @keep_context THEN context_embedding ELSE @context_embedding END,
+         event_at = CASE WHEN @keep_event THEN event_at ELSE @event_at END
        WHERE seq = @seq`,
-    ).run({ context: null, context_embedding: null, ...r, keep_context: r.context === undefined ? 1 : 0, seq });
+    ).run({
+      context: null,
+      context_embedding: null,
+      ...r,
+      event_at: r.event_at ?? null,
+      keep_context: r.context === undefined ? 1 : 0,
+      keep_event: r.event_at === undefined ? 1 : 0,
+      seq,
+    });
   }
 
   setEmbedding(seq: number, embedding: Buffer, model: string, contextEmbedding: Buffer | null = null): void {
@@ -204,6 +224,7 @@ export class Store {
         importance: r[14],
         superseded_by: r[15],
         context: r[16],
+        event_at: r[17],
       });
     }
     return out;

@@ -99,7 +99,8 @@ export function writeMemory(store: Store, w: WriteInput): AddResult {
     },
     mergeInto: (id, m) => {
       const old = store.getById(id)!;
-      store.replace(old.seq, { ...row, key: old.key, category: m.category, session_id: m.session_id, metadata: m.metadata });
+      // The event time is the old memory's unless this add gives one (as category and session).
+      store.replace(old.seq, { ...row, key: old.key, category: m.category, session_id: m.session_id, metadata: m.metadata, event_at: opts.eventAt });
       setLifecycle(store, old.seq, { expires_at: m.expires_at, pinned: m.pinned ? 1 : 0, importance: m.importance, dedup_hash: life.dedup_hash! });
     },
     insert: () => insert(row.key),

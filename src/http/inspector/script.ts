@@ -181,6 +181,7 @@ export const INSPECTOR_JS = String.raw`
   function tags(m) {
     return [
       h('span', { className: 'tag', title: 'namespace' }, m.namespace),
+      m.eventAt ? h('span', { className: 'tag happened', title: 'when it happened (eventAt)' }, 'happened ' + fmtDate(m.eventAt)) : null,
       m.category ? h('span', { className: 'tag', title: 'category' }, m.category) : null,
       m.sessionId ? h('span', { className: 'tag', title: 'session' }, 'session ' + m.sessionId) : null,
       m.key ? h('span', { className: 'tag', title: 'key' }, 'key ' + m.key) : null,

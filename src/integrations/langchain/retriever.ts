@@ -22,6 +22,8 @@ export interface MnemoliteDocumentMetadata {
   createdAt: string;
   /** ISO 8601. */
   updatedAt: string;
+  /** When it happened (ISO 8601), or null when not given. */
+  eventAt: string | null;
   /** Fused recall score, higher is better. */
   score: number;
   keywordRank?: number;
@@ -47,6 +49,7 @@ export function hitToDocument(h: RecallHit): Document<MnemoliteDocumentMetadata>
     metadata: h.metadata,
     createdAt: h.createdAt.toISOString(),
     updatedAt: h.updatedAt.toISOString(),
+    eventAt: h.eventAt ? h.eventAt.toISOString() : null,
     score: h.score,
   };
   if (h.keywordRank !== undefined) metadata.keywordRank = h.keywordRank;
