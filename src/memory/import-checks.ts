@@ -16,6 +16,7 @@ export const IMPORT_FIELDS: ReadonlySet<string> = new Set([
   'metadata',
   'createdAt',
   'updatedAt',
+  'eventAt',
   'embedding',
   'embeddingModel',
   'context',
