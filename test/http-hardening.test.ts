@@ -3,12 +3,13 @@
 // Real servers (createServer + listen on 127.0.0.1:0) driven with real HTTP requests.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { after, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { openMemory, type Memory } from '../src/index.js';
 import { parseTokens } from '../src/http/auth.js';
-import { createServer, serverUrl } from '../src/http/server.js';
-import { tempDb } from './helpers.js';
+import { DEFAULT_MAX_CONNECTIONS, createServer, serverUrl } from '../src/http/server.js';
+import { cli, tempDb } from './helpers.js';
 import { startWorker } from './stress/lib/procs.js';
 
 const ADMIN = 'admin-token-0123456789abcdef';
@@ -140,4 +141,132 @@ test('a list page is cut at about 16 MiB of JSON and says where the next one sta
   }
   assert.equal(seen.size, n);
   assert.ok(pages >= 4, `${pages} pages`);
+});
+
+test('a body that is not valid UTF-8 is a 400 in the JSON error shape and stores nothing (no U+FFFD)', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  const u = await start(mem);
+  const bad = [
+    Buffer.concat([Buffer.from('{"content":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]), // Latin-1 é
+    Buffer.concat([Buffer.from('{"content":"x'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    Buffer.concat([Buffer.from('{"content":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), // an encoded surrogate
+    Buffer.concat([Buffer.from('{"content":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), // overlong "/"
+  ];
+  for (const raw of bad) {
+    const r = await req(u, 'POST', '/api/memories', { token: AGENT, raw });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.json.error.code, 'INVALID_JSON');
+    assert.match(r.json.error.message, /not valid UTF-8/);
+    const b = await req(u, 'POST', '/api/memories/batch', { token: AGENT, raw: Buffer.concat([Buffer.from('{"memories":['), raw, Buffer.from(']}')]) });
+    assert.equal(b.status, 400, b.text);
+  }
+  assert.equal(await mem.count({ namespace: '*' }), 0);
+  // Valid UTF-8 (and a stated U+FFFD) is stored exactly.
+  const ok = await req(u, 'POST', '/api/memories', { token: AGENT, raw: Buffer.from(JSON.stringify({ content: 'café \ufffd 🦀' })) });
+  assert.equal(ok.status, 201, ok.text);
+  assert.equal((await mem.get(ok.json.id))!.content, 'café \ufffd 🦀');
+});
+
+/** Send raw bytes on a new connection; resolve with everything the server sent once it closes. */
+function rawExchange(base: string, bytes: string): Promise<string> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(u.port), u.hostname);
+    let out = '';
+    s.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
+    s.on('error', reject);
+    s.on('close', () => resolve(out));
+    s.write(bytes);
+  });
+}
+
+function parseRaw(text: string): { status: number; headers: string; json: any } {
+  const at = text.indexOf('\r\n\r\n');
+  return { status: Number(text.slice(9, 12)), headers: text.slice(0, at).toLowerCase(), json: JSON.parse(text.slice(at + 4)) };
+}
+
+test('a URL or headers past the 16 KiB limit get the documented JSON error (414 / 431), not the framework shape', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  const u = await start(mem);
+  const longUrl = parseRaw(await rawExchange(u, `GET /api/memories?category=${'a'.repeat(40_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+  assert.equal(longUrl.status, 414);
+  assert.deepEqual(Object.keys(longUrl.json), ['error']);
+  assert.equal(longUrl.json.error.code, 'URI_TOO_LONG');
+  assert.match(longUrl.json.error.message, /POST body/);
+  assert.match(longUrl.headers, /content-type: application\/json/);
+  assert.match(longUrl.headers, /x-content-type-options: nosniff/);
+  const bigHeader = parseRaw(await rawExchange(u, `GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(40_000)}\r\n\r\n`));
+  assert.equal(bigHeader.status, 431);
+  assert.equal(bigHeader.json.error.code, 'HEADERS_TOO_LARGE');
+  const garbage = parseRaw(await rawExchange(u, 'NOT HTTP AT ALL\r\n\r\n'));
+  assert.equal(garbage.status, 400);
+  assert.equal(garbage.json.error.code, 'BAD_REQUEST');
+  // Through fetch as well: the status and the shape.
+  const f = await fetch(`${u}/api/memories?category=${'c'.repeat(20_000)}`, { headers: { authorization: `Bearer ${AGENT}` } });
+  assert.equal(f.status, 414);
+  assert.equal(((await f.json()) as { error: { code: string } }).error.code, 'URI_TOO_LONG');
+});
+
+test('connections beyond maxConnections are closed at once; a freed slot is usable again; the default cap is set', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  const cap = 3;
+  const u = await start(mem, { maxConnections: cap });
+  const app = open[open.length - 1]!.app;
+  const url = new URL(u);
+  // Keep-alive connections, each proven open by a complete answer.
+  const held: Socket[] = [];
+  const ask = (s: Socket): Promise<string> =>
+    new Promise((resolve, reject) => {
+      let out = '';
+      const onData = (d: Buffer): void => {
+        out += d.toString('utf8');
+        if (/\r\n\r\n[\s\S]*\}$/.test(out)) {
+          s.off('data', onData);
+          resolve(out);
+        }
+      };
+      s.on('data', onData);
+      s.once('error', reject);
+      s.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    });
+  const openSocket = (): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const s = connect(Number(url.port), url.hostname, () => resolve(s));
+      s.once('error', reject);
+    });
+  for (let i = 0; i < cap; i++) {
+    const s = await openSocket();
+    held.push(s);
+    assert.match(await ask(s), /^HTTP\/1.1 200/);
+  }
+  // The extra one: accepted by the kernel, then closed by the server without an answer.
+  const extra = await openSocket();
+  const got = await new Promise<string>((resolve) => {
+    let out = '';
+    extra.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
+    extra.on('error', () => {});
+    extra.on('close', () => resolve(out));
+    extra.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+  });
+  assert.equal(got, '', 'the connection over the cap gets no answer');
+  // The held ones still work.
+  assert.match(await ask(held[0]!), /^HTTP\/1.1 200/);
+  // Free one slot and wait until the server has counted it closed (no clock involved).
+  held.pop()!.destroy();
+  while ((await new Promise<number>((r) => app.server.getConnections((_e, n) => r(n)))) >= cap) await new Promise((r) => setImmediate(r));
+  const again = await openSocket();
+  assert.match(await ask(again), /^HTTP\/1.1 200/);
+  for (const s of [...held, again]) s.destroy();
+  // Without the option the documented default applies.
+  const u2 = await start(await openMemory({ path: tempDb(), embedder: 'none' }));
+  assert.ok(u2);
+  assert.equal(open[open.length - 1]!.app.server.maxConnections, DEFAULT_MAX_CONNECTIONS);
+  assert.throws(() => createServer({ memory: mem, maxConnections: 0 }), { code: 'INVALID_INPUT' });
+  const flag = cli(['--db', tempDb(), '--embedder', 'none', 'serve', '--port', '0', '--max-connections', '0']);
+  assert.equal(flag.code, 1);
+  assert.match(flag.stderr, /--max-connections must be a whole number from 1/);
 });

@@ -334,3 +334,64 @@ test('inspector with a token: asks for it, then works; memory text is never run 
   await page.locator('#status', { hasText: '1 hit for "tea" (keyword)' }).waitFor();
   await page.context().close();
 });
+
+test('inspector with a prefix-limited token (team-*): lists its namespaces, browses, recalls and edits within them, never beyond', {
+  timeout: 300_000,
+  skip: SKIP,
+}, async () => {
+  const TEAM = 'team-token-0123456789abcdef0123';
+  const s = await serve(['--embedder', 'none'], { MNEMOLITE_TOKEN: TOKEN, MNEMOLITE_TOKENS: `${TEAM}=team-*` });
+  const add = async (content: string, namespace: string): Promise<string> => {
+    const r = await api(s.url, 'POST', '/api/memories', { content, namespace }, TOKEN);
+    assert.equal(r.status, 201);
+    return r.json.id as string;
+  };
+  const a1 = await add('Team A ships the parser on Monday', 'team-a');
+  await add('Team A reviews on Tuesday', 'team-a');
+  const b1 = await add('Team B owns the billing dashboard', 'team-b');
+  const secret = await add('Ops keeps the launch code in the vault', 'ops');
+  // The API: the namespaces in use inside the grant, and nothing of ops.
+  assert.deepEqual((await api(s.url, 'GET', '/api/me', undefined, TEAM)).json, {
+    auth: 'token',
+    namespaces: ['team-*'],
+    namespacesInUse: ['team-a', 'team-b'],
+  });
+
+  const page = await newPage();
+  await page.goto(`${s.url}/`);
+  await page.locator('#token-dialog[open]').waitFor();
+  await page.fill('#token-input', TEAM);
+  await page.click('#token-save');
+  // It opens on its first namespace (it used to fail at once: stats of every namespace is refused).
+  await page.locator('#status', { hasText: '2 memories match' }).waitFor();
+  const options = await page.locator('#f-namespace option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+  assert.deepEqual(options, ['team-a', 'team-b'], 'its namespaces, no "all namespaces", no ops');
+  assert.equal(await page.textContent('#stat-memories'), '2');
+  await row(page, 'ships the parser').waitFor();
+  // Another of its namespaces, and recall there.
+  await page.selectOption('#f-namespace', 'team-b');
+  await page.locator('#status', { hasText: '1 memory match' }).waitFor();
+  await page.fill('#q', 'billing');
+  await page.click('#search-button');
+  await page.locator('#status', { hasText: '1 hit for "billing" (keyword)' }).waitFor();
+  // Edit within scope.
+  await row(page, 'billing dashboard').locator('button.edit').click();
+  await page.locator('#edit-dialog[open]').waitFor();
+  await page.fill('#edit-content', 'Team B owns the billing and invoicing dashboard');
+  await page.click('#edit-save');
+  await page.locator('#edit-dialog').waitFor({ state: 'hidden' });
+  await page.locator('#status', { hasText: 'Saved memory' }).waitFor();
+  assert.equal((await api(s.url, 'GET', `/api/memories/${b1}`, undefined, TOKEN)).json.content, 'Team B owns the billing and invoicing dashboard');
+  // Nothing of ops ever reached the page.
+  assert.ok(!(await page.content()).includes('launch code'));
+  await page.context().close();
+
+  // Out of scope stays refused for this token.
+  assert.equal((await api(s.url, 'GET', '/api/memories?namespace=ops', undefined, TEAM)).status, 403);
+  assert.equal((await api(s.url, 'GET', '/api/memories', undefined, TEAM)).status, 403, 'every namespace is not its scope');
+  assert.equal((await api(s.url, 'GET', '/api/stats', undefined, TEAM)).status, 403);
+  assert.equal((await api(s.url, 'GET', `/api/memories/${secret}`, undefined, TEAM)).status, 404);
+  assert.equal((await api(s.url, 'PATCH', `/api/memories/${secret}`, { content: 'changed' }, TEAM)).status, 404);
+  assert.equal((await api(s.url, 'POST', '/api/recall', { query: 'launch code', namespace: 'ops' }, TEAM)).status, 403);
+  assert.equal((await api(s.url, 'GET', `/api/memories/${a1}`, undefined, TEAM)).status, 200);
+});

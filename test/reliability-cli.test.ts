@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -174,4 +174,40 @@ test('CLI files: --db at a FIFO or /dev/null is refused before SQLite opens it (
   }
   assert.equal(existsSync('/dev/null-journal'), false);
   assert.equal(existsSync(`${fifo}-journal`) || existsSync(`${fifo}-wal`), false);
+});
+
+test('CLI files: a failed import into a new path leaves no file behind (every --from); an existing file is kept', () => {
+  const dir = tempDir();
+  const bad = join(dir, 'bad.jsonl');
+  writeFileSync(bad, '{"content":"fine"}\n{"content":""}\n');
+  const badJson = join(dir, 'bad.json');
+  writeFileSync(badJson, '{"not": "an export"');
+  const cases: [string, string[]][] = [
+    ['jsonl (a bad record)', ['import', bad]],
+    ['jsonl from stdin is read first', ['import', bad, '--from', 'jsonl']],
+    ['chatgpt', ['import', '--from', 'chatgpt', badJson]],
+    ['claude', ['import', '--from', 'claude', badJson]],
+    ['mem0', ['import', '--from', 'mem0', badJson]],
+    ['chat-jsonl', ['import', '--from', 'chat-jsonl', bad]],
+    ['markdown (a missing directory)', ['import', '--from', 'markdown', join(dir, 'no-such-dir')]],
+  ];
+  for (const [what, args] of cases) {
+    const db = join(dir, `new-${what.replace(/\W+/g, '-')}.db`);
+    const r = cli(['--db', db, '--embedder', 'none', ...args]);
+    assert.equal(r.code, 1, `${what}: ${r.stderr}`);
+    for (const f of [db, `${db}-wal`, `${db}-shm`, `${db}-journal`]) assert.equal(existsSync(f), false, `${what}: ${f} was left behind`);
+  }
+  // An existing file is never removed by a failed import, even an empty one.
+  const kept = join(dir, 'kept.db');
+  const added = cli(['--db', kept, '--embedder', 'none', '--json', 'add', 'soon gone']);
+  assert.equal(cli(['--db', kept, '--embedder', 'none', 'forget', JSON.parse(added.stdout).id]).code, 0);
+  assert.equal(existsSync(kept), true);
+  assert.equal(cli(['--db', kept, '--embedder', 'none', 'import', bad]).code, 1);
+  assert.equal(existsSync(kept), true);
+  // A successful import into a new path creates it.
+  const good = join(dir, 'good.jsonl');
+  writeFileSync(good, '{"content":"fine"}\n');
+  const made = join(dir, 'made.db');
+  assert.equal(cli(['--db', made, '--embedder', 'none', 'import', good]).code, 0);
+  assert.equal(existsSync(made), true);
 });

@@ -77,17 +77,20 @@ test('a reader that fell behind a pruned change log rebuilds instead of keeping 
   const [x, , y] = await writer.addMany([
     { content: 'zebra fact alpha', namespace: 'pair' },
     { content: 'zebra other omega', namespace: 'pair' },
-    { content: 'counter version 0', namespace: 'counter' },
+    { content: 'counter version 0', namespace: 'counter', key: 'counter' },
   ]);
   assert.equal((await reader.recall('zebra fact alpha', { namespace: 'pair', mode: 'vector', limit: 1, candidates: 1 }))[0]?.id, x!.id);
   await writer.forget(x!.id);
   // More than CHANGES_KEPT (50,000) later changes, all to one other memory: the forget falls out
   // of the change log, and only a handful of distinct memories changed.
+  // Key upserts of one key (an import may not repeat an id within one file).
   const n = 51_000;
-  await writer.import(
-    Array.from({ length: n }, (_, i) => ({ id: y!.id, content: 'counter version 0', namespace: 'counter', metadata: { i } })),
-    { onConflict: 'replace', batchSize: 5000 },
-  );
+  for (let i = 0; i < n; i += 5000) {
+    const batch = await writer.addMany(
+      Array.from({ length: Math.min(5000, n - i) }, (_, j) => ({ content: `counter version ${i + j + 1}`, key: 'counter', namespace: 'counter' })),
+    );
+    assert.ok(batch.every((r) => r.id === y!.id));
+  }
   await writer.update(y!.id, { content: `counter version ${n}` });
   const db = new Database(path, { readonly: true });
   assert.ok((db.prepare('SELECT min(version) FROM changes').pluck().get() as number) > 10, 'the change log was pruned past the forget');

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { MnemoliteError, openMemory, type Embedder, type Memory } from '../src/index.js';
-import { HashEmbedder, tempDb, tempDir } from './helpers.js';
+import { HashEmbedder, cli, tempDb, tempDir } from './helpers.js';
 import { checkFile } from './stress/lib/filecheck.js';
 import { property, runs } from './stress/lib/prop.js';
 
@@ -600,4 +600,59 @@ test('writing or recalling through a Memory while iterating its own export() is 
   for (const r of [...mem.export()]) await mem.update(r.id, { content: `${r.content} (edited)` });
   assert.equal((await mem.list()).filter((m) => m.content.endsWith('(edited)')).length, 2);
   await mem.close();
+});
+
+test('import refuses a file with duplicate ids (naming the records) or unknown fields (naming the field), and writes nothing; CLI names file:line', async () => {
+  const path = tempDb();
+  const mem = await openMemory({ path, embedder: 'none' });
+  try {
+    await mem.add('already here', { namespace: 'n' });
+    const before = [...mem.export()];
+    const id = '019ad5c0-0000-7000-8000-000000000001';
+    const other = '019ad5c0-0000-7000-8000-000000000002';
+    const dup = [{ id, content: 'first' }, { id: other, content: 'fine' }, { content: 'no id: gets a new one' }, { id, content: 'second, same id' }];
+    await assert.rejects(mem.import(dup), (e: MnemoliteError) => {
+      assert.equal(e.code, 'INVALID_INPUT');
+      assert.match(e.message, new RegExp(`import records 1 and 4 have the same id ${id}`));
+      assert.deepEqual(e.details, { id, records: [1, 4] });
+      return true;
+    });
+    // The same with replace: the file is ambiguous whatever the conflict policy.
+    await assert.rejects(mem.import(dup, { onConflict: 'replace' }), { code: 'INVALID_INPUT' });
+    for (const [field, rec] of [
+      ['catgory', { content: 'typo', catgory: 'x' }],
+      ['eventTime', { content: 'from a newer version', eventTime: '2026-01-01' }],
+      ['__proto__', JSON.parse('{"content":"proto","__proto__":{"a":1}}')],
+    ] as [string, Record<string, unknown>][]) {
+      await assert.rejects(mem.import([{ content: 'ok' }, rec]), (e: MnemoliteError) => {
+        assert.equal(e.code, 'INVALID_INPUT');
+        assert.match(e.message, new RegExp(`import record 2 has unknown field ${JSON.stringify(JSON.stringify(field)).slice(1, -1)}`));
+        assert.match(e.message, /Nothing was imported/);
+        return true;
+      });
+    }
+    assert.deepEqual([...mem.export()], before, 'nothing written');
+    // Every field export writes is accepted back.
+    const full = [...mem.export({ vectors: true })];
+    assert.deepEqual(await mem.import(full), { imported: 0, replaced: 0, skipped: 1 });
+  } finally {
+    await mem.close();
+  }
+  // The CLI points at the lines (blank lines included in the count).
+  const dir = tempDir();
+  const file = join(dir, 'dup.jsonl');
+  writeFileSync(
+    file,
+    '{"id":"019ad5c0-0000-7000-8000-000000000009","content":"a"}\n\n{"content":"b"}\n{"id":"019ad5c0-0000-7000-8000-000000000009","content":"c"}\n',
+  );
+  const db = join(dir, 'm.db');
+  const r = cli(['--db', db, '--embedder', 'none', 'import', file]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /dup\.jsonl lines 1 and 4 have the same id/);
+  const unknownFile = join(dir, 'unknown.jsonl');
+  writeFileSync(unknownFile, '\n{"content":"a","tags":["x"]}\n');
+  const u = cli(['--db', db, '--embedder', 'none', 'import', unknownFile]);
+  assert.equal(u.code, 1);
+  assert.match(u.stderr, /unknown\.jsonl:2 has unknown field "tags"/);
+  assert.equal(existsSync(db), false);
 });

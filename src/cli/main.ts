@@ -15,6 +15,7 @@ import { HISTORY_SOURCES, type HistorySource } from '../ingest/history.js';
 import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText, visible } from './format.js';
 import { registerServe } from './serve-command.js';
+import { removeCreatedOnFailure } from './new-file.js';
 import { registerMigrate } from './migrate.js';
 import { storeOptions } from './store-options.js';
 import { progressBar } from './progress.js';
@@ -80,6 +81,19 @@ async function withMemory<T>(
   } finally {
     await m.close();
   }
+}
+
+/**
+ * The library numbers import records from 1; in a file with blank lines that is not the line. Name
+ * `file:line` instead, so the message points at what to fix.
+ */
+function atLines(err: unknown, file: string, lines: number[]): unknown {
+  if (!(err instanceof MnemoliteError)) return err;
+  const message = err.message.replace(/\bimport records? ((?:\d+(?:, | and ))*\d+)/, (_all, list: string) => {
+    const at = list.split(/, | and /).map((n) => lines[Number(n) - 1] ?? Number(n));
+    return at.length === 1 ? `${file}:${at[0]}` : `${file} lines ${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
+  });
+  return message === err.message ? err : new MnemoliteError(err.code, message, err.details);
 }
 
 /** Parse repeated `--meta key=value` flags; values that look like JSON scalars become them. */
@@ -486,31 +500,44 @@ export function buildProgram(): Command {
     .option('--category <c>', '--from markdown or chat history: category of the memories')
     .option('--chunk-tokens <n>', '--from markdown: target chunk size in tokens', int('--chunk-tokens'))
     .option('--dry-run', '--from chatgpt|claude|mem0|chat-jsonl: report what would change, write nothing')
-    .action(async (file: string, o: MarkdownImportFlags & HistoryImportFlags & { from: string; onConflict: 'skip' | 'replace' }, cmd: Command) => {
-      if (o.from === 'markdown') return importMarkdownCommand(file, o, cmd);
-      if ((HISTORY_SOURCES as readonly string[]).includes(o.from)) return importHistoryCommand(o.from as HistorySource, file, o, cmd);
-      if (file !== '-' && !existsSync(file)) throw new MnemoliteError('NOT_FOUND', `${file} does not exist.`);
-      const records: unknown[] = [];
-      const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
-      let line = 0;
-      for await (const text of rl) {
-        line++;
-        if (!text.trim()) continue;
-        try {
-          records.push(JSON.parse(text));
-        } catch {
-          throw new MnemoliteError('INVALID_INPUT', `${file}:${line} is not valid JSON. Nothing was imported.`);
-        }
+    .action(async (file: string, o: MarkdownImportFlags & HistoryImportFlags & { from: string; onConflict: 'skip' | 'replace' }, cmd: Command) =>
+      // A failed import into a new path leaves no empty file behind.
+      removeCreatedOnFailure(globals(cmd).db, () => importCommand(file, o, cmd)),
+    );
+
+  async function importCommand(
+    file: string,
+    o: MarkdownImportFlags & HistoryImportFlags & { from: string; onConflict: 'skip' | 'replace' },
+    cmd: Command,
+  ): Promise<void> {
+    if (o.from === 'markdown') return importMarkdownCommand(file, o, cmd);
+    if ((HISTORY_SOURCES as readonly string[]).includes(o.from)) return importHistoryCommand(o.from as HistorySource, file, o, cmd);
+    if (file !== '-' && !existsSync(file)) throw new MnemoliteError('NOT_FOUND', `${file} does not exist.`);
+    const records: unknown[] = [];
+    const lines: number[] = [];
+    const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
+    let line = 0;
+    for await (const text of rl) {
+      line++;
+      if (!text.trim()) continue;
+      try {
+        records.push(JSON.parse(text));
+        lines.push(line);
+      } catch {
+        throw new MnemoliteError('INVALID_INPUT', `${file}:${line} is not valid JSON. Nothing was imported.`);
       }
-      await withMemory(cmd, async (m, g) => {
-        const bar = progressBar(!g.json && !!process.stderr.isTTY, 'import');
-        bar.update(0, records.length);
-        const r = await m.import(records, { onConflict: o.onConflict, onProgress: (d) => bar.update(d) });
-        bar.stop();
-        if (g.json) json(r);
-        else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}`);
+    }
+    await withMemory(cmd, async (m, g) => {
+      const bar = progressBar(!g.json && !!process.stderr.isTTY, 'import');
+      bar.update(0, records.length);
+      const r = await m.import(records, { onConflict: o.onConflict, onProgress: (d) => bar.update(d) }).catch((err: unknown) => {
+        throw atLines(err, file, lines);
       });
+      bar.stop();
+      if (g.json) json(r);
+      else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}`);
     });
+  }
 
   program
     .command('backup')

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { MnemoliteError, openMemory } from '../index.js';
 import { isLoopback, parseTokens } from '../http/auth.js';
-import { DEFAULT_BODY_LIMIT, createServer, serverUrl } from '../http/server.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_CONNECTIONS, createServer, serverUrl } from '../http/server.js';
 import { STRONG_TOKEN_BITS } from '../http/token-strength.js';
 import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
@@ -10,6 +10,7 @@ interface ServeOptions {
   port: number;
   host: string;
   bodyLimit: number;
+  maxConnections: number;
   readOnly?: boolean;
   inspector: boolean;
 }
@@ -50,6 +51,12 @@ export function registerServe(program: Command): void {
       process.env.MNEMOLITE_HOST || '127.0.0.1',
     )
     .option('--body-limit <bytes>', 'largest request body in bytes', wholeNumber('--body-limit', 1024, 1024 * 1024 * 1024), DEFAULT_BODY_LIMIT)
+    .option(
+      '--max-connections <n>',
+      'most connections open at once; more are closed as soon as they arrive',
+      wholeNumber('--max-connections', 1, 100_000),
+      DEFAULT_MAX_CONNECTIONS,
+    )
     .option('--read-only', 'open the memory file read-only: the API and inspector can look but not change')
     .option('--no-inspector', 'do not serve the web inspector at /')
     .addHelpText(
@@ -77,7 +84,7 @@ Security:
       const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
       let app: ReturnType<typeof createServer> | undefined;
       try {
-        app = createServer({ memory: mem, host: o.host, tokens, bodyLimit: o.bodyLimit, inspector: o.inspector });
+        app = createServer({ memory: mem, host: o.host, tokens, bodyLimit: o.bodyLimit, maxConnections: o.maxConnections, inspector: o.inspector });
         await app.listen({ port: o.port, host: o.host }).catch((err: unknown) => {
           throw listenError(err, o.host, o.port);
         });

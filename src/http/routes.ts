@@ -329,11 +329,13 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       operationId: 'me',
       tag: 'server',
       auth: true,
-      summary: 'How the caller is authenticated and which namespaces it may use',
+      summary: 'How the caller is authenticated, which namespaces it may use, and which of them hold memories',
       responses: { 200: { description: 'The caller', schema: 'MeResult' } },
       errors: [401],
       async handler({ principal }) {
-        return { auth: principal.via, namespaces: principal.namespaces };
+        // Filtered here, so a caller learns only the names inside its own grant.
+        const inUse = Object.keys((await mem.stats({ namespace: ALL })).namespaces).filter((n) => allows(principal.namespaces, n));
+        return { auth: principal.via, namespaces: principal.namespaces, namespacesInUse: inUse.sort() };
       },
     }),
     route({

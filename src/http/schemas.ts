@@ -315,6 +315,9 @@ export const ForgetResult = z.object({ id: z.string(), forgotten: z.literal(true
 export const MeResult = z.object({
   auth: z.enum(['none', 'token']).describe('none: no token is configured (loopback only); token: authenticated by a bearer token'),
   namespaces: z.union([z.literal('*'), z.array(z.string())]).describe('"*" or the namespaces (and prefix* patterns) this caller may use'),
+  namespacesInUse: z
+    .array(z.string())
+    .describe('The namespaces holding memories that this caller may use, sorted (a prefix* grant cannot be listed otherwise)'),
 });
 export const HealthResult = z.object({ ok: z.literal(true), version: z.string() });
 

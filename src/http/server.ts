@@ -1,10 +1,12 @@
 import { VERSION } from '../version.js';
+import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { MnemoliteError, type Memory } from '../index.js';
 import { isLoopback, matchToken, type Principal, type TokenEntry } from './auth.js';
-import { HttpError, describeIssues, toErrorResponse } from './errors.js';
+import { HttpError, describeIssues, toErrorResponse, type ErrorBody } from './errors.js';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector/assets.js';
 import { buildOpenApi } from './openapi.js';
 import type { RouteDef } from './route.js';
@@ -12,6 +14,15 @@ import { apiRoutes } from './routes.js';
 
 /** Default request body limit: 1 MiB (a single memory is at most 100,000 bytes of content). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Default cap on open connections. Each costs a socket and a file descriptor (the memory file
+ * needs some too); beyond it a new connection is closed at once instead of starving the process.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 256;
+
+/** Largest request line plus headers, in bytes (Node's default `maxHeaderSize`). */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -23,6 +34,8 @@ export interface ServerOptions {
   tokens?: TokenEntry[];
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** Most connections open at once (default {@link DEFAULT_MAX_CONNECTIONS}); more are closed at once. */
+  maxConnections?: number;
   /** Serve the web inspector at `/` (default true). */
   inspector?: boolean;
   /** Where unexpected errors are logged (default: stderr). */
@@ -51,6 +64,66 @@ function hostName(h: string): string {
   if (s.startsWith('[')) return s.slice(1, s.indexOf(']'));
   const i = s.lastIndexOf(':');
   return i > 0 && s.indexOf(':') === i ? s.slice(0, i) : s;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as text, refusing bytes that are not UTF-8: a lenient decode would store U+FFFD in
+ * place of each bad byte, changing the client's text without telling it.
+ */
+function decodeUtf8(raw: Buffer): string {
+  try {
+    return UTF8.decode(raw);
+  } catch {
+    throw new HttpError(400, 'INVALID_JSON', 'The request body is not valid UTF-8. Send JSON encoded as UTF-8; nothing was changed.');
+  }
+}
+
+/**
+ * Errors Node's HTTP parser raises before a request exists (too long a URL or headers, garbage):
+ * answered in the API's JSON error shape instead of Fastify's own, then the socket is closed.
+ */
+function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let status = 400;
+  let body: ErrorBody = { error: { code: 'BAD_REQUEST', message: 'The request could not be read as HTTP. Check the method, URL and headers.' } };
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    // The request line is the first line: without its end in what was read, the URL is the long part.
+    const lineEnd = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.indexOf('\r\n') : -1;
+    if (lineEnd === -1 || lineEnd > MAX_HEADER_BYTES / 2) {
+      status = 414;
+      body = {
+        error: {
+          code: 'URI_TOO_LONG',
+          message: `The URL is too long (the request line and headers may take ${MAX_HEADER_BYTES / 1024} KiB). Memory ids are at most 200 characters; send long filters in a POST body (e.g. /api/recall).`,
+        },
+      };
+    } else {
+      status = 431;
+      body = {
+        error: {
+          code: 'HEADERS_TOO_LARGE',
+          message: `The request headers are too large (at most ${MAX_HEADER_BYTES / 1024} KiB with the request line). Send fewer or shorter headers.`,
+        },
+      };
+    }
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    body = { error: { code: 'REQUEST_TIMEOUT', message: 'The request took too long to arrive. Send it again.' } };
+  }
+  const text = JSON.stringify(body);
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
+    ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}`),
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(text)}`,
+    'connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${text}`);
 }
 
 /** JSON.parse that names the problem and refuses prototype-poisoning keys. */
@@ -102,13 +175,17 @@ export function createServer(options: ServerOptions): FastifyInstance {
   }
   if (!Number.isInteger(bodyLimit) || bodyLimit < 1024)
     throw new MnemoliteError('INVALID_INPUT', 'The body limit must be a whole number of bytes, at least 1024.');
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new MnemoliteError('INVALID_INPUT', 'maxConnections must be a whole number, 1 or more.');
 
   const app = Fastify({
     logger: false,
     bodyLimit,
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 120_000,
+    http: { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 30_000 },
     return503OnClosing: true,
+    clientErrorHandler: (err, socket) => answerClientError(err, socket),
     frameworkErrors: (err, _req, res) => {
       const reply = res as unknown as FastifyReply;
       const { status, body } = toErrorResponse(err);
@@ -121,14 +198,16 @@ export function createServer(options: ServerOptions): FastifyInstance {
   // Only JSON bodies: a web page cannot send application/json to another origin without a CORS
   // preflight, which this server never approves.
   app.removeContentTypeParser(['text/plain', 'application/json']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, raw, done) => {
     try {
-      done(null, parseJsonBody(text as string));
+      done(null, parseJsonBody(decodeUtf8(raw as Buffer)));
     } catch (err) {
       done(err as Error, undefined);
     }
   });
   app.decorateRequest('principal', null);
+  // Node closes connections beyond this as soon as they are accepted (no response is possible).
+  app.server.maxConnections = maxConnections;
 
   const authRequired = tokens.length > 0;
   const version = VERSION;

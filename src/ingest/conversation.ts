@@ -5,6 +5,7 @@
 import { MnemoliteError, invalid } from '../errors.js';
 import type { AddInput, AddResult, Metadata } from '../types.js';
 import { wordCount } from './text.js';
+import { isoDate } from '../zod-dates.js';
 
 /** One chat turn. */
 export interface ConversationTurn {
@@ -97,9 +98,10 @@ function checkTurns(turns: unknown): { speaker: string; content: string; at: str
     if (typeof content !== 'string' || !content.trim()) throw invalid(`turn ${i}: content must be a non-empty string.`);
     let when: string | undefined;
     if (at !== undefined && at !== null) {
-      const d = at instanceof Date ? at : typeof at === 'string' ? new Date(at) : undefined;
-      if (!d || !Number.isFinite(d.getTime())) throw invalid(`turn ${i}: at must be a Date or an ISO 8601 string such as 2026-03-01T12:00:00Z.`);
-      when = d.toISOString();
+      // The one date check (real calendar dates, years 0001-9999): `new Date` alone rolls Feb 30 into March.
+      const d = isoDate.safeParse(at);
+      if (!d.success) throw invalid(`turn ${i}: at must be a Date or an ISO 8601 string of a real date, such as 2026-03-01T12:00:00Z.`);
+      when = d.data;
     }
     return { speaker: speaker.trim(), content: content.trim(), at: when };
   });

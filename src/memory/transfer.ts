@@ -10,6 +10,7 @@ import { uuidv7 } from '../ids.js';
 import { Memory } from '../memory.js';
 import type { Filter } from '../types.js';
 import { namespaceFor } from '../namespaces.js';
+import { checkDuplicateIds, checkKnownFields } from './import-checks.js';
 import { DEFAULT_NAMESPACE, checkContent, checkId, parseAdd, parseList, toRowFilter, type ParsedAdd } from '../validate.js';
 import { storedContext, storedMetadata } from './records.js';
 import { MAX_CONTEXT_WINDOW, contextVectorsOf, meanVector } from '../search/context.js';
@@ -141,6 +142,7 @@ export async function importRecords(m: ImportTarget, records: Iterable<unknown> 
   const all: ExportRecord[] = [];
   let line = 0;
   for await (const rec of records as AsyncIterable<unknown>) all.push(checkRecord(rec, ++line));
+  checkDuplicateIds(all.map((r) => r.id));
   await checkNamespaces(m.backend, all, onConflict);
   // Embed everything before writing anything, too: a model failure on record 10,000 must not leave a half import.
   const blobs = await importVectors(m, all);
@@ -156,6 +158,7 @@ function checkRecord(rec: unknown, line: number): ExportRecord {
   const at = `import record ${line}`;
   if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) throw invalid(`${at} is not an object.`);
   const r = rec as Record<string, unknown>;
+  checkKnownFields(r, line);
   const out: ExportRecord = {
     id: r.id === undefined ? uuidv7() : checkId(r.id),
     content: checkContent(r.content, `${at} content`),

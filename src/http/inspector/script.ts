@@ -125,7 +125,15 @@ export const INSPECTOR_JS = String.raw`
     return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + p(d.getHours()) + ':' + p(d.getMinutes());
   }
 
+  // A limited token works in one namespace at a time; with none to show there is nothing to load.
+  function noNamespace() {
+    if (!state.me || state.me.namespaces === '*' || $('f-namespace').value) return false;
+    setStatus('No namespace of this token (' + state.me.namespaces.join(', ') + ') holds memories yet.');
+    return true;
+  }
+
   async function loadStats() {
+    if (noNamespace()) return;
     var ns = $('f-namespace').value;
     var q = ns && ns !== '*' && state.me && state.me.namespaces !== '*' ? '?namespace=' + encodeURIComponent(ns) : '';
     var s = await api('GET', '/api/stats' + q);
@@ -156,8 +164,10 @@ export const INSPECTOR_JS = String.raw`
     var sel = $('f-namespace');
     var current = sel.value;
     var restricted = state.me && state.me.namespaces !== '*';
+    // A limited token lists its exact names plus the namespaces in use inside its grant (the
+    // server filters them): a prefix such as team-* cannot be listed any other way.
     var names = restricted
-      ? state.me.namespaces.filter(function (n) { return n.slice(-1) !== '*'; }).concat(fromStats)
+      ? state.me.namespaces.filter(function (n) { return n.slice(-1) !== '*'; }).concat(state.me.namespacesInUse || [], fromStats)
       : fromStats.slice();
     names = names.filter(function (n, i) { return names.indexOf(n) === i; }).sort();
     clear(sel);
@@ -262,6 +272,7 @@ export const INSPECTOR_JS = String.raw`
   }
 
   async function browse() {
+    if (noNamespace()) return;
     var f = listParams();
     var p = new URLSearchParams();
     Object.keys(f).forEach(function (k) { p.set(k, f[k]); });
@@ -272,6 +283,7 @@ export const INSPECTOR_JS = String.raw`
   }
 
   async function search() {
+    if (noNamespace()) return;
     var q = $('q').value.trim();
     if (!q) { state.offset = 0; return browse(); }
     var mode = $('mode').value;
