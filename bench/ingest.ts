@@ -31,6 +31,7 @@ interface Result {
   name: string;
   turns: number;
   ingestMs: number;
+  cpuMs: number;
   turnsPerS: number;
   recall: { p50: number; p95: number; p99: number };
   rssBeforeMB: number;
@@ -65,9 +66,12 @@ async function one(name: string, dir: string, n: number): Promise<Result> {
   const mem = await openMemory({ path: join(work, `${name}.db`), embedder });
   await mem.recall('warm up the model', { limit: 10 }).catch(() => undefined);
   const rssBefore = process.memoryUsage().rss;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await mem.addMany(sample.map((content) => ({ content, force: true })));
   const ingestMs = performance.now() - t0;
+  // CPU of every thread of the process: the work the setup cost, whatever the machine's load.
+  const cpu = process.cpuUsage(cpu0);
   // The workers are still up (they stay until close): this is the memory they hold.
   const rssAfter = process.memoryUsage().rss;
   const ms: number[] = [];
@@ -83,6 +87,7 @@ async function one(name: string, dir: string, n: number): Promise<Result> {
     name,
     turns: sample.length,
     ingestMs: Math.round(ingestMs),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     turnsPerS: +((sample.length / ingestMs) * 1000).toFixed(1),
     recall: pct(ms),
     rssBeforeMB: Math.round(rssBefore / 1e6),
@@ -120,6 +125,6 @@ if (process.argv[2] === '--one') {
     const ratios = mine.map((x, i) => (base[i] ? +(x.turnsPerS / base[i]!.turnsPerS).toFixed(2) : null));
     const rate = mine.map((x) => x.turnsPerS);
     const recall = mine.map((x) => +x.recall.p50.toFixed(1));
-    process.stdout.write(`SUMMARY ${name} turns=${n} turns/s=${rate.join(',')} vs-one=${ratios.join(',')} recall-p50-ms=${recall.join(',')} load=${mine.map((x) => x.load).join(',')}\n`);
+    process.stdout.write(`SUMMARY ${name} turns=${n} turns/s=${rate.join(',')} vs-one=${ratios.join(',')} cpu-s=${mine.map((x) => (x.cpuMs / 1000).toFixed(1)).join(',')} recall-p50-ms=${recall.join(',')} load=${mine.map((x) => x.load).join(',')}\n`);
   }
 }

@@ -156,10 +156,14 @@ export class LocalEmbedder implements Embedder {
     const total = batches.reduce((n, b) => n + b.length, 0);
     // A single text (a recall query, one add) stays here: it must not queue behind an import.
     const live = this.pool !== null && (this.pool.size > 0 || this.failed);
-    const pool = total >= 2 && batches.length >= 2 && (live || total >= this.threshold) ? this.startPool() : null;
+    const pool = total >= 2 && (live || total >= this.threshold) ? this.startPool() : null;
     if (pool) return (await pool.embed(batches)) as (number[] | Float32Array)[][];
     const out: number[][][] = [];
-    for (const b of batches) out.push(await this.embed(b));
+    for (const b of batches) {
+      // The model runs a batch without yielding to the event loop: let timers and I/O in between.
+      if (out.length) await new Promise((r) => setImmediate(r));
+      out.push(await this.embed(b));
+    }
     return out;
   }
 

@@ -89,7 +89,7 @@ export class EmbedPool {
     worker.on('message', (m: WorkerReply) => this.reply(slot, m));
     worker.on('error', (err) => this.drop(slot, err));
     worker.on('exit', (code) => {
-      if (this.slots.includes(slot)) this.drop(slot, new Error(`the worker thread exited with code ${code}`));
+      if (this.slots.includes(slot)) this.drop(slot, new Error(`the worker thread stopped unexpectedly, exit code ${code}`));
     });
     return slot;
   }
