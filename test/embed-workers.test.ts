@@ -272,3 +272,21 @@ test('worker options are checked', () => {
     else process.env.MNEMOLITE_EMBED_WORKERS = saved;
   }
 });
+
+test('openMemory embedWorkers sets the bundled model\'s workers, and is refused where it cannot apply', async () => {
+  const mem = await openMemory({ path: tempDb(), embedWorkers: 1 });
+  assert.ok(mem.embedder instanceof LocalEmbedder);
+  assert.equal(mem.embedder.workers, 1);
+  await mem.close();
+  const none = await openMemory({ path: tempDb(), embedder: 'local', embedWorkers: 0 });
+  assert.equal((none.embedder as LocalEmbedder).workers, 0);
+  await none.close();
+  for (const embedWorkers of [-1, 2.5, 'all', null]) {
+    await assert.rejects(openMemory({ path: tempDb(), embedWorkers: embedWorkers as unknown as number }), { code: 'INVALID_INPUT', message: /embedWorkers must be/ });
+  }
+  await assert.rejects(openMemory({ path: tempDb(), embedder: new LocalEmbedder({ workers: 0 }), embedWorkers: 2 }), {
+    code: 'INVALID_INPUT',
+    message: /embedWorkers applies to the bundled model/,
+  });
+  await assert.rejects(openMemory({ path: tempDb(), embedder: 'none', embedWorkers: 2 }), { code: 'INVALID_INPUT' });
+});
