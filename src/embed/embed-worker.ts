@@ -13,7 +13,13 @@ const model = new LocalEmbedder({ workers: 0 });
 // The pool sends a second batch ahead; run them one after another, not interleaved.
 let chain: Promise<void> = Promise.resolve();
 
+// Batches received and not started yet; the calling thread may take one back (then it is skipped).
+const waiting = new Set<number>();
+
 async function handle(m: { id: number; texts: string[] }): Promise<void> {
+  // A turn of the event loop first, so a take-back sent while the last batch ran is seen.
+  await new Promise((r) => setImmediate(r));
+  if (!waiting.delete(m.id)) return;
   try {
     const vecs = await model.embed(m.texts);
     const dims = model.dims;
@@ -27,6 +33,10 @@ async function handle(m: { id: number; texts: string[] }): Promise<void> {
   }
 }
 
-port.on('message', (m: { id: number; texts: string[] }) => {
-  chain = chain.then(() => handle(m));
+port.on('message', (m: { id: number; texts: string[] } | { cancel: number }) => {
+  if ('cancel' in m) waiting.delete(m.cancel);
+  else {
+    waiting.add(m.id);
+    chain = chain.then(() => handle(m));
+  }
 });

@@ -154,7 +154,7 @@ export class EmbedPool {
         // Let worker replies in first: they refill the workers before this thread blocks on a batch.
         await turn();
         if (!this.helps && this.slots.length) break;
-        const job = this.queue.shift();
+        const job = this.queue.shift() ?? this.steal();
         if (!job) break;
         try {
           const out = await this.local(job.texts);
@@ -169,6 +169,23 @@ export class EmbedPool {
       this.helping = false;
     }
     this.pump();
+  }
+
+  /**
+   * Nothing queued, but a worker holds a batch it has not started (sent ahead, or it is still
+   * loading its model): take that one back rather than wait. The worker is told to skip it; if it
+   * had started anyway, its reply is ignored (the vectors would be the same).
+   */
+  private steal(): Job | undefined {
+    for (const slot of this.slots) {
+      if (slot.jobs.size < 2) continue;
+      const id = Math.max(...slot.jobs.keys());
+      const job = slot.jobs.get(id)!;
+      slot.jobs.delete(id);
+      slot.worker.postMessage({ cancel: id });
+      return job;
+    }
+    return undefined;
   }
 
   private reply(slot: Slot, m: WorkerReply): void {
