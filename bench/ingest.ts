@@ -125,6 +125,8 @@ if (process.argv[2] === '--one') {
     const ratios = mine.map((x, i) => (base[i] ? +(x.turnsPerS / base[i]!.turnsPerS).toFixed(2) : null));
     const rate = mine.map((x) => x.turnsPerS);
     const recall = mine.map((x) => +x.recall.p50.toFixed(1));
-    process.stdout.write(`SUMMARY ${name} turns=${n} turns/s=${rate.join(',')} vs-one=${ratios.join(',')} cpu-s=${mine.map((x) => (x.cpuMs / 1000).toFixed(1)).join(',')} recall-p50-ms=${recall.join(',')} load=${mine.map((x) => x.load).join(',')}\n`);
+    process.stdout.write(
+      `SUMMARY ${name} turns=${n} turns/s=${rate.join(',')} vs-one=${ratios.join(',')} cpu-s=${mine.map((x) => (x.cpuMs / 1000).toFixed(1)).join(',')} recall-p50-ms=${recall.join(',')} load=${mine.map((x) => x.load).join(',')}\n`,
+    );
   }
 }

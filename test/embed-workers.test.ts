@@ -273,7 +273,7 @@ test('worker options are checked', () => {
   }
 });
 
-test('openMemory embedWorkers sets the bundled model\'s workers, and is refused where it cannot apply', async () => {
+test("openMemory embedWorkers sets the bundled model's workers, and is refused where it cannot apply", async () => {
   const mem = await openMemory({ path: tempDb(), embedWorkers: 1 });
   assert.ok(mem.embedder instanceof LocalEmbedder);
   assert.equal(mem.embedder.workers, 1);
@@ -282,7 +282,10 @@ test('openMemory embedWorkers sets the bundled model\'s workers, and is refused 
   assert.equal((none.embedder as LocalEmbedder).workers, 0);
   await none.close();
   for (const embedWorkers of [-1, 2.5, 'all', null]) {
-    await assert.rejects(openMemory({ path: tempDb(), embedWorkers: embedWorkers as unknown as number }), { code: 'INVALID_INPUT', message: /embedWorkers must be/ });
+    await assert.rejects(openMemory({ path: tempDb(), embedWorkers: embedWorkers as unknown as number }), {
+      code: 'INVALID_INPUT',
+      message: /embedWorkers must be/,
+    });
   }
   await assert.rejects(openMemory({ path: tempDb(), embedder: new LocalEmbedder({ workers: 0 }), embedWorkers: 2 }), {
     code: 'INVALID_INPUT',

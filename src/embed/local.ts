@@ -123,7 +123,13 @@ export class LocalEmbedder implements Embedder {
     if (this.failed) return null;
     if (this.pool) this.finished.push(...this.pool.stats());
     try {
-      this.pool = new EmbedPool(this.workers, (texts) => this.embed(texts), this.helps, (err) => this.workerFailed(err), this.idleMs);
+      this.pool = new EmbedPool(
+        this.workers,
+        (texts) => this.embed(texts),
+        this.helps,
+        (err) => this.workerFailed(err),
+        this.idleMs,
+      );
     } catch (err) {
       // No worker threads here (e.g. a bundle without the worker file): embed on this thread.
       this.workerFailed(err as Error);
