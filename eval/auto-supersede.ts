@@ -1,7 +1,7 @@
 /**
  * Precision of `supersede: 'auto'` (issue 15, EVAL.md "Current over stale").
  *
- *   npx tsx eval/auto-supersede.ts [--batch 20]
+ *   npx tsx eval/auto-supersede.ts [--batch 20] [--curve] [--show [--held]]
  *
  * Stores the facts set in time order with `supersede: 'auto'` on every memory (batches of 20 by
  * default: an item does not see the others of its batch), then compares the links the library made
@@ -15,6 +15,7 @@ import { openMemory } from '../src/index.js';
 import { LocalEmbedder } from '../src/embed/local.js';
 import { CachingEmbedder } from './embed-cache.js';
 import type { Dataset } from './gen-util.js';
+import { factRoots, halfOf, type Half } from './split.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const bi = process.argv.indexOf('--batch');
@@ -42,24 +43,59 @@ const root = (id: string): string => {
   for (let n = 0; n < 5 && byId.get(g)?.duplicateOf; n++) g = byId.get(g)!.duplicateOf!;
   return g;
 };
-let correct = 0;
-const wrong: string[] = [];
+/** Fact group of a memory (eval/split.ts); an unlabelled new memory is its own group. */
+const rootOf = factRoots(ds);
+const halfOfNew = (id: string): Half => halfOf(rootOf(id));
+const dot = (x: Float32Array, y: Float32Array): number => x.reduce((acc, v, i) => acc + v * y[i]!, 0);
+interface Link {
+  ok: boolean;
+  half: Half;
+  cos: number;
+  text: string;
+}
+const judged: Link[] = [];
 for (const [newId, libId] of links) {
   // Any earlier version of the same fact counts (a chain a → b → c: linking c to a is right too).
   const chain = new Set<string>();
   for (let t = byId.get(newId)!.supersedes, n = 0; t && n < 10; t = byId.get(t)?.supersedes, n++) chain.add(root(t));
   const targets = (toEval.get(libId) ?? []).map(root);
-  if (targets.some((t) => chain.has(t))) correct++;
-  else wrong.push(`  "${byId.get(newId)!.content}" → "${byId.get((toEval.get(libId) ?? [''])[0]!)?.content}"`);
+  const n = byId.get(newId)!,
+    o = byId.get((toEval.get(libId) ?? [''])[0]!)!;
+  const [vn, vo] = await embedder.embed([n.content, o.content]);
+  judged.push({
+    ok: targets.some((t) => chain.has(t)),
+    half: halfOfNew(newId),
+    cos: dot(vn!, vo!),
+    text: `  [${n.category}] ${n.createdAt.slice(0, 10)} "${n.content}" → ${o.createdAt.slice(0, 10)} "${o.content}"`,
+  });
 }
-const labelled = ds.memories.filter((m) => m.supersedes).length;
-const resched = wrong.filter((w) => w.includes('appointment moved to')).length;
-console.log(
-  `of the ${wrong.length} unlabelled links, ${resched} link one "Dentist appointment moved to <day>" note to the previous one (the set labels them as separate events).`,
-);
-console.log(
-  `supersede: 'auto' on facts (batches of ${BATCH}): ${links.length} links, ${correct} correct: precision ${(correct / Math.max(1, links.length)).toFixed(3)}, recall ${(correct / labelled).toFixed(3)} of ${labelled} labelled updates.`,
-);
-if (process.argv.includes('--show')) console.log(wrong.slice(0, 30).join('\n'));
+const labelledIds = ds.memories.filter((m) => m.supersedes).map((m) => m.id);
+const pr = (xs: Link[], half?: Half): string => {
+  const lab = labelledIds.filter((id) => !half || halfOfNew(id) === half).length;
+  const ok = xs.filter((x) => x.ok).length;
+  return `${xs.length} links, ${ok} correct: precision ${(ok / Math.max(1, xs.length)).toFixed(3)}, recall ${(ok / lab).toFixed(3)} of ${lab}`;
+};
+console.log(`supersede: 'auto' on facts (batches of ${BATCH}), links judged against the labelled \`supersedes\`:`);
+console.log(`  whole: ${pr(judged)}`);
+for (const h of ['tune', 'held'] as const) console.log(`  ${h}:  ${pr(judged.filter((x) => x.half === h), h)}`);
+if (process.argv.includes('--curve')) {
+  // The pick is the candidate with the highest cosine, so a higher floor only drops links below it.
+  console.log('  trade-off by cosine floor (precision / recall, whole · tune · held):');
+  for (const t of [0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]) {
+    const keep = judged.filter((x) => x.cos >= t);
+    const cell = (half?: Half): string => {
+      const xs = keep.filter((x) => !half || x.half === half);
+      const lab = labelledIds.filter((id) => !half || halfOfNew(id) === half).length;
+      const ok = xs.filter((x) => x.ok).length;
+      return `${(ok / Math.max(1, xs.length)).toFixed(2)} / ${(ok / lab).toFixed(2)} (${xs.length})`;
+    };
+    console.log(`    ≥ ${t.toFixed(2)}: ${cell()} · ${cell('tune')} · ${cell('held')}`);
+  }
+}
+if (process.argv.includes('--show')) {
+  const which = process.argv.includes('--held') ? 'held' : 'tune';
+  console.log(`  wrong links in the ${which} half:`);
+  console.log(judged.filter((x) => !x.ok && x.half === which).map((x) => `${x.text} cos ${x.cos.toFixed(2)}`).join('\n'));
+}
 await mem.close();
 rmSync(dir, { recursive: true, force: true });

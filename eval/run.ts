@@ -45,6 +45,7 @@ import { EXTRA_VARIANTS } from './locomo-variants.js';
 import { ALT_LEGS, AltKeyword } from './keyword-alt.js';
 import type { Dataset, EvalQuery } from './gen-util.js';
 import { METRICS, METRIC_LABEL, firstRank, mean, score, selfCheck, type Scores } from './metrics.js';
+import { queryHalf } from './split.js';
 
 // ---- variants ------------------------------------------------------------------------------
 
@@ -446,6 +447,26 @@ function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.d
       '',
       `"latest" queries where a superseded version ranks above the current one: ${stale.map((r) => `${r.name} ${(100 * r.staleAbove!).toFixed(0)}%`).join(', ')}.`,
     );
+  if (stale.length) {
+    // The fixed split of fact groups (eval/split.ts): rules are tuned on one half, the other is held out.
+    const half = queryHalf(ds);
+    const halves = (['tune', 'held'] as const).map((h) => ({ h, ids: new Set(ds.queries.filter((q) => half(q) === h).map((q) => q.id)) }));
+    out.push('', 'By half of the fact groups (eval/split.ts): stale above current (latest queries) · overall R@10 / MRR', '');
+    out.push(
+      table(
+        ['variant', ...halves.map(({ h, ids }) => `${h} (${[...ids].filter((id) => ds.queries.find((q) => q.id === id)?.stale?.length).length} latest / ${ids.size})`)],
+        stale.map((r) => [
+          r.name,
+          ...halves.map(({ ids }) => {
+            const xs = r.perQuery.filter((q) => ids.has(q.id));
+            const st = xs.filter((q) => q.staleAbove !== undefined);
+            const m = mean(xs.map((q) => q.scores));
+            return `${((100 * st.filter((q) => q.staleAbove).length) / Math.max(1, st.length)).toFixed(0)}% · ${f3(m.r10)} / ${f3(m.mrr)}`;
+          }),
+        ]),
+      ),
+    );
+  }
   return out.join('\n');
 }
 

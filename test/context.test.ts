@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
 import { MnemoliteError, migrateMemories, openMemory, type ExportRecord, type Memory, type OpenOptions } from '../src/index.js';
 import { MIGRATIONS } from '../src/store/schema.js';
+import { PG_SCHEMA_VERSION } from '../src/pg/schema.js';
 import { HashEmbedder, tempDb } from './helpers.js';
 import { storeTargets, type Location } from './store-matrix.js';
 import { freshSchema } from './pg-servers.js';
@@ -290,7 +291,8 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
   const old = await mem.addConversation(CHAT, { sessionId: 's1', minWords: 0, contextWindow: 0 });
   await mem.close();
   await sql(`ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE, DROP COLUMN context_embedding, DROP COLUMN search_embedding;
-    DROP TABLE "${schema}".ctx_term_stats; DROP INDEX "${schema}".memories_session;
+    DROP TABLE "${schema}".ctx_term_stats; DROP TABLE "${schema}".namespace_stats; DROP INDEX "${schema}".memories_session;
+    DROP TABLE "${schema}".term_stats; CREATE TABLE "${schema}".term_stats (term text PRIMARY KEY, df integer NOT NULL);
     CREATE INDEX memories_embedding_hnsw ON "${schema}".memories USING hnsw (embedding vector_cosine_ops);
     UPDATE "${schema}".meta SET value = '2' WHERE key = 'schema_version'`);
   const indexes = async (): Promise<string[]> =>
@@ -299,7 +301,7 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
 
   mem = await open2();
   try {
-    assert.equal((await mem.stats()).schemaVersion, 3);
+    assert.equal((await mem.stats()).schemaVersion, PG_SCHEMA_VERSION);
     assert.deepEqual(await indexes(), ['memories_search_hnsw'], 'the HNSW index moved to the searched vector');
     const [kept] = await sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM "${schema}".memories WHERE search_embedding IS NOT NULL AND search_embedding = embedding AND context IS NULL`,

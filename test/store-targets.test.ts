@@ -736,8 +736,8 @@ test('PostgreSQL schema: an older schema is migrated forward on open, a newer on
   await c.connect();
   try {
     // Put the schema back to version 1, as a store made by the first PostgreSQL release was
-    // (without schema 2's term statistics and schema 3's conversational context).
-    await c.query(`DROP TABLE "${schema}".term_stats; DROP TABLE "${schema}".ctx_term_stats; ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE;
+    // (without schema 2's term statistics, schema 3's conversational context and schema 4's per-namespace statistics).
+    await c.query(`DROP TABLE "${schema}".term_stats; DROP TABLE "${schema}".ctx_term_stats; DROP TABLE "${schema}".namespace_stats; ALTER TABLE "${schema}".memories DROP COLUMN context CASCADE;
       DROP INDEX "${schema}".memories_session; UPDATE "${schema}".meta SET value = '1' WHERE key = 'schema_version'`);
     const again = await openMemory({ ...loc, embedder: 'none' });
     assert.equal((await again.stats()).schemaVersion, PG_SCHEMA_VERSION);

@@ -7,7 +7,9 @@
  *   "upgraded", "promoted", "no longer", "(was …)");
  * - same namespace and category, same speaker when both have one, an older memory not already
  *   superseded, with different content;
- * - they name the same subject (a shared name or identifier) or, with no names, share two content words;
+ * - the older memory is not about one occasion that was over before the new one was said
+ *   ("moved to Friday", "Standup 2025-02-17: …"; src/lifecycle/occasion.ts);
+ * - they name the same subject (the names of one all occur in the other) or, with no names, share two content words;
  * - they share a content word besides the names (the attribute: "port", "team", "phone");
  * - they are close in meaning (cosine ≥ {@link AUTO_MIN_COSINE} when vectors exist).
  *
@@ -18,6 +20,8 @@ import type { RecallHit } from '../types.js';
 import { STOP_WORDS } from '../search/stopwords.js';
 import type { RecallOptions } from '../types.js';
 import { stems } from './current.js';
+import { occasionPassed } from './occasion.js';
+import { UPDATE_CUE, saysUpdate, statedAt } from './update-cues.js';
 
 /** Smallest cosine between an update and the memory it replaces (bundled model; EVAL.md). */
 export const AUTO_MIN_COSINE = 0.55;
@@ -27,8 +31,6 @@ export const autoSupersedeShape = {
   supersede: z.literal('auto', { message: 'must be "auto"' }).optional(),
 };
 
-const UPDATE_CUE =
-  /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|new|finished|migrated|migration done|instead)\b|\(was\b/i;
 const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
 
 /** Words that open a note rather than name its subject. */
@@ -38,15 +40,24 @@ const STARTERS = new Set(['met', 'released', 'shipped', 'decided', 'note', 'remi
  * The names a text is about, in order: capitalised words and identifiers, without short acronyms
  * ("API", "HTTP": shared by unrelated notes), stop words, update cues and note openers.
  */
-function names(text: string): string[] {
+function names(text: string, dropSpeaker: boolean): string[] {
   const out: string[] = [];
-  for (const w of text.replace(SPEAKER, '').match(/[\p{L}\p{N}_-]+/gu) ?? []) {
+  for (const w of (dropSpeaker ? text.replace(SPEAKER, '') : text).match(/[\p{L}\p{N}_-]+/gu) ?? []) {
     const x = w.replace(/-+$/, '');
     const lower = x.toLowerCase();
     if (x.length < 2 || /^\p{Lu}{2,4}$/u.test(x) || STOP_WORDS.has(lower) || STARTERS.has(lower) || UPDATE_CUE.test(x)) continue;
     if ((/_/.test(x) || /\p{Ll}\p{Lu}/u.test(x) || /^\p{Lu}/u.test(x)) && !out.includes(lower)) out.push(lower);
   }
   return out;
+}
+
+/**
+ * Whether two memories name the same subject: one's names all occur in the other. "Amara Eze took
+ * over Pebble from Zoe Fischer" names all that "Pebble is owned by Zoe Fischer" does; "Postgres for
+ * Heron bumped to 15" and "Postgres for Magpie bumped to 15" each name something the other does not.
+ */
+function nested(a: readonly string[], b: readonly string[]): boolean {
+  return a.every((x) => b.includes(x)) || b.every((x) => a.includes(x));
 }
 
 /** What the rule knows about the memory being added. */
@@ -60,25 +71,30 @@ export interface NewMemory {
 
 /** The candidate `content` most likely updates, or undefined. `hits` come from recalling `content` itself. */
 export function pickSuperseded(m: NewMemory, hits: readonly RecallHit[]): RecallHit | undefined {
-  if (!UPDATE_CUE.test(m.content)) return undefined;
-  const nNames = names(m.content),
-    nStems = stems(m.content);
+  if (!saysUpdate(m.content)) return undefined;
+  const nStems = stems(m.content);
   const speaker = SPEAKER.exec(m.content)?.[1];
   let best: RecallHit | undefined;
   for (const h of hits) {
     if (h.namespace !== m.namespace || h.category !== m.category || h.supersededBy) continue;
-    if (h.createdAt.getTime() >= m.time || h.content.trim() === m.content.trim()) continue;
+    if (statedAt(h) >= m.time || h.content.trim() === m.content.trim()) continue;
+    // A note about one occasion ("moved to Friday") that has passed is not a value a new note updates.
+    if (occasionPassed(h.content, statedAt(h), m.time)) continue;
     const hs = SPEAKER.exec(h.content)?.[1];
     if (speaker !== undefined && hs !== undefined && speaker !== hs) continue;
     const cos = h.evidence.cosine;
     if (cos !== undefined && cos < AUTO_MIN_COSINE) continue;
-    const hNames = names(h.content);
+    // A "Name: …" prefix is a speaker only when both have one (checked equal above); on one side
+    // only it is a label that holds the subject ("Met Diego Alvarez today: staff engineer …").
+    const both = speaker !== undefined && hs !== undefined;
+    const nNames = names(m.content, both),
+      hNames = names(h.content, both);
     const hStems = stems(h.content);
     const namesAsStems = new Set([...nNames, ...hNames].map((x) => stems(x)).flatMap((s) => [...s]));
     const sharedWords = [...nStems].filter((x) => hStems.has(x) && !namesAsStems.has(x));
-    // The same subject: both name it first ("Nimbus API moved…" is not about "Magpie API…"), or
-    // neither names anything and they share two words.
-    const subject = nNames.length && hNames.length ? nNames[0] === hNames[0] : !nNames.length && !hNames.length && sharedWords.length >= 2;
+    // The same subject: one's names all occur in the other ("Postgres for Heron…" is not about
+    // "Postgres for Magpie…"), or neither names anything and they share two words.
+    const subject = nNames.length && hNames.length ? nested(nNames, hNames) : !nNames.length && !hNames.length && sharedWords.length >= 2;
     if (!subject || sharedWords.length < 1) continue;
     if (!best || (cos ?? 0) > (best.evidence.cosine ?? 0)) best = h;
   }

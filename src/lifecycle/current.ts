@@ -17,6 +17,7 @@ import type { FusedHit } from '../search/fusion.js';
 import { STOP_WORDS } from '../search/stopwords.js';
 import { dot } from './dedup.js';
 import { jaccard, tokenSet } from './mmr.js';
+import { saysUpdate } from './update-cues.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
 export const CURRENT_POOL = 100;
@@ -47,11 +48,17 @@ export interface CurrentMeta {
 
 const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
 
-/** Light stem: plurals and simple verb endings, so "moved"/"moves" and "port"/"ports" meet. */
+/**
+ * Light stem: plural, then a simple verb ending, then a final "e", so "moved"/"moves"/"moving",
+ * "release"/"released" and "meeting"/"meetings" meet.
+ */
 function stem(w: string): string {
-  const x = w.replace(/'s$/, '');
-  if (x.length > 5) return x.replace(/(ing|ed|es|s)$/, '');
-  return x.length > 3 && !x.endsWith('ss') ? x.replace(/s$/, '') : x;
+  let x = w.replace(/'s$/, '');
+  if (x.length > 3 && x.endsWith('s') && !x.endsWith('ss')) x = x.slice(0, -1);
+  if (x.length > 5) x = x.replace(/ing$/, '');
+  if (x.length > 4) x = x.replace(/ed$/, '');
+  if (x.length > 4) x = x.replace(/e$/, '');
+  return x;
 }
 
 /** Content words of a text, lower-cased and lightly stemmed; identifiers (`snake_case`, `camelCase`) stay whole. */
@@ -62,14 +69,16 @@ export function stems(text: string): Set<string> {
 }
 
 /**
- * The query's naming words: names and identifiers (capitalised past the first word, ALL CAPS,
- * camelCase, or holding a digit or underscore). A candidate about another subject lacks them.
+ * The query's naming words: names and identifiers (capitalised past the first word, ALL CAPS of five
+ * letters or more, camelCase, or holding a digit or underscore). A candidate about another subject lacks them.
  */
 export function namingTerms(query: string): Set<string> {
   const out = new Set<string>();
   const words = query.match(/[\p{L}\p{N}_]+/gu) ?? [];
   words.forEach((w, i) => {
-    const naming = /[\d_]/.test(w) || /^\p{Lu}{2,}$/u.test(w) || /\p{Ll}\p{Lu}/u.test(w) || (i > 0 && /^\p{Lu}/u.test(w));
+    // Short acronyms ("API", "URL", "DB") name a kind of thing shared by many subjects, not a subject.
+    const acronym = /^\p{Lu}{2,4}$/u.test(w);
+    const naming = !acronym && (/[\d_]/.test(w) || /^\p{Lu}{5,}$/u.test(w) || /\p{Ll}\p{Lu}/u.test(w) || (i > 0 && /^\p{Lu}/u.test(w)));
     if (naming && !STOP_WORDS.has(w.toLowerCase())) out.add(stem(w.toLowerCase()));
   });
   return out;
@@ -122,11 +131,25 @@ export function preferCurrent(
     }
     return s;
   };
-  /** Whether the newer memory `b` matches the query where the older `a` does. */
+  const cues = new Map<number, boolean>();
+  const cue = (seq: number): boolean => {
+    let c = cues.get(seq);
+    if (c === undefined) cues.set(seq, (c = saysUpdate(meta.get(seq)!.content)));
+    return c;
+  };
+  /**
+   * Whether the newer memory `b` matches the query where the older `a` does. Two kinds of evidence
+   * lower the bar: the query asks for the present value ("now", "current"), and `b` says itself that
+   * a value changed ("moved to", "now", "switched"). With both, the keyword test is waived; with
+   * neither, the two must share {@link MIN_ATTRIBUTE_OVERLAP} words besides the names.
+   */
   const matchesLike = (a: number, b: number): boolean => {
     const qa = qTerms(a),
       qb = qTerms(b);
     if (!qa.size) return false;
+    // Chat turns say "now" in passing ("I'm now into pottery"), so between two turns the cue is no evidence.
+    const changed = cue(b) && !(SPEAKER.test(meta.get(a)!.content) && SPEAKER.test(meta.get(b)!.content));
+    const evidence = (intent ? 1 : 0) + (changed ? 1 : 0);
     let shared = 0;
     for (const t of qa)
       if (qb.has(t)) shared++;
@@ -136,14 +159,14 @@ export function preferCurrent(
     // Keyword evidence: the newer one must match the query's vocabulary about as strongly.
     const ba = bm25?.get(a),
       bb = bm25?.get(b);
-    if (ba !== undefined && (bb === undefined || -bb < (intent ? KEYWORD_RATIO / 2 : KEYWORD_RATIO) * -ba)) return false;
+    if (evidence < 2 && ba !== undefined && (bb === undefined || -bb < (evidence ? KEYWORD_RATIO / 2 : KEYWORD_RATIO) * -ba)) return false;
     // Same attribute, not only the same subject: the two share words besides the query's names
     // (a shared query word counts twice), so "Pebble runs on Heroku" does not replace "Pebble's CI is Buildkite".
     const ca = contentStems(a),
       cb = contentStems(b);
     let overlap = 0;
     for (const t of ca) if (cb.has(t) && !naming.has(t)) overlap += q.has(t) ? 2 : 1;
-    return overlap >= (intent ? 0 : MIN_ATTRIBUTE_OVERLAP);
+    return overlap >= [MIN_ATTRIBUTE_OVERLAP, 1, 0][evidence]!;
   };
   const n = Math.min(out.length, intent ? CURRENT_POOL : PLAIN_POOL);
   // Bounded passes: each move puts a strictly newer memory above an older one, so it terminates;

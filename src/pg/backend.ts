@@ -153,8 +153,8 @@ export class PostgresBackend implements Backend, PgStore {
   }
 
   /** @internal Count rows written (for the keyword statistics). */
-  wrote(n: number): void {
-    this.search.wrote(n);
+  wrote(n: number, namespaces?: Iterable<string>): void {
+    this.search.wrote(n, namespaces);
   }
 
   // ---- writes (src/pg/write.ts) -------------------------------------------------

@@ -12,7 +12,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 3;
+export const PG_SCHEMA_VERSION = 4;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -131,6 +131,33 @@ export const PG_MIGRATIONS: string[] = [
       EXECUTE format('CREATE INDEX memories_search_hnsw ON memories USING hnsw (search_embedding %s.vector_cosine_ops)', vs);
     END IF;
   END $$;
+  `,
+  // 3 -> 4: keyword statistics per namespace (a recall in one namespace scores with that namespace's alone).
+  `
+  DROP TABLE term_stats;
+  DROP TABLE ctx_term_stats;
+  CREATE TABLE term_stats (
+    namespace text NOT NULL,
+    term      text NOT NULL,   -- an english stem, as in memories.tsv
+    df        integer NOT NULL, -- memories of the namespace containing it
+    PRIMARY KEY (namespace, term)
+  );
+  CREATE TABLE ctx_term_stats (
+    namespace text NOT NULL,
+    term      text NOT NULL,   -- as term_stats, for ctx_tsv
+    df        integer NOT NULL,
+    PRIMARY KEY (namespace, term)
+  );
+  CREATE INDEX term_stats_term ON term_stats(term);
+  CREATE INDEX ctx_term_stats_term ON ctx_term_stats(term);
+  CREATE TABLE namespace_stats (
+    namespace text PRIMARY KEY,
+    docs      float8 NOT NULL, -- memories
+    avgdl     float8 NOT NULL, -- their mean tsv length
+    cdocs     float8 NOT NULL, -- memories with context
+    cavgdl    float8 NOT NULL  -- their mean ctx_tsv length
+  );
+  DELETE FROM meta WHERE key IN ('term_stats_docs', 'term_stats_avgdl', 'ctx_stats_docs', 'ctx_stats_avgdl');
   `,
 ];
 

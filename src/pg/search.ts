@@ -59,6 +59,8 @@ export class PgSearch {
   private writesSinceStats = Infinity;
   /** Documents counted when the statistics were made, as last seen. */
   private statsDocs = 0;
+  /** Per namespace: memories when this process last saw its statistics, and rows it wrote there since. */
+  private readonly nsStats = new Map<string, { docs: number; writes: number }>();
 
   constructor(private readonly pg: PgStore) {}
 
@@ -81,19 +83,35 @@ export class PgSearch {
     const terms = lq.text === null ? [] : queryTerms(lq.text);
     const fields: FieldLeg[] = [];
     if (terms.length) {
-      await this.ensureTermStats();
+      const ns = lq.filter.namespace;
+      await this.ensureTermStats(ns);
+      const p = new Params();
+      const text = p.add(terms.join(' '));
+      // Within one namespace the statistics are that namespace's alone (as the file's): its scores,
+      // and the relevance made from them, never move with what other namespaces hold. Across all
+      // namespaces they are the sums. A stale count never falls below a df (idf stays positive).
+      const scoped = ns !== undefined;
+      const n = scoped ? p.add(ns) : '';
+      const st = scoped
+        ? `SELECT coalesce(s.docs, 1) AS n, coalesce(s.avgdl, 1) AS avgdl, coalesce(s.cdocs, 1) AS cn, coalesce(s.cavgdl, 1) AS cavgdl
+             FROM (SELECT 1) AS one LEFT JOIN namespace_stats s ON s.namespace = ${n}`
+        : `SELECT coalesce(sum(docs), 1) AS n, coalesce(sum(docs * avgdl) / nullif(sum(docs), 0), 1) AS avgdl,
+                  coalesce(sum(cdocs), 1) AS cn, coalesce(sum(cdocs * cavgdl) / nullif(sum(cdocs), 0), 1) AS cavgdl FROM namespace_stats`;
+      const df = (table: string): string =>
+        scoped
+          ? `SELECT term, df FROM ${table} WHERE namespace = ${n} AND term IN (SELECT lexeme FROM qt)`
+          : `SELECT term, sum(df) AS df FROM ${table} WHERE term IN (SELECT lexeme FROM qt) GROUP BY term`;
+      const idf = (d: string, docs: string): string => `ln(1 + (greatest(${docs}, ${d}) - ${d} + 0.5) / (${d} + 0.5))`;
       const r = await this.pg.db.query<{ lexeme: string; df: number; idf: number; avgdl: number; cdf: number; cidf: number; cavgdl: number }>(
         'recall',
-        `WITH qt AS (SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
-           st AS (SELECT greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_docs'), 1), 1) AS n,
-                         greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'term_stats_avgdl'), 1), 1) AS avgdl,
-                         greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'ctx_stats_docs'), 1), 1) AS cn,
-                         greatest(coalesce((SELECT value::float8 FROM meta WHERE key = 'ctx_stats_avgdl'), 1), 1) AS cavgdl)
-         SELECT qt.lexeme, coalesce(ts.df, 0)::float8 AS df, ln(1 + (st.n - coalesce(ts.df, 0) + 0.5) / (coalesce(ts.df, 0) + 0.5)) AS idf, st.avgdl,
-                coalesce(cs.df, 0)::float8 AS cdf, ln(1 + (st.cn - coalesce(cs.df, 0) + 0.5) / (coalesce(cs.df, 0) + 0.5)) AS cidf, st.cavgdl
-         FROM qt CROSS JOIN st LEFT JOIN term_stats ts ON ts.term = qt.lexeme LEFT JOIN ctx_term_stats cs ON cs.term = qt.lexeme
+        `WITH qt AS (SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ${text}))) AS lexeme),
+           st AS (SELECT greatest(n, 1)::float8 AS n, greatest(avgdl, 1)::float8 AS avgdl, greatest(cn, 1)::float8 AS cn, greatest(cavgdl, 1)::float8 AS cavgdl FROM (${st}) AS x),
+           ts AS (${df('term_stats')}), cs AS (${df('ctx_term_stats')})
+         SELECT qt.lexeme, coalesce(ts.df, 0)::float8 AS df, ${idf('coalesce(ts.df, 0)', 'st.n')} AS idf, st.avgdl,
+                coalesce(cs.df, 0)::float8 AS cdf, ${idf('coalesce(cs.df, 0)', 'st.cn')} AS cidf, st.cavgdl
+         FROM qt CROSS JOIN st LEFT JOIN ts ON ts.term = qt.lexeme LEFT JOIN cs ON cs.term = qt.lexeme
          ORDER BY df, qt.lexeme`,
-        [terms.join(' ')],
+        p.values,
       );
       const own = r.map(({ lexeme, df, idf }) => ({ lexeme, df, idf }));
       out.idfMass = own.reduce((x, w) => x + w.idf, 0);
@@ -197,56 +215,96 @@ export class PgSearch {
   }
 
   /**
-   * Keep `term_stats` and `ctx_term_stats` (document frequency per stem of each keyword field, from
-   * `ts_stat`) roughly current: made when missing, remade when the memory count or the count of
-   * memories with context has moved by more than 10% (at least 50). Approximate
-   * on purpose: an idf barely changes with a few more memories, and a per-row counter would make
-   * every writer wait on the rows of common words.
+   * Keep the keyword statistics roughly current: per namespace, the memories and their average
+   * length in each keyword field (`namespace_stats`) and the document frequency of each stem
+   * (`term_stats`, `ctx_term_stats`). All of them are remade when missing or when the memory count,
+   * or the count of memories with context, has moved by more than 10% (at least 50); one namespace's
+   * are remade when a recall in it finds none, or after this process wrote max(10, 10%) memories
+   * to it. Approximate on purpose: an idf barely changes with a few more memories, and a per-row
+   * counter would make every writer wait on the rows of common words.
    */
-  private async ensureTermStats(): Promise<void> {
-    if (this.writesSinceStats < Math.max(50, this.statsDocs * 0.1)) return;
-    const [r] = await this.pg.db.query<{ docs: number | null; cdocs: number | null; n: number; cn: number }>(
-      'read the term statistics',
-      `SELECT (SELECT value::float8 FROM meta WHERE key = 'term_stats_docs') AS docs, (SELECT value::float8 FROM meta WHERE key = 'ctx_stats_docs') AS cdocs,
-              count(*)::float8 AS n, count(context)::float8 AS cn FROM memories`,
-    );
-    const docs = r?.docs ?? null;
-    const cdocs = r?.cdocs ?? null;
-    const n = r?.n ?? 0;
-    const cn = r?.cn ?? 0;
-    const moved = (now: number, then: number | null): boolean => then === null || Math.abs(now - then) > Math.max(50, then * 0.1);
-    // The context field counts too: a store of facts that starts keeping conversations changes its statistics, not its size.
-    if (moved(n, docs) || moved(cn, cdocs)) {
-      await this.pg.db.tx('update the term statistics', async (q) => {
-        // One server at a time; the others go on with the statistics they have.
-        const [lock] = await q<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`mnemolite-stats:${this.pg.schema}`]);
-        if (!lock?.ok) return;
-        await q('DELETE FROM term_stats');
-        await q(`INSERT INTO term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT tsv FROM "${this.pg.schema}".memories')`);
-        await q('DELETE FROM ctx_term_stats');
-        await q(
-          `INSERT INTO ctx_term_stats(term, df) SELECT word, ndoc FROM ts_stat('SELECT ctx_tsv FROM "${this.pg.schema}".memories WHERE ctx_tsv IS NOT NULL')`,
-        );
-        // The planner's statistics too: after a bulk load (and on PGlite, which has no autovacuum)
-        // it would not know that a rare stem matches few rows, and would scan them all.
-        await q('ANALYZE memories');
-        for (const [k, sql] of [
-          ['term_stats_docs', 'SELECT count(*)::text FROM memories'],
-          ['term_stats_avgdl', 'SELECT coalesce(avg(length(tsv)), 1)::text FROM memories'],
-          ['ctx_stats_docs', 'SELECT count(context)::text FROM memories'],
-          ['ctx_stats_avgdl', 'SELECT coalesce(avg(length(ctx_tsv)), 1)::text FROM memories'],
-        ] as const) {
-          await q(`INSERT INTO meta(key, value) VALUES ($1, (${sql})) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [k]);
-        }
-      });
+  private async ensureTermStats(ns: string | undefined): Promise<void> {
+    if (this.writesSinceStats >= Math.max(50, this.statsDocs * 0.1)) {
+      const [r] = await this.pg.db.query<{ docs: number | null; cdocs: number | null; n: number; cn: number }>(
+        'read the term statistics',
+        `SELECT (SELECT value::float8 FROM meta WHERE key = 'term_stats_docs') AS docs, (SELECT value::float8 FROM meta WHERE key = 'ctx_stats_docs') AS cdocs,
+                count(*)::float8 AS n, count(context)::float8 AS cn FROM memories`,
+      );
+      const docs = r?.docs ?? null;
+      const cdocs = r?.cdocs ?? null;
+      const n = r?.n ?? 0;
+      const cn = r?.cn ?? 0;
+      const moved = (now: number, then: number | null): boolean => then === null || Math.abs(now - then) > Math.max(50, then * 0.1);
+      // The context field counts too: a store of facts that starts keeping conversations changes its statistics, not its size.
+      if (moved(n, docs) || moved(cn, cdocs)) {
+        await this.remakeStats(null);
+        this.nsStats.clear();
+      }
+      this.statsDocs = n;
+      this.writesSinceStats = 0;
     }
-    this.statsDocs = n;
-    this.writesSinceStats = 0;
+    if (ns === undefined) return;
+    const known = this.nsStats.get(ns);
+    if (known && known.writes < Math.max(10, known.docs * 0.1)) return;
+    const [row] = known
+      ? []
+      : await this.pg.db.query<{ docs: number }>('read the term statistics', 'SELECT docs FROM namespace_stats WHERE namespace = $1', [ns]);
+    if (!known && row) {
+      this.nsStats.set(ns, { docs: row.docs, writes: 0 });
+      return;
+    }
+    await this.remakeStats(ns);
+    const [after] = await this.pg.db.query<{ docs: number }>('read the term statistics', 'SELECT docs FROM namespace_stats WHERE namespace = $1', [ns]);
+    this.nsStats.set(ns, { docs: after?.docs ?? 0, writes: 0 });
   }
 
-  /** Count rows written, for {@link ensureTermStats}. */
-  wrote(n: number): void {
+  /** Remake the statistics of one namespace, or of all (`null`). One server at a time; the others go on with the statistics they have. */
+  private async remakeStats(ns: string | null): Promise<void> {
+    await this.pg.db.tx('update the term statistics', async (q) => {
+      const [lock] = await q<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [
+        `mnemolite-stats:${this.pg.schema}:${ns ?? '*'}`,
+      ]);
+      if (!lock?.ok) return;
+      const args = ns === null ? [] : [ns];
+      const only = ns === null ? '' : 'WHERE namespace = $1';
+      const and = ns === null ? '' : 'AND m.namespace = $1';
+      for (const [table, column] of [
+        ['term_stats', 'tsv'],
+        ['ctx_term_stats', 'ctx_tsv'],
+      ] as const) {
+        await q(`DELETE FROM ${table} ${only}`, args);
+        await q(
+          `INSERT INTO ${table}(namespace, term, df) SELECT m.namespace, u.lexeme, count(*) FROM memories m CROSS JOIN LATERAL unnest(m.${column}) AS u
+           WHERE m.${column} IS NOT NULL ${and} GROUP BY 1, 2`,
+          args,
+        );
+      }
+      await q(`DELETE FROM namespace_stats ${only}`, args);
+      await q(
+        `INSERT INTO namespace_stats(namespace, docs, avgdl, cdocs, cavgdl)
+         SELECT namespace, count(*), coalesce(avg(length(tsv)), 1), count(context), coalesce(avg(length(ctx_tsv)), 1) FROM memories ${only} GROUP BY namespace`,
+        args,
+      );
+      if (ns !== null) return;
+      // The planner's statistics too: after a bulk load (and on PGlite, which has no autovacuum)
+      // it would not know that a rare stem matches few rows, and would scan them all.
+      await q('ANALYZE memories');
+      for (const [k, sql] of [
+        ['term_stats_docs', 'SELECT count(*)::text FROM memories'],
+        ['ctx_stats_docs', 'SELECT count(context)::text FROM memories'],
+      ] as const) {
+        await q(`INSERT INTO meta(key, value) VALUES ($1, (${sql})) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [k]);
+      }
+    });
+  }
+
+  /** Count rows written, for {@link ensureTermStats}; `namespaces`: where, when the writer knows. */
+  wrote(n: number, namespaces: Iterable<string> = []): void {
     this.writesSinceStats += n;
+    for (const ns of namespaces) {
+      const k = this.nsStats.get(ns);
+      if (k) k.writes++;
+    }
   }
 }
 

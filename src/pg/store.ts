@@ -11,8 +11,8 @@ export interface PgStore {
   readonly location: string;
   /** Whether the store has a vector column (pgvector, and an embedder once). */
   readonly vectors: boolean;
-  /** Count rows written, so the keyword statistics know when to refresh. */
-  wrote(n: number): void;
+  /** Count rows written (and, when known, their namespaces), so the keyword statistics know when to refresh. */
+  wrote(n: number, namespaces?: Iterable<string>): void;
 }
 
 /** Rows as {@link MemoryRow}s (the driver returns plain objects with the aliased columns). */

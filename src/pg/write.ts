@@ -26,7 +26,10 @@ export async function addMany(pg: PgStore, items: WriteItem[], model: string | n
   return pg.db.tx('add memories', async (q) => {
     const out: AddResult[] = [];
     for (const it of items) out.push(await addOne(pg, q, it, model, dedup));
-    pg.wrote(items.length);
+    pg.wrote(
+      items.length,
+      items.map((it) => namespaceFor('add', it.opts.namespace)),
+    );
     return out;
   });
 }
@@ -180,7 +183,7 @@ export async function update(pg: PgStore, id: string, ns: string | undefined, c:
     if (u.pinned !== undefined) sets.push(`pinned = ${p.add(u.pinned)}`);
     if (u.importance !== undefined) sets.push(`importance = ${p.add(u.importance)}`);
     await q(`UPDATE memories SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
-    if (c.content !== undefined) pg.wrote(1);
+    if (c.content !== undefined) pg.wrote(1, [cur.namespace]);
     return rows(await q(`SELECT ${ROW_COLUMNS} FROM memories m WHERE m.id = $1`, [id]))[0]!;
   });
 }
@@ -190,7 +193,7 @@ export async function forget(pg: PgStore, id: string, ns: string | undefined): P
     const [r] = await q<{ namespace: string }>('SELECT namespace FROM memories WHERE id = $1 FOR UPDATE', [id]);
     if (!r || !inScope(r, ns)) return false;
     await q('DELETE FROM memories WHERE id = $1', [id]);
-    pg.wrote(1);
+    pg.wrote(1, [r.namespace]);
     return true;
   });
 }
@@ -251,7 +254,10 @@ export async function importBatch(
         res.imported++;
       }
     }
-    pg.wrote(items.length);
+    pg.wrote(
+      items.length,
+      items.map((r) => r.namespace),
+    );
     return res;
   });
 }

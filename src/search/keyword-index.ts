@@ -11,6 +11,8 @@ interface Postings {
   /** Live documents among the postings, as of mutation `dfAt`. */
   df: number;
   dfAt: number;
+  /** The same per group (namespace), counted when a search in that group first needs it. */
+  gdf?: Map<number, { df: number; at: number }>;
 }
 
 /** Reads one term's postings from FTS5: rowids of its instances, comma-separated, in rowid order. */
@@ -28,6 +30,12 @@ export type TermLoader = (term: string) => string | null;
  * Only document lengths are loaded up front; a term's postings are read from the FTS5 index the
  * first time a query uses it, then kept and extended as memories are added. Removed slots are
  * skipped; document frequencies count live slots at query time, so removal needs no bookkeeping.
+ *
+ * Each document belongs to a group (its namespace). A search within one group takes its
+ * statistics (documents, average length, document frequencies) from that group alone, as if the
+ * group were its own table: one namespace's scores, and the `relevance` made from them, must not
+ * move with what other namespaces hold (that would tell a caller whether another tenant's
+ * memories contain a word), and a conversation's own word frequencies rank its turns better.
  */
 export class KeywordIndex {
   private readonly loaded = new Map<string, Postings>();
@@ -43,6 +51,10 @@ export class KeywordIndex {
   private touched = new Int32Array(0);
   private live = 0;
   private totalLen = 0;
+  /** Group of each slot, and per group its live documents and summed length. */
+  private groupOf = new Int32Array(0);
+  private groupLive: number[] = [];
+  private groupLen: number[] = [];
   /** Bumped by every add and remove: cached document frequencies older than this are recounted. */
   private mutations = 0;
 
@@ -68,25 +80,41 @@ export class KeywordIndex {
     const c = new Float64Array(cap).fill(-Infinity);
     c.set(this.acc);
     this.acc = c;
+    const g = new Int32Array(cap);
+    g.set(this.groupOf);
+    this.groupOf = g;
   }
 
-  /** Set a live document's length (tokens) without its postings (bulk load from FTS5's docsize). */
-  setLength(slot: number, tokens: number): void {
+  /**
+   * Set a live document's length (tokens) and group without its postings (bulk load from FTS5's
+   * docsize). A slot keeps its group for life (slots are not reused for another namespace).
+   */
+  setLength(slot: number, tokens: number, group = 0): void {
     this.reserve(slot + 1);
     this.mutations++;
-    if (this.alive[slot]) this.totalLen -= this.docLen[slot]!;
-    else {
+    if (this.alive[slot]) {
+      this.totalLen -= this.docLen[slot]!;
+      this.groupLen[this.groupOf[slot]!]! -= this.docLen[slot]!;
+      this.groupLive[this.groupOf[slot]!]!--;
+    } else {
       this.alive[slot] = 1;
       this.live++;
       this.acc[slot] = 0;
     }
+    while (this.groupLive.length <= group) {
+      this.groupLive.push(0);
+      this.groupLen.push(0);
+    }
+    this.groupOf[slot] = group;
+    this.groupLive[group]!++;
+    this.groupLen[group]! += tokens;
     this.docLen[slot] = tokens;
     this.totalLen += tokens;
   }
 
-  /** Add a document: its tokens (stemmed, with repeats). Postings already in memory are extended. */
-  add(slot: number, tokens: readonly string[]): void {
-    this.setLength(slot, tokens.length);
+  /** Add a document: its tokens (stemmed, with repeats) and group. Postings already in memory are extended. */
+  add(slot: number, tokens: readonly string[], group = 0): void {
+    this.setLength(slot, tokens.length, group);
     if (!this.loaded.size) return;
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
@@ -120,6 +148,8 @@ export class KeywordIndex {
     this.acc[slot] = -Infinity;
     this.live--;
     this.totalLen -= this.docLen[slot]!;
+    this.groupLive[this.groupOf[slot]!]!--;
+    this.groupLen[this.groupOf[slot]!]! -= this.docLen[slot]!;
     this.docLen[slot] = 0;
   }
 
@@ -171,6 +201,8 @@ export class KeywordIndex {
    * eligible hits, the search runs again over every term, as FTS5 would match them.
    * `stats.idfMass`, when given, receives the summed idf of the query's terms (the most a
    * memory matching each term once, at average length, can score): fusion reads coverage from it.
+   * `group`, when given, is the one group the search is confined to: statistics are that group's
+   * (`eligible` must then pass only slots of that group).
    */
   search(
     terms: readonly string[],
@@ -179,11 +211,14 @@ export class KeywordIndex {
     slotOf: (seq: number) => number,
     eligible?: (slot: number) => boolean,
     stats?: { idfMass: number },
+    group?: number,
   ): { slot: number; score: number }[] {
-    const N = this.live;
+    const inGroup = group !== undefined && group < this.groupLive.length;
+    const N = group === undefined ? this.live : inGroup ? this.groupLive[group]! : 0;
     if (!N || k <= 0) return [];
-    const avg = this.totalLen / N;
+    const avg = (inGroup ? this.groupLen[group!]! : this.totalLen) / N;
     const alive = this.alive;
+    const groupOf = this.groupOf;
     // A term repeated (two query words with one stem, e.g. "deploy deploying") counts once per
     // word, as in FTS5, where each word is its own phrase of the OR.
     const times = new Map<string, number>();
@@ -196,13 +231,30 @@ export class KeywordIndex {
         p = this.parse(load(t), slotOf);
         this.loaded.set(t, p);
       }
-      if (p.dfAt !== this.mutations) {
-        let df = 0;
-        for (let i = 0; i < p.n; i++) df += alive[p.slots[i]!]!;
-        p.df = df;
-        p.dfAt = this.mutations;
+      let df: number;
+      if (inGroup) {
+        const g = group!;
+        p.gdf ??= new Map();
+        let c = p.gdf.get(g);
+        if (!c || c.at !== this.mutations) {
+          let n = 0;
+          for (let i = 0; i < p.n; i++) {
+            const s = p.slots[i]!;
+            if (alive[s] && groupOf[s] === g) n++;
+          }
+          c = { df: n, at: this.mutations };
+          p.gdf.set(g, c);
+        }
+        df = c.df;
+      } else {
+        if (p.dfAt !== this.mutations) {
+          let n = 0;
+          for (let i = 0; i < p.n; i++) n += alive[p.slots[i]!]!;
+          p.df = n;
+          p.dfAt = this.mutations;
+        }
+        df = p.df;
       }
-      const df = p.df;
       let idf = Math.log((N - df + 0.5) / (df + 0.5));
       if (idf <= 0) idf = 1e-6;
       // A word no memory contains still counts in the mass: it is part of the query the keyword leg cannot match.

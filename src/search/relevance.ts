@@ -51,8 +51,9 @@ export interface RelevanceModel {
  * for keyword-only recall (no query vector).
  */
 export const RELEVANCE_MODELS: { hybrid: RelevanceModel; keyword: RelevanceModel; vector: RelevanceModel } = {
-  // σ(10·(cosine + 0.5·queryCoverage + 2·coverage·cosine − 0.609))
-  hybrid: { bias: -6.09, coverage: 0, cosine: 10, both: 20, queryCoverage: 5 },
+  // σ(10·(cosine + 0.4·queryCoverage + coverage·cosine − 0.542)); refitted when keyword statistics
+  // became per namespace (EVAL.md "Relevance"); before: σ(10·(cosine + 0.5·qc + 2·c·cos − 0.609))
+  hybrid: { bias: -5.42, coverage: 0, cosine: 10, both: 10, queryCoverage: 4 },
   // σ(10·(0.125·coverage + queryCoverage − 0.31))
   keyword: { bias: -3.1, coverage: 1.25, cosine: 0, both: 0, queryCoverage: 10 },
   // σ(8·(cosine − 0.453)): cosine alone separates far less well (EVAL.md)

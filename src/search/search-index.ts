@@ -238,17 +238,17 @@ export class SearchIndex {
       if (d) {
         d.seqs.forEach((seq, i) => {
           const s = this.slotOf.get(seq);
-          if (s >= 0) index.setLength(s, d.lengths[i]!);
+          if (s >= 0) index.setLength(s, d.lengths[i]!, this.nsOf[s]!);
         });
       } else {
         // Unreadable docsize records: count tokens ourselves (slower, same numbers).
         for (const [seq, content] of this.store.allContent(field)) {
           const s = this.slotOf.get(seq);
-          if (s >= 0) index.setLength(s, (isAscii(content) ? tokenizeAscii(content) : this.store.ftsTokens([content])[0]!).length);
+          if (s >= 0) index.setLength(s, (isAscii(content) ? tokenizeAscii(content) : this.store.ftsTokens([content])[0]!).length, this.nsOf[s]!);
         }
       }
     }
-    for (let s = 0; s < this.slots; s++) if (this.seqOf[s]! >= 0 && !this.kw.has(s)) this.kw.setLength(s, 0);
+    for (let s = 0; s < this.slots; s++) if (this.seqOf[s]! >= 0 && !this.kw.has(s)) this.kw.setLength(s, 0, this.nsOf[s]!);
   }
 
   private loadVectors(vec: VectorIndex): void {
@@ -345,11 +345,11 @@ export class SearchIndex {
   private addTokens(index: KeywordIndex, docs: [slot: number, text: string][]): void {
     const other: [number, string][] = [];
     for (const [s, t] of docs)
-      if (isAscii(t)) index.add(s, tokenizeAscii(t));
+      if (isAscii(t)) index.add(s, tokenizeAscii(t), this.nsOf[s]!);
       else other.push([s, t]);
     if (other.length) {
       const toks = this.store.read('tokenize new memories', () => this.store.ftsTokens(other.map((o) => o[1])));
-      other.forEach(([s], i) => index.add(s, toks[i]!));
+      other.forEach(([s], i) => index.add(s, toks[i]!, this.nsOf[s]!));
     }
   }
 
@@ -443,6 +443,10 @@ export class SearchIndex {
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
     const seqOf = this.seqOf;
     const load = (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term, field));
-    return index.search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined, stats).map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
+    // Within one namespace, BM25's statistics are that namespace's own (see KeywordIndex).
+    const group = f.namespace === undefined ? undefined : this.nsCode.get(f.namespace);
+    return index
+      .search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined, stats, group)
+      .map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
   }
 }

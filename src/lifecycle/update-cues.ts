@@ -1,0 +1,22 @@
+/**
+ * Words by which a memory says that it states a changed value ("moved to", "now", "switched",
+ * "no longer", "(was …)"). Both current-over-stale at recall (src/lifecycle/current.ts) and
+ * `supersede: 'auto'` on add (src/lifecycle/auto-supersede.ts) read them, so the list lives here once.
+ */
+
+/** A change word in a memory's own text: the writer says the value changed. */
+export const UPDATE_CUE =
+  /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|^(?:[\w -]{1,30}:\s*)?new|finished|migrated|migration done|instead|relocated|raised|lowered)\b|\(was\b/i;
+
+/** Whether a memory's text reads as an update of an earlier value. */
+export function saysUpdate(content: string): boolean {
+  return UPDATE_CUE.test(content);
+}
+
+/**
+ * The time a memory's statement was made (ms since epoch): what "newer" means for both rules.
+ * Kept in one function so a memory's `eventAt`, once stores carry it, is a one-line change here.
+ */
+export function statedAt(m: { createdAt: Date; eventAt?: Date | null | undefined }): number {
+  return (m.eventAt ?? m.createdAt).getTime();
+}

@@ -1,0 +1,144 @@
+/**
+ * Current over stale and `supersede: 'auto'` (issue 15, item 1): the evidence each rule reads.
+ * Store behaviour runs on every store of test/store-matrix.ts; the pure parts of the rules
+ * (stems, naming words, occasions, the change-word evidence) are checked directly.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { openMemory, type Memory } from '../src/index.js';
+import { namingTerms, preferCurrent, stems, type CurrentMeta } from '../src/lifecycle/current.js';
+import { occasionDay, occasionPassed } from '../src/lifecycle/occasion.js';
+import { saysUpdate, statedAt } from '../src/lifecycle/update-cues.js';
+import type { FusedHit } from '../src/search/fusion.js';
+import { HashEmbedder } from './helpers.js';
+import { storeTargets } from './store-matrix.js';
+
+const targets = await storeTargets();
+
+for (const T of targets) {
+  describe(T.name, () => {
+    const open = (): Promise<Memory> => openMemory({ ...T.fresh(), embedder: T.vectors ? new HashEmbedder() : 'none' });
+
+    test("supersede: 'auto' does not link a note about an occasion that has passed; it does link one before it", async () => {
+      const mem = await open();
+      try {
+        // Stated on Monday 2024-11-04: the Friday is 2024-11-08.
+        const a = await mem.add('Dentist appointment moved to Friday at 8:00.', { category: 'event', createdAt: '2024-11-04T09:00:00Z' });
+        // Two weeks later that Friday is over: another appointment, not an update.
+        const later = await mem.add('Dentist appointment moved to Friday at 13:00.', { category: 'event', supersede: 'auto', createdAt: '2024-11-20T09:00:00Z' });
+        assert.equal(later.autoSuperseded, undefined);
+        assert.ok(!(await mem.get(a.id))!.supersededBy);
+        // Two days later (Wednesday 2024-11-22) that Friday (2024-11-22) has not passed: the same appointment moved again.
+        const again = await mem.add('Dentist appointment moved to Friday at 15:00.', { category: 'event', supersede: 'auto', createdAt: '2024-11-21T09:00:00Z' });
+        assert.equal(again.autoSuperseded, later.id);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test("supersede: 'auto' does not link notes that each name a subject the other does not", async () => {
+      const mem = await open();
+      try {
+        await mem.add('Postgres for Magpie bumped to 15.', { category: 'project', createdAt: '2025-03-13T09:00:00Z' });
+        const heron = await mem.add('Postgres for Heron bumped to 15.', { category: 'project', supersede: 'auto', createdAt: '2025-05-19T09:00:00Z' });
+        assert.equal(heron.autoSuperseded, undefined);
+        const old = await mem.add('Amara Eze is the owner of Lantern.', { category: 'project', createdAt: '2025-01-27T09:00:00Z' });
+        const upd = await mem.add('New owner of Lantern: Tom Becker (was Amara Eze).', { category: 'project', supersede: 'auto', createdAt: '2025-04-14T09:00:00Z' });
+        assert.equal(upd.autoSuperseded, old.id, 'all names of the old note occur in the new one');
+        assert.equal(await mem.count(), 4, 'nothing deleted');
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test("supersede: 'auto': a 'Label:' prefix on one side only is not a speaker, so its names count", async () => {
+      const mem = await open();
+      try {
+        await mem.add('Met Diego Alvarez today: staff engineer on Developer Experience.', { category: 'person', createdAt: '2024-11-03T09:00:00Z' });
+        const r = await mem.add('Ben Carter moved to the Developer Experience team.', { category: 'person', supersede: 'auto', createdAt: '2025-03-21T09:00:00Z' });
+        assert.equal(r.autoSuperseded, undefined);
+      } finally {
+        await mem.close();
+      }
+    });
+  });
+}
+
+describe('the evidence the rules read', () => {
+  test('stems fold plural, verb ending and final e', () => {
+    for (const [a, b] of [
+      ['released', 'release'],
+      ['meetings', 'meeting'],
+      ['moved', 'moving'],
+      ['moves', 'move'],
+    ])
+      assert.deepEqual([...stems(a!)], [...stems(b!)], `${a} / ${b}`);
+    assert.notDeepEqual([...stems('port')], [...stems('post')]);
+  });
+
+  test('short acronyms are not subject names; names and identifiers are', () => {
+    assert.deepEqual([...namingTerms('Which port is the Falcon API on now?')], ['falcon']);
+    assert.ok(namingTerms('Where is FALCONRY hosted?').has('falconry'));
+    assert.ok(namingTerms('what reads WILLOW_JWT_SECRET').has('willow_jwt_secret'));
+  });
+
+  test('change words: an update says so; "new" counts only where it opens the note', () => {
+    for (const t of ['Standup moved to 9:30 CET.', 'No-meeting day is now Thursday.', 'New phone: iPhone 15 Pro.', 'Shell changed from bash to zsh.', 'Manager is Grace (was Tom).'])
+      assert.ok(saysUpdate(t), t);
+    for (const t of ['Released Nimbus v4.4.1 with a new onboarding flow.', 'Demo day: Sofia showed the new admin console.', 'Standup is at 9:15 CET.'])
+      assert.ok(!saysUpdate(t), t);
+  });
+
+  test('occasions: one weekday or a dated note; recurring days never pass', () => {
+    const mon = Date.parse('2024-11-04T09:00:00Z');
+    assert.equal(occasionDay('moved to Friday at 8:00', mon), Date.parse('2024-11-08T00:00:00Z'));
+    assert.equal(occasionDay('moved to Monday', mon), Date.parse('2024-11-04T00:00:00Z'), 'the same day counts');
+    assert.equal(occasionDay('Standup 2025-02-17: the cost reduction', mon), Date.parse('2025-02-17T00:00:00Z'));
+    assert.equal(occasionDay('User trains on Tuesdays and Thursdays', mon), undefined);
+    assert.equal(occasionDay('Friday deploys are banned', mon), undefined, 'a weekday not after on/to/for/until/by');
+    assert.equal(occasionPassed('moved to Friday', mon, Date.parse('2024-11-08T20:00:00Z')), false);
+    assert.equal(occasionPassed('moved to Friday', mon, Date.parse('2024-11-09T00:00:00Z')), true);
+  });
+
+  test('newer means the statement time: eventAt when present, else createdAt', () => {
+    const c = new Date('2025-01-01T00:00:00Z'),
+      e = new Date('2024-06-01T00:00:00Z');
+    assert.equal(statedAt({ createdAt: c }), c.getTime());
+    assert.equal(statedAt({ createdAt: c, eventAt: e }), e.getTime());
+  });
+
+  test('current over stale: a change word in the newer memory is evidence; without it the pair stays', () => {
+    const v = new Float32Array([1, 0]);
+    const meta = (content: string, day: number): CurrentMeta => ({ namespace: 'default', category: 'preference', content, time: day * 86_400_000, vector: v });
+    const fused: FusedHit[] = [
+      { seq: 1, score: 1 },
+      { seq: 2, score: 0.9 },
+    ] as FusedHit[];
+    const q = 'What is the no-meeting day?';
+    const withCue = new Map([
+      [1, meta('User keeps Tuesday free of meetings.', 1)],
+      [2, meta('No-meeting day is now Thursday.', 100)],
+    ]);
+    assert.deepEqual(
+      preferCurrent(fused, withCue, q).map((h) => h.seq),
+      [2, 1],
+    );
+    const noCue = new Map([
+      [1, meta('User keeps Tuesday free of meetings.', 1)],
+      [2, meta('No-meeting day is Thursday.', 100)],
+    ]);
+    assert.deepEqual(
+      preferCurrent(fused, noCue, q).map((h) => h.seq),
+      [1, 2],
+    );
+    // Between two chat turns the word "now" is no evidence.
+    const chat = new Map([
+      [1, meta('Mel: I keep Tuesday free of meetings.', 1)],
+      [2, meta('Mel: No-meeting day is now Thursday.', 100)],
+    ]);
+    assert.deepEqual(
+      preferCurrent(fused, chat, q).map((h) => h.seq),
+      [1, 2],
+    );
+  });
+});
