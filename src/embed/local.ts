@@ -13,7 +13,7 @@ export const LOCAL_MAX_CHARS = 4000;
 export interface LocalEmbedderOptions {
   /**
    * Worker threads for bulk embedding (`addMany`, `addConversation`, imports, `reindex`), each with
-   * its own copy of the model (about 60 MB each, measured in BENCHMARKS.md). The calling thread
+   * its own copy of the model (about 260–300 MB RSS each, measured in BENCHMARKS.md). The calling thread
    * embeds batches too, between messages. `'auto'` (default): one fewer than the CPU cores, at most
    * 3 (1 on a 2-core machine), or the `MNEMOLITE_EMBED_WORKERS` environment variable; 0 embeds on
    * the calling thread only.
