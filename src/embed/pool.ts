@@ -139,7 +139,8 @@ export class EmbedPool {
         slot.worker.postMessage({ id: job.id, texts: job.texts });
       }
     }
-    if (this.queue.length && !this.helping && (this.helps || !this.slots.length)) void this.help();
+    const waiting = this.queue.length > 0 || (this.helps && this.slots.some((s) => s.jobs.size >= DEPTH));
+    if (waiting && !this.helping && (this.helps || !this.slots.length)) void this.help();
     if (this.idleMs !== null && !this.idleTimer && !this.queue.length && !this.helping && this.slots.every((s) => !s.jobs.size)) {
       this.idleTimer = setTimeout(() => void this.stopWorkers(), this.idleMs);
       this.idleTimer.unref();
