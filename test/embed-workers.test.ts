@@ -293,3 +293,19 @@ test("openMemory embedWorkers sets the bundled model's workers, and is refused w
   });
   await assert.rejects(openMemory({ path: tempDb(), embedder: 'none', embedWorkers: 2 }), { code: 'INVALID_INPUT' });
 });
+
+test('workerIdleMs stops idle workers; the next bulk call starts new ones', async () => {
+  const e = new LocalEmbedder({ workers: 1, workerThreshold: 40, workerIdleMs: 0 });
+  const mem = await openMemory({ path: tempDb(), embedder: e });
+  await mem.addMany(turns(64).map((content) => ({ content })));
+  // The idle timer (0 ms) was armed when the last batch came back; a later timer runs after it.
+  await new Promise((r) => setTimeout(r, 1));
+  await mem.addMany(turns(64).map((content) => ({ content: `${content} again` })));
+  await mem.close();
+  const workers = e.workerStats().filter((s) => s.thread === 'worker');
+  assert.equal(workers.length, 2, JSON.stringify(e.workerStats()));
+  assert.equal(
+    e.workerStats().reduce((n, s) => n + s.texts, 0),
+    128,
+  );
+});

@@ -152,9 +152,11 @@ export class EmbedPool {
     this.helping = true;
     try {
       for (;;) {
+        if (!this.helps && this.slots.length) break;
+        // Stop as soon as there is nothing to take (then pump below may arm the idle timer at once).
+        if (!this.queue.length && !this.slots.some((s) => s.jobs.size >= DEPTH)) break;
         // Let worker replies in first: they refill the workers before this thread blocks on a batch.
         await turn();
-        if (!this.helps && this.slots.length) break;
         const job = this.queue.shift() ?? this.steal();
         if (!job) break;
         try {
