@@ -1,53 +1,132 @@
 /**
- * End-to-end ingest and recall with the bundled model, single thread vs worker threads:
- * `tsx bench/ingest.ts [locomo-dir] [turns]`. Reads real chat turns from the LoCoMo dev half
- * (never copied into the repository), adds them with addMany into a fresh file per run, then
- * times recall of 50 of the questions (query embedding included). Prints one RESULT line per setup.
+ * End-to-end ingest and recall with the bundled model, one thread vs worker threads:
+ * `tsx bench/ingest.ts [locomo-dir] [turns] [rounds]`. Reads real chat turns from the LoCoMo dev
+ * half (never copied into the repository). Each setup runs in a fresh child process (so one run's
+ * threads and memory do not weigh on the next), and the setups alternate round by round (A/B/A/B,
+ * order reversed every other round) so a change in machine load hits them alike. A run opens a
+ * fresh file, loads the model on the calling thread with one recall (as a live agent would have),
+ * adds the turns with one addMany (worker start-up and their model loads included), then times 50
+ * LoCoMo questions through recall (query embedding included). Prints one RESULT line per run and
+ * a summary; `BENCH_SETUPS=none,one,w1c` picks setups.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalEmbedder, openMemory, type Embedder } from '../src/index.js';
+import { fileURLToPath } from 'node:url';
+import { LocalEmbedder, openMemory, type LocalEmbedderOptions } from '../src/index.js';
 import { pct } from './data.js';
 import { scratch } from './systems.js';
 
-const dir = process.argv[2] ?? '/work/shared/locomo-dev';
-const n = Number(process.argv[3] ?? 400);
-const turns: string[] = [];
-const questions: string[] = [];
-for (const f of readdirSync(dir)
-  .filter((x) => x.endsWith('.json'))
-  .sort()) {
-  const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
-  for (const k of Object.keys(d).filter((x) => /^session_\d+$/.test(x))) {
-    for (const t of d[k] as { speaker: string; text: string }[]) turns.push(`${t.speaker}: ${t.text}`);
-  }
-  for (const q of d.qa as { question: string }[]) questions.push(q.question);
-}
-const sample = turns.slice(0, n);
-const work = scratch(join(tmpdir(), 'mnemolite-bench-ingest'));
+/** The setups: `null` is keyword only (no model). */
+const SETUPS: Record<string, LocalEmbedderOptions | null> = {
+  none: null,
+  one: { workers: 0 },
+  w1c: { workers: 1 },
+  w2: { workers: 2, callingThreadEmbeds: false },
+  w2c: { workers: 2 },
+};
 
-async function run(name: string, embedder: Embedder | 'none'): Promise<void> {
-  const path = join(work, `${name}.db`);
-  const mem = await openMemory({ path, embedder });
+interface Result {
+  name: string;
+  turns: number;
+  ingestMs: number;
+  cpuMs: number;
+  turnsPerS: number;
+  recall: { p50: number; p95: number; p99: number };
+  rssBeforeMB: number;
+  rssAfterMB: number;
+  threads: unknown;
+  load: number;
+}
+
+function corpus(dir: string): { turns: string[]; questions: string[] } {
+  const turns: string[] = [];
+  const questions: string[] = [];
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()) {
+    const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
+    for (const k of Object.keys(d).filter((x) => /^session_\d+$/.test(x))) {
+      for (const t of d[k] as { speaker: string; text: string }[]) turns.push(`${t.speaker}: ${t.text}`);
+    }
+    for (const q of d.qa as { question: string }[]) questions.push(q.question);
+  }
+  return { turns, questions };
+}
+
+/** One setup in this process. */
+async function one(name: string, dir: string, n: number): Promise<Result> {
+  const { turns, questions } = corpus(dir);
+  const sample = turns.slice(0, n);
+  const work = scratch(join(tmpdir(), `mnemolite-bench-ingest-${process.pid}`));
+  const opts = SETUPS[name];
+  if (opts === undefined) throw new Error(`unknown setup ${name}`);
+  const embedder = opts ? new LocalEmbedder(opts) : 'none';
+  const mem = await openMemory({ path: join(work, `${name}.db`), embedder });
   await mem.recall('warm up the model', { limit: 10 }).catch(() => undefined);
+  const rssBefore = process.memoryUsage().rss;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await mem.addMany(sample.map((content) => ({ content, force: true })));
   const ingestMs = performance.now() - t0;
+  // CPU of every thread of the process: the work the setup cost, whatever the machine's load.
+  const cpu = process.cpuUsage(cpu0);
+  // The workers are still up (they stay until close): this is the memory they hold.
+  const rssAfter = process.memoryUsage().rss;
   const ms: number[] = [];
   for (const q of questions.slice(0, 50)) {
     const t = performance.now();
     await mem.recall(q, { limit: 10 });
     ms.push(performance.now() - t);
   }
-  const stats = embedder instanceof LocalEmbedder ? embedder.workerStats() : [];
+  const threads = embedder instanceof LocalEmbedder ? embedder.workerStats() : [];
   await mem.close();
-  process.stdout.write(
-    `RESULT ${JSON.stringify({ name, turns: sample.length, ingestMs: Math.round(ingestMs), turnsPerS: +((sample.length / ingestMs) * 1000).toFixed(1), recall: pct(ms), workers: stats })}\n`,
-  );
+  scratch(work);
+  return {
+    name,
+    turns: sample.length,
+    ingestMs: Math.round(ingestMs),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    turnsPerS: +((sample.length / ingestMs) * 1000).toFixed(1),
+    recall: pct(ms),
+    rssBeforeMB: Math.round(rssBefore / 1e6),
+    rssAfterMB: Math.round(rssAfter / 1e6),
+    threads,
+    load: +loadavg()[0]!.toFixed(2),
+  };
 }
 
-await run('none', 'none');
-await run('local-1thread', new LocalEmbedder({ workers: 0 }));
-await run('local-2workers', new LocalEmbedder({ workers: 2 }));
-scratch(work);
+if (process.argv[2] === '--one') {
+  const r = await one(process.argv[3]!, process.argv[4]!, Number(process.argv[5]));
+  process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
+} else {
+  const dir = process.argv[2] ?? '/work/shared/locomo-dev';
+  const n = Number(process.argv[3] ?? 400);
+  const rounds = Number(process.argv[4] ?? 2);
+  const names = (process.env.BENCH_SETUPS ?? 'none,one,w1c,w2,w2c').split(',');
+  const results: Result[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const name of r % 2 ? [...names].reverse() : names) {
+      const p = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--one', name, dir, String(n)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const line = p.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      if (!line) throw new Error(`setup ${name} failed (exit ${p.status})`);
+      process.stdout.write(`${line}\n`);
+      results.push(JSON.parse(line.slice(7)) as Result);
+    }
+  }
+  // Speed-up of each setup over the one-thread run of the same round.
+  const base = results.filter((x) => x.name === 'one');
+  for (const name of names) {
+    const mine = results.filter((x) => x.name === name);
+    const ratios = mine.map((x, i) => (base[i] ? +(x.turnsPerS / base[i]!.turnsPerS).toFixed(2) : null));
+    const rate = mine.map((x) => x.turnsPerS);
+    const recall = mine.map((x) => +x.recall.p50.toFixed(1));
+    process.stdout.write(
+      `SUMMARY ${name} turns=${n} turns/s=${rate.join(',')} vs-one=${ratios.join(',')} cpu-s=${mine.map((x) => (x.cpuMs / 1000).toFixed(1)).join(',')} recall-p50-ms=${recall.join(',')} load=${mine.map((x) => x.load).join(',')}\n`,
+    );
+  }
+}

@@ -232,6 +232,14 @@ export interface OpenOptions {
    * or any object implementing {@link Embedder}.
    */
   embedder?: 'local' | 'none' | Embedder;
+  /**
+   * Worker threads for bulk embedding with the bundled model (`addMany`, `addConversation`,
+   * imports, `reindex`), besides the calling thread, which embeds too. `'auto'` (default): one
+   * fewer than the CPU cores, at most 3, or `MNEMOLITE_EMBED_WORKERS`; `0`: the calling thread
+   * only. Started at the first bulk call of 256+ texts and kept until `close()`. Only with
+   * `embedder: 'local'`; a {@link LocalEmbedder} you build takes its own `workers` option.
+   */
+  embedWorkers?: number | 'auto';
   /** Open read-only. */
   readonly?: boolean;
   /** Milliseconds to wait on a locked database before failing with `BUSY` (default 5000); on PostgreSQL, the connections' `lock_timeout`. */

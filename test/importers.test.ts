@@ -421,7 +421,8 @@ test('imports on worker threads write the same vectors as on one thread', async 
     pooled.workerStats().reduce((n, s) => n + s.texts, 0),
     96,
   );
-  assert.equal(pooled.loadedHere, false);
+  // The calling thread may take batches too; the worker threads did embed.
+  assert.ok(pooled.workerStats().some((s) => s.thread === 'worker' && s.texts > 0));
   assert.equal(vectors[0]!.size, 96);
   for (const [content, v] of vectors[0]!) assert.deepEqual(vectors[1]!.get(content), v, content);
 });

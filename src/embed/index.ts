@@ -28,8 +28,15 @@ function describe(v: unknown): string {
 }
 
 /** Turn the `embedder` option into an embedder, or `null` for keyword-only. */
-export function resolveEmbedder(e: 'local' | 'none' | Embedder | undefined): Embedder | null {
-  if (e === undefined || e === 'local') return new LocalEmbedder();
+export function resolveEmbedder(e: 'local' | 'none' | Embedder | undefined, workers?: number | 'auto'): Embedder | null {
+  if (workers !== undefined && workers !== 'auto' && !(Number.isInteger(workers) && workers >= 0 && workers <= 64))
+    throw new MnemoliteError('INVALID_INPUT', `embedWorkers must be "auto" or a whole number from 0 to 64, not ${JSON.stringify(workers)}.`);
+  if (workers !== undefined && e !== undefined && e !== 'local')
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      'embedWorkers applies to the bundled model (embedder "local"); pass new LocalEmbedder({ workers }) instead, or leave embedWorkers out.',
+    );
+  if (e === undefined || e === 'local') return new LocalEmbedder(workers !== undefined ? { workers } : {});
   if (e === 'none') return null;
   if (typeof e === 'object' && e !== null) {
     const problem = embedderProblem(e);

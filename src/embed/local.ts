@@ -12,29 +12,43 @@ export const LOCAL_MAX_CHARS = 4000;
 /** Options of {@link LocalEmbedder}. */
 export interface LocalEmbedderOptions {
   /**
-   * Worker threads for bulk embedding (`addMany`, `addConversation`, imports, `reindex`): each runs
-   * its own copy of the model (about 100 MB each) on whole batches. Default: the number of CPU cores, at
-   * most 4, or the `MNEMOLITE_EMBED_WORKERS` environment variable; 0 or 1 embeds on the calling thread.
+   * Worker threads for bulk embedding (`addMany`, `addConversation`, imports, `reindex`), each with
+   * its own copy of the model (about 260–300 MB RSS each, measured in BENCHMARKS.md). The calling thread
+   * embeds batches too, between messages. `'auto'` (default): one fewer than the CPU cores, at most
+   * 3 (1 on a 2-core machine), or the `MNEMOLITE_EMBED_WORKERS` environment variable; 0 embeds on
+   * the calling thread only.
    */
-  workers?: number;
+  workers?: number | 'auto';
   /**
    * Texts in one bulk call (or announced by {@link LocalEmbedder.prepareBulk}) from which the
-   * workers are started (default 256): below that, loading the model in each worker costs more
-   * than it saves. Once started, the workers take every bulk call of two or more texts until idle.
+   * workers are started (default 256): below that, loading the model in a worker costs more than
+   * it saves. Once started, the workers take every bulk call of two or more texts.
    */
   workerThreshold?: number;
-  /** Milliseconds without work after which the workers stop (default 30,000). */
+  /**
+   * Milliseconds without work after which the workers stop (they start again at the next bulk
+   * call). Default: they run until {@link LocalEmbedder.close} (`Memory.close()`); they never keep
+   * a finished program alive.
+   */
   workerIdleMs?: number;
+  /**
+   * Whether the calling thread embeds bulk batches too, between messages (default true: it would
+   * otherwise wait idle). Its event loop then runs between batches but not during one (about 0.7 s
+   * for 32 chat turns); false keeps it free throughout, for a server that must answer meanwhile,
+   * at the cost of that thread's share of the work.
+   */
+  callingThreadEmbeds?: boolean;
 }
 
-function defaultWorkers(): number {
+/** Workers for `'auto'`: the other cores, the calling thread being the first (at most 3 workers). */
+function autoWorkers(): number {
   const env = process.env.MNEMOLITE_EMBED_WORKERS;
-  if (env !== undefined && env.trim() !== '') {
+  if (env !== undefined && env.trim() !== '' && env.trim() !== 'auto') {
     const n = Number(env);
     if (Number.isInteger(n) && n >= 0 && n <= 64) return n;
-    throw new MnemoliteError('INVALID_INPUT', `MNEMOLITE_EMBED_WORKERS must be a whole number from 0 to 64, not "${env}".`);
+    throw new MnemoliteError('INVALID_INPUT', `MNEMOLITE_EMBED_WORKERS must be "auto" or a whole number from 0 to 64, not "${env}".`);
   }
-  return Math.min(4, availableParallelism());
+  return Math.max(0, Math.min(3, availableParallelism() - 1));
 }
 
 interface UseModel {
@@ -49,28 +63,31 @@ export class LocalEmbedder implements Embedder {
   readonly provider = 'local';
   readonly id = LOCAL_MODEL_ID;
   readonly dims = 512;
-  /** Worker threads used for bulk calls (0: none). */
+  /** Worker threads used for bulk calls besides the calling thread (0: none). */
   readonly workers: number;
   private readonly threshold: number;
-  private readonly idleMs: number;
+  private readonly idleMs: number | null;
+  private readonly helps: boolean;
   private model: Promise<UseModel> | null = null;
   private pool: EmbedPool | null = null;
-  private poolBroken = false;
+  /** A worker failed: no new workers for this embedder (a crash loop would cost more than it saves). */
+  private failed = false;
   private readonly finished: WorkerStats[] = [];
 
   constructor(options: LocalEmbedderOptions = {}) {
-    const { workers, workerThreshold, workerIdleMs } = options ?? {};
-    if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= 64))
-      throw new MnemoliteError('INVALID_INPUT', 'workers must be a whole number from 0 to 64.');
+    const { workers, workerThreshold, workerIdleMs, callingThreadEmbeds } = options ?? {};
+    if (workers !== undefined && workers !== 'auto' && !(Number.isInteger(workers) && workers >= 0 && workers <= 64))
+      throw new MnemoliteError('INVALID_INPUT', `workers must be "auto" or a whole number from 0 to 64, not ${JSON.stringify(workers)}.`);
     if (workerThreshold !== undefined && !(Number.isInteger(workerThreshold) && workerThreshold >= 1))
       throw new MnemoliteError('INVALID_INPUT', 'workerThreshold must be a whole number, 1 or more.');
     if (workerIdleMs !== undefined && !(Number.isFinite(workerIdleMs) && workerIdleMs >= 0))
       throw new MnemoliteError('INVALID_INPUT', 'workerIdleMs must be a number of milliseconds, 0 or more.');
-    const n = workers ?? defaultWorkers();
-    // One worker would only move the work, not share it: the calling thread does it then.
-    this.workers = n >= 2 ? n : 0;
+    if (callingThreadEmbeds !== undefined && typeof callingThreadEmbeds !== 'boolean')
+      throw new MnemoliteError('INVALID_INPUT', 'callingThreadEmbeds must be true or false.');
+    this.helps = callingThreadEmbeds ?? true;
+    this.workers = workers === undefined || workers === 'auto' ? autoWorkers() : workers;
     this.threshold = workerThreshold ?? 256;
-    this.idleMs = workerIdleMs ?? 30_000;
+    this.idleMs = workerIdleMs ?? null;
   }
 
   private load(): Promise<UseModel> {
@@ -99,19 +116,35 @@ export class LocalEmbedder implements Embedder {
     return this.model;
   }
 
+  /** The pool, started on first need and kept until close (or until idle, with `workerIdleMs`). */
   private startPool(): EmbedPool | null {
-    if (!this.workers || this.poolBroken) return null;
-    if (!this.pool?.alive) {
-      if (this.pool) this.finished.push(...this.pool.stats());
-      try {
-        this.pool = new EmbedPool(this.workers, this.idleMs);
-      } catch {
-        // No worker threads here (e.g. a bundle without the worker file): embed on this thread.
-        this.poolBroken = true;
-        this.pool = null;
-      }
+    if (!this.workers) return null;
+    if (this.pool && (this.pool.size > 0 || this.failed)) return this.pool;
+    if (this.failed) return null;
+    if (this.pool) this.finished.push(...this.pool.stats());
+    try {
+      this.pool = new EmbedPool(
+        this.workers,
+        (texts) => this.embed(texts),
+        this.helps,
+        (err) => this.workerFailed(err),
+        this.idleMs,
+      );
+    } catch (err) {
+      // No worker threads here (e.g. a bundle without the worker file): embed on this thread.
+      this.workerFailed(err as Error);
+      this.pool = null;
     }
     return this.pool;
+  }
+
+  /** Say so, once per failed worker, and finish on the threads left (at least this one). */
+  private workerFailed(err: Error): void {
+    this.failed = true;
+    process.emitWarning(
+      `An embedding worker thread failed (${err?.message ?? String(err)}); its batches are embedded on the remaining threads, and no new workers are started for this embedder.`,
+      { code: 'MNEMOLITE_EMBED_WORKER_FAILED' },
+    );
   }
 
   /** Start the worker threads now when about `texts` texts are coming (see {@link LocalEmbedderOptions.workerThreshold}). */
@@ -120,34 +153,37 @@ export class LocalEmbedder implements Embedder {
   }
 
   /**
-   * Embed several batches: on the worker threads when the bulk is large enough (or they are already
-   * running), else one after another here. The batches are the same either way, so the vectors are
-   * identical (the model's output for a text depends on the rest of its batch).
+   * Embed several batches: on the worker threads and this one when the bulk is large enough (or
+   * the workers are already running), else one after another here. The batches are the same
+   * either way, so the vectors are identical (the model's output for a text depends on the rest
+   * of its batch).
    */
-  async embedBatches(batches: string[][]): Promise<number[][][] | Float32Array[][]> {
+  async embedBatches(batches: string[][]): Promise<(number[] | Float32Array)[][]> {
     const total = batches.reduce((n, b) => n + b.length, 0);
     // A single text (a recall query, one add) stays here: it must not queue behind an import.
-    const pool = total >= 2 && (this.pool?.alive || total >= this.threshold) ? this.startPool() : null;
-    if (pool) {
-      try {
-        return await Promise.all(batches.map((b) => pool.run(b)));
-      } catch (err) {
-        if (err instanceof MnemoliteError && err.code === 'EMBEDDER_FAILED') throw err;
-        // A worker that cannot start or died: finish the work on this thread.
-        this.poolBroken = true;
-      }
-    }
+    const live = this.pool !== null && (this.pool.size > 0 || this.failed);
+    const pool = total >= 2 && (live || total >= this.threshold) ? this.startPool() : null;
+    if (pool) return (await pool.embed(batches)) as (number[] | Float32Array)[][];
     const out: number[][][] = [];
-    for (const b of batches) out.push(await this.embed(b));
+    for (const b of batches) {
+      // The model runs a batch without yielding to the event loop: let timers and I/O in between.
+      if (out.length) await new Promise((r) => setImmediate(r));
+      out.push(await this.embed(b));
+    }
     return out;
   }
 
-  /** Batches and texts each worker thread has embedded so far (empty when none ran). */
+  /** Batches and texts each thread has embedded in bulk so far (empty when no worker ran). */
   workerStats(): WorkerStats[] {
     return [...this.finished, ...(this.pool ? this.pool.stats() : [])];
   }
 
-  /** Whether this thread has loaded the model (bulk work on workers does not load it here). @internal */
+  /** Terminate one running worker thread abruptly, as a crash would (for tests); false when none runs. @internal */
+  killWorker(): boolean {
+    return this.pool?.kill() ?? false;
+  }
+
+  /** Whether this thread has loaded the model. @internal */
   get loadedHere(): boolean {
     return this.model !== null;
   }
@@ -157,8 +193,8 @@ export class LocalEmbedder implements Embedder {
     const p = this.pool;
     this.pool = null;
     if (p) {
-      this.finished.push(...p.stats());
       await p.close();
+      this.finished.push(...p.stats());
     }
   }
 

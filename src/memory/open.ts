@@ -32,7 +32,7 @@ export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
   const path = options.path ?? 'memory.db';
   if (url === undefined && (typeof path !== 'string' || !path.trim() || path.includes('\u0000')))
     throw invalid('path must be a file path such as "memory.db".');
-  const embedder = resolveEmbedder(options.embedder);
+  const embedder = resolveEmbedder(options.embedder, options.embedWorkers);
   const readonly = !!options.readonly;
   const dedup = parseOpenDedup(options);
   const backend: Backend =
