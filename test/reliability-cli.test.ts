@@ -176,7 +176,7 @@ test('CLI files: --db at a FIFO or /dev/null is refused before SQLite opens it (
   assert.equal(existsSync(`${fifo}-journal`) || existsSync(`${fifo}-wal`), false);
 });
 
-test('CLI files: a failed import into a new path leaves no file behind (every --from); an existing file is kept', () => {
+test('CLI files: a failed import (or a dry run) into a new path leaves no file behind (every --from); an existing file is kept', () => {
   const dir = tempDir();
   const bad = join(dir, 'bad.jsonl');
   writeFileSync(bad, '{"content":"fine"}\n{"content":""}\n');
@@ -204,6 +204,14 @@ test('CLI files: a failed import into a new path leaves no file behind (every --
   assert.equal(existsSync(kept), true);
   assert.equal(cli(['--db', kept, '--embedder', 'none', 'import', bad]).code, 1);
   assert.equal(existsSync(kept), true);
+  // A dry run into a new path writes nothing: not even the file.
+  const chat = join(dir, 'chat.jsonl');
+  writeFileSync(chat, '{"conversation":"c1","role":"user","content":"I moved to Munich","timestamp":"2026-01-02T10:00:00Z"}\n');
+  const dry = join(dir, 'dry.db');
+  const dr = cli(['--db', dry, '--embedder', 'none', 'import', '--from', 'chat-jsonl', chat, '--dry-run']);
+  assert.equal(dr.code, 0, dr.stderr);
+  assert.match(dr.stdout, /would write 1 memory/);
+  for (const f of [dry, `${dry}-wal`, `${dry}-shm`]) assert.equal(existsSync(f), false, `dry run: ${f} was left behind`);
   // A successful import into a new path creates it.
   const good = join(dir, 'good.jsonl');
   writeFileSync(good, '{"content":"fine"}\n');

@@ -501,8 +501,8 @@ export function buildProgram(): Command {
     .option('--chunk-tokens <n>', '--from markdown: target chunk size in tokens', int('--chunk-tokens'))
     .option('--dry-run', '--from chatgpt|claude|mem0|chat-jsonl: report what would change, write nothing')
     .action(async (file: string, o: MarkdownImportFlags & HistoryImportFlags & { from: string; onConflict: 'skip' | 'replace' }, cmd: Command) =>
-      // A failed import into a new path leaves no empty file behind.
-      removeCreatedOnFailure(globals(cmd).db, () => importCommand(file, o, cmd)),
+      // A failed import (or a dry run) into a new path leaves no empty file behind.
+      removeCreatedOnFailure(globals(cmd).db, () => importCommand(file, o, cmd), { dryRun: !!o.dryRun }),
     );
 
   async function importCommand(

@@ -7,16 +7,22 @@ import { isPostgresUrl } from '../pg/url.js';
  * and the file it created holds no memories: a failed `import` into a new path must not leave an
  * empty database behind (the next run would find a file of the wrong shape or model). A file that
  * existed before, or that holds memories (another process wrote, or an interrupted multi-batch
- * import left resumable batches), is kept.
+ * import left resumable batches), is kept. With `dryRun`, the same holds after success.
  */
-export async function removeCreatedOnFailure<T>(db: string, run: () => Promise<T>): Promise<T> {
+export async function removeCreatedOnFailure<T>(db: string, run: () => Promise<T>, o: { dryRun?: boolean } = {}): Promise<T> {
   const created = !isPostgresUrl(db) && !exists(db);
-  try {
-    return await run();
-  } catch (err) {
+  const cleanUp = (): void => {
     if (created && exists(db) && holdsNoMemories(db)) {
       for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(db + suffix, { force: true });
     }
+  };
+  try {
+    const out = await run();
+    // A dry run promises to write nothing: not even the empty file it had to open.
+    if (o.dryRun) cleanUp();
+    return out;
+  } catch (err) {
+    cleanUp();
     throw err;
   }
 }
