@@ -20,7 +20,7 @@ function daysIn(year: number, month: number): number {
  * Whether the written fields of an ISO string are a real date and time. `Date` itself rolls
  * `2026-02-30` over to March 2 and `T24:00` to the next day; a caller who wrote that made a mistake.
  */
-function realFields(s: string): boolean {
+export function realFields(s: string): boolean {
   const m = ISO.exec(s);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

@@ -242,6 +242,11 @@ test('a malformed file is refused with the JSON path or line, and nothing is wri
     importHistory(mem, 'chat-jsonl', '{"conversation":"a","role":"user","content":"hi"}\n{oops\n', { file: 'chat.jsonl' }),
     /chat\.jsonl:2 is not valid JSON/,
   );
+  // Dates are real calendar dates, as everywhere: February 30 is a mistake, not March 2.
+  await assert.rejects(
+    importHistory(mem, 'chat-jsonl', '{"conversation":"a","role":"user","content":"hi","timestamp":"2026-02-30T10:00:00Z"}\n', { file: 'chat.jsonl' }),
+    /chat\.jsonl:1: \$\.timestamp must be a date/,
+  );
   await assert.rejects(
     importHistory(
       mem,

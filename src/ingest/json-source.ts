@@ -4,6 +4,7 @@
  */
 import { invalid } from '../errors.js';
 import type { MnemoliteError } from '../errors.js';
+import { realFields } from '../zod-dates.js';
 
 /** File contents (text or bytes) or an already parsed value. */
 export type HistoryData = string | Uint8Array | unknown;
@@ -123,7 +124,11 @@ export class Obj {
 export function toDate(v: unknown): string | undefined {
   let d: Date | undefined;
   if (typeof v === 'number' && Number.isFinite(v)) d = new Date(Math.abs(v) >= 1e11 ? v : v * 1000);
-  else if (typeof v === 'string' && v.trim()) d = new Date(/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) * (Number(v) >= 1e11 ? 1 : 1000) : v);
+  else if (typeof v === 'string' && v.trim()) {
+    // ISO text must be a real calendar date ("2026-02-30" is a mistake, not March 2), as everywhere else.
+    if (/^\d{4}-\d{2}-\d{2}/.test(v.trim()) && !realFields(v.trim())) return undefined;
+    d = new Date(/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) * (Number(v) >= 1e11 ? 1 : 1000) : v);
+  }
   if (!d || !Number.isFinite(d.getTime())) return undefined;
   return d.toISOString();
 }
