@@ -102,7 +102,17 @@ export class LocalEmbedder implements Embedder {
         const modelSource = bundle.modelSource ?? bundle.default?.modelSource;
         // Without the bundled source, initModel would download weights: never allow that.
         if (!initModel || !modelSource) throw new Error('bundled model source not found');
-        return initModel(modelSource);
+        try {
+          return await initModel(modelSource);
+        } catch (err) {
+          // Seen once in a full test run under heavy load (not reproduced since): TF.js reported its
+          // WASM backend "has not yet been initialized" while loading. Wait for the backend, then
+          // load once more; any other error, or a second failure, is reported as it is.
+          if (!/has not yet been initialized/.test((err as Error).message ?? '')) throw err;
+          const core = (await import('@energetic-ai/core')) as unknown as { ready?: () => Promise<void>; default?: { ready?: () => Promise<void> } };
+          await (core.ready ?? core.default?.ready)?.();
+          return initModel(modelSource);
+        }
       })().catch((err: unknown) => {
         this.model = null;
         throw new MnemoliteError(

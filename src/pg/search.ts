@@ -59,8 +59,8 @@ export class PgSearch {
   private writesSinceStats = Infinity;
   /** Documents counted when the statistics were made, as last seen. */
   private statsDocs = 0;
-  /** Per namespace: memories when this process last saw its statistics, and rows it wrote there since. */
-  private readonly nsStats = new Map<string, { docs: number; writes: number }>();
+  /** Per namespace: memories in its statistics when this process last read them (null: not yet), and rows this process wrote there since. */
+  private readonly nsStats = new Map<string, { docs: number | null; writes: number }>();
 
   constructor(private readonly pg: PgStore) {}
 
@@ -244,18 +244,18 @@ export class PgSearch {
       this.writesSinceStats = 0;
     }
     if (ns === undefined) return;
-    const known = this.nsStats.get(ns);
-    if (known && known.writes < Math.max(10, known.docs * 0.1)) return;
-    const [row] = known
-      ? []
-      : await this.pg.db.query<{ docs: number }>('read the term statistics', 'SELECT docs FROM namespace_stats WHERE namespace = $1', [ns]);
-    if (!known && row) {
-      this.nsStats.set(ns, { docs: row.docs, writes: 0 });
-      return;
+    let e = this.nsStats.get(ns);
+    if (!e) {
+      e = { docs: null, writes: 0 };
+      this.nsStats.set(ns, e);
     }
+    const docsOf = async (): Promise<number | null> =>
+      (await this.pg.db.query<{ docs: number }>('read the term statistics', 'SELECT docs FROM namespace_stats WHERE namespace = $1', [ns]))[0]?.docs ?? null;
+    // First recall here: the statistics as stored (made by any server), against what this process wrote there since it started.
+    if (e.docs === null) e.docs = await docsOf();
+    if (e.docs !== null && e.writes < Math.max(10, e.docs * 0.1)) return;
     await this.remakeStats(ns);
-    const [after] = await this.pg.db.query<{ docs: number }>('read the term statistics', 'SELECT docs FROM namespace_stats WHERE namespace = $1', [ns]);
-    this.nsStats.set(ns, { docs: after?.docs ?? 0, writes: 0 });
+    this.nsStats.set(ns, { docs: (await docsOf()) ?? 0, writes: 0 });
   }
 
   /** Remake the statistics of one namespace, or of all (`null`). One server at a time; the others go on with the statistics they have. */
@@ -304,6 +304,7 @@ export class PgSearch {
     for (const ns of namespaces) {
       const k = this.nsStats.get(ns);
       if (k) k.writes++;
+      else this.nsStats.set(ns, { docs: null, writes: 1 });
     }
   }
 }
