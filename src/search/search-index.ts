@@ -443,8 +443,10 @@ export class SearchIndex {
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
     const seqOf = this.seqOf;
     const load = (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term, field));
-    // Within one namespace, BM25's statistics are that namespace's own (see KeywordIndex).
-    const group = f.namespace === undefined ? undefined : this.nsCode.get(f.namespace);
+    // Within one namespace, BM25's statistics are that namespace's own (see KeywordIndex); a
+    // namespace holding every live memory (a one-namespace file) has the global ones already.
+    const code = f.namespace === undefined ? undefined : this.nsCode.get(f.namespace);
+    const group = code !== undefined && this.nsLive[code] !== this.slots - this.dead ? code : undefined;
     return index
       .search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined, stats, group)
       .map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
