@@ -36,6 +36,11 @@ export const MIN_ATTRIBUTE_OVERLAP = 3;
 /** Candidates looked at when the query does not ask for the present value. */
 export const PLAIN_POOL = 20;
 
+/** How many of the best candidates {@link preferCurrent} looks at for `query`: callers read only those rows and vectors. */
+export function currentPoolSize(query: string): number {
+  return CURRENT_INTENT.test(query) ? CURRENT_POOL : PLAIN_POOL;
+}
+
 /** What the rule reads about one candidate. */
 export interface CurrentMeta {
   namespace: string;
@@ -94,12 +99,23 @@ export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THI
     sb = SPEAKER.exec(b.content)?.[1];
   if (sa !== undefined && sb !== undefined && sa !== sb) return false;
   if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
-  return jaccard(tokenSet(a.content), tokenSet(b.content)) >= minJaccard;
+  return jaccard(tokensOf(a), tokensOf(b)) >= minJaccard;
+}
+
+/** Token sets of candidates, made once per candidate (the pairwise loop asks for each many times). */
+const tokenSets = new WeakMap<CurrentMeta, Set<string>>();
+function tokensOf(m: CurrentMeta): Set<string> {
+  let s = tokenSets.get(m);
+  if (!s) {
+    s = tokenSet(m.content);
+    tokenSets.set(m, s);
+  }
+  return s;
 }
 
 /**
  * Move each newer candidate that states the same thing as a higher-ranked older one directly above
- * it. `meta` holds the best {@link CURRENT_POOL} candidates (others are left where they are);
+ * it. `meta` holds the best {@link currentPoolSize} candidates (others are left where they are);
  * `bm25` the keyword leg's scores (lower is better), when that leg ran. Returns a new list.
  */
 export function preferCurrent(
@@ -171,7 +187,7 @@ export function preferCurrent(
     for (const t of ca) if (cb.has(t) && !naming.has(t)) overlap += q.has(t) ? 2 : 1;
     return overlap >= [MIN_ATTRIBUTE_OVERLAP, 1, 0][evidence]!;
   };
-  const n = Math.min(out.length, intent ? CURRENT_POOL : PLAIN_POOL);
+  const n = Math.min(out.length, currentPoolSize(query));
   // Bounded passes: each move puts a strictly newer memory above an older one, so it terminates;
   // the bound guards against odd data.
   for (let pass = 0; pass < 2 * n; pass++) {

@@ -5,7 +5,7 @@
  * candidates' rows and vectors once.
  */
 import type { Backend } from '../backend/types.js';
-import { CURRENT_POOL, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
+import { currentPoolSize, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
 import type { FusedHit } from '../search/fusion.js';
 import { preferWindows, queryWindows } from './time-preference.js';
 
@@ -39,7 +39,9 @@ export async function applyPreferences(
   // current value; a window that holds now ("today", "this week") still asks about the present.
   const current = o.preferCurrent !== false && !windows.some((w) => w.to.getTime() <= now.getTime());
   if (!windows.length && !current) return fused;
-  const need = windows.length ? fused : fused.slice(0, CURRENT_POOL);
+  // Current over stale looks at the best 20 candidates (100 when the query asks for the present): only those rows and vectors are read.
+  const pool = currentPoolSize(query);
+  const need = windows.length ? fused : fused.slice(0, pool);
   const rows = await src.rowsBySeqs(need.map((h) => h.seq));
   let list = fused;
   if (windows.length) {
@@ -48,7 +50,7 @@ export async function applyPreferences(
     list = preferWindows(list, windows, times);
   }
   if (current) {
-    const top = list.slice(0, CURRENT_POOL).map((h) => h.seq);
+    const top = list.slice(0, pool).map((h) => h.seq);
     const vecs = model !== null ? await src.vectorsOf(top, model) : new Map<number, Float32Array>();
     const meta = new Map<number, CurrentMeta>();
     for (const seq of top) {
