@@ -10,7 +10,7 @@ import { namingTerms, preferCurrent, stems, type CurrentMeta } from '../src/life
 import { occasionDay, occasionPassed } from '../src/lifecycle/occasion.js';
 import { saysUpdate, statedAt } from '../src/lifecycle/update-cues.js';
 import type { FusedHit } from '../src/search/fusion.js';
-import { HashEmbedder } from './helpers.js';
+import { HashEmbedder, tempDb } from './helpers.js';
 import { storeTargets } from './store-matrix.js';
 
 const targets = await storeTargets();
@@ -163,4 +163,24 @@ describe('the evidence the rules read', () => {
       [1, 2],
     );
   });
+});
+
+test('current over stale: cosine counts only for the model it was calibrated on; another embedder compares token overlap', async () => {
+  // An embedder whose cosines are all 1 (the extreme of a model with a higher cosine scale than the bundled one).
+  const flat = {
+    provider: 'test',
+    id: 'flat-test@1',
+    dims: 8,
+    embed: async (texts: string[]) => texts.map(() => [1, 0, 0, 0, 0, 0, 0, 0]),
+  };
+  const mem = await openMemory({ path: tempDb(), embedder: flat });
+  try {
+    await mem.add('Port 5432 serves the staging database', { createdAt: '2026-01-01T00:00:00Z' });
+    await mem.add('Nightly backups of the staging database finish at 3am', { createdAt: '2026-03-01T00:00:00Z' });
+    // Before the gate, the newer note about another attribute (cosine 1 to everything) jumped above the answer.
+    const hits = await mem.recall('what port serves the staging database now', { limit: 2, minRelevance: 0 });
+    assert.equal(hits[0]!.content, 'Port 5432 serves the staging database');
+  } finally {
+    await mem.close();
+  }
 });

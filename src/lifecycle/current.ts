@@ -18,6 +18,7 @@ import { STOP_WORDS } from '../search/stopwords.js';
 import { dot } from './dedup.js';
 import { jaccard, tokenSet } from './mmr.js';
 import { saysUpdate } from './update-cues.js';
+import { LOCAL_MODEL_ID } from '../embed/local.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
 export const CURRENT_POOL = 100;
@@ -25,6 +26,13 @@ export const CURRENT_POOL = 100;
 const CURRENT_INTENT = /\b(now|nowadays|current|currently|these days|at the moment|today|latest|still|anymore|most recent)\b/i;
 /** Smallest cosine between two memories about the same thing (bundled model; EVAL.md "Current over stale"). */
 export const SAME_THING_COSINE = 0.5;
+/**
+ * The embedder {@link SAME_THING_COSINE} was measured with. Other embedders have other cosine scales
+ * (a synthetic or OpenAI-style model rates most pairs above 0.5), so their candidates are compared
+ * by token overlap instead: on the synthetic speed corpus the cosine rule moved so many newer
+ * memories up that hit@10 fell from 1.000 to 0.830 (BENCHMARKS.md).
+ */
+export const CALIBRATED_MODEL = LOCAL_MODEL_ID;
 /** Token-overlap (Jaccard) stand-in when a memory has no vector. */
 export const SAME_THING_JACCARD = 0.3;
 /** Share of the older memory's matched query words the newer one must match too. */

@@ -5,7 +5,7 @@
  * candidates' rows and vectors once.
  */
 import type { Backend } from '../backend/types.js';
-import { currentPoolSize, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
+import { CALIBRATED_MODEL, currentPoolSize, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
 import type { FusedHit } from '../search/fusion.js';
 import { preferWindows, queryWindows } from './time-preference.js';
 
@@ -51,7 +51,8 @@ export async function applyPreferences(
   }
   if (current) {
     const top = list.slice(0, pool).map((h) => h.seq);
-    const vecs = model !== null ? await src.vectorsOf(top, model) : new Map<number, Float32Array>();
+    // Cosine says "the same thing" only on the scale it was measured on; other models compare token overlap.
+    const vecs = model === CALIBRATED_MODEL ? await src.vectorsOf(top, model) : new Map<number, Float32Array>();
     const meta = new Map<number, CurrentMeta>();
     for (const seq of top) {
       const r = rows.get(seq);
