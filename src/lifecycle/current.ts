@@ -28,9 +28,8 @@ const CURRENT_INTENT = /\b(now|nowadays|current|currently|these days|at the mome
 export const SAME_THING_COSINE = 0.5;
 /**
  * The embedder {@link SAME_THING_COSINE} was measured with. Other embedders have other cosine scales
- * (a synthetic or OpenAI-style model rates most pairs above 0.5), so their candidates are compared
- * by token overlap instead: on the synthetic speed corpus the cosine rule moved so many newer
- * memories up that hit@10 fell from 1.000 to 0.830 (BENCHMARKS.md).
+ * (some rate most pairs above 0.5, and every pair would look like "the same thing"), so their
+ * candidates are compared by token overlap instead.
  */
 export const CALIBRATED_MODEL = LOCAL_MODEL_ID;
 /** Token-overlap (Jaccard) stand-in when a memory has no vector. */
