@@ -11,12 +11,12 @@
  * pool already started and its model loaded by a first one of 256 other turns).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalEmbedder, openMemory, type LocalEmbedderOptions } from '../src/index.js';
 import { pct } from './data.js';
+import { locomoCorpus } from './locomo-corpus.js';
 import { scratch } from './systems.js';
 
 /** The setups: `null` is keyword only (no model). */
@@ -41,24 +41,9 @@ interface Result {
   load: number;
 }
 
-function corpus(dir: string): { turns: string[]; questions: string[] } {
-  const turns: string[] = [];
-  const questions: string[] = [];
-  for (const f of readdirSync(dir)
-    .filter((x) => x.endsWith('.json'))
-    .sort()) {
-    const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
-    for (const k of Object.keys(d).filter((x) => /^session_\d+$/.test(x))) {
-      for (const t of d[k] as { speaker: string; text: string }[]) turns.push(`${t.speaker}: ${t.text}`);
-    }
-    for (const q of d.qa as { question: string }[]) questions.push(q.question);
-  }
-  return { turns, questions };
-}
-
 /** One setup in this process. */
 async function one(name: string, dir: string, n: number): Promise<Result> {
-  const { turns, questions } = corpus(dir);
+  const { turns, questions } = locomoCorpus(dir);
   const sample = turns.slice(0, n);
   const work = scratch(join(tmpdir(), `mnemolite-bench-ingest-${process.pid}`));
   const opts = SETUPS[name];

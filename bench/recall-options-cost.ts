@@ -5,20 +5,14 @@
  * (300 LoCoMo questions, twice) with the defaults, without current-over-stale, and without
  * current-over-stale and the time preference.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemory, type RecallOptions } from '../src/index.js';
+import { locomoCorpus } from './locomo-corpus.js';
 
 const dir = process.argv[2] ?? '/work/shared/locomo-dev';
-const turns: string[] = [];
-const questions: string[] = [];
-for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
-  const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
-  for (const k of Object.keys(d).filter((x) => /^session_\d+$/.test(x)))
-    for (const t of d[k] as { speaker: string; text: string }[]) turns.push(`${t.speaker}: ${t.text}`);
-  for (const q of d.qa as { question: string }[]) questions.push(q.question);
-}
+const { turns, questions } = locomoCorpus(dir);
 const work = mkdtempSync(join(tmpdir(), 'mnemolite-bench-options-'));
 const mem = await openMemory({ path: join(work, 'm.db'), embedder: 'none' });
 const items = [];

@@ -4,21 +4,12 @@
  * workers embed the same batches twice (the calling thread idle); the process RSS growth divided
  * by N is what one worker holds, and the second pass shows whether it keeps growing.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { LocalEmbedder } from '../src/index.js';
+import { locomoCorpus } from './locomo-corpus.js';
 
 const n = Number(process.argv[2] ?? 1);
 const dir = process.argv[3] ?? '/work/shared/locomo-dev';
-const turns: string[] = [];
-for (const f of readdirSync(dir)
-  .filter((x) => x.endsWith('.json'))
-  .sort()) {
-  const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
-  for (const k of Object.keys(d).filter((x) => /^session_\d+$/.test(x))) {
-    for (const t of d[k] as { speaker: string; text: string }[]) turns.push(`${t.speaker}: ${t.text}`);
-  }
-}
+const { turns } = locomoCorpus(dir);
 const batches: string[][] = [];
 for (let i = 0; i < 640; i += 32) batches.push(turns.slice(i, i + 32));
 const mb = (): number => Math.round(process.memoryUsage().rss / 1e6);

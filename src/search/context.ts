@@ -11,6 +11,7 @@
  *
  * The context is fixed when a memory is written: later memories never change it.
  */
+import { LOCAL_MODEL_ID } from '../embed/local.js';
 
 /** Memories of the same session before a new one that form its context, unless the caller says otherwise. */
 export const DEFAULT_CONTEXT_WINDOW = 2;
@@ -28,7 +29,7 @@ export const CONTEXT_VECTOR_WEIGHT = 1;
  */
 export const CONTEXT_MIN_SIMILARITY = 0.45;
 /** The embedder that threshold was measured with (src/embed/local.ts); other embedders' cosines have other scales, so they get no gate. */
-const GATED_MODEL = 'energetic-ai/use-lite@0.2.0';
+const GATED_MODEL = LOCAL_MODEL_ID;
 
 /** The relatedness gate for an embedder: {@link CONTEXT_MIN_SIMILARITY} for the bundled model, none (−1) otherwise. */
 export function contextGate(model: string | null): number {
