@@ -284,7 +284,11 @@ export class Memory {
       );
     }
     // Time windows named in the query, and current over stale (issue 15, src/recall/prefer.ts).
-    fused = await applyPreferences(this.backend, fused, q, o, this.embedder?.id ?? null, mode === 'vector' ? null : kw);
+    fused = await applyPreferences(this.backend, fused, q, o, this.embedder?.id ?? null, {
+      keyword: mode === 'vector' ? null : kw,
+      vector: qvec ? vec : null,
+      qvec,
+    });
     // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
     fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit, legs.successors);
     // Calibrated relevance from the raw leg evidence (src/search/relevance.ts), then the threshold.

@@ -8,7 +8,9 @@
  * (cosine of their stored vectors, token overlap without vectors); and they match the same part of
  * the query (the older one's matched query words are mostly matched by the newer one too), so a
  * newer memory about another attribute of the same subject does not jump ahead. Exact restatements
- * are left alone (they say the same value).
+ * are left alone (they say the same value). A newer memory clearly farther from the query (cosine)
+ * than the older one is not moved unless there is update evidence: templated memories that differ in
+ * a detail pass the other tests and would otherwise bury the one the question is about.
  *
  * The same judgement, with a stricter similarity, backs `supersede: 'auto'` on add
  * (src/lifecycle/auto-supersede.ts).
@@ -40,6 +42,12 @@ export const SHARED_QUERY_TERMS = 0.6;
 export const KEYWORD_RATIO = 0.6;
 /** Shared words besides the query's names (query words count twice) for "the same attribute". */
 export const MIN_ATTRIBUTE_OVERLAP = 3;
+/**
+ * Largest drop in cosine to the query from the older memory to the newer one, by the count of update
+ * evidence (none, one of: the query asks for the present / the newer one says it changed). Tuned on
+ * the facts set's tune half and the synthetic speed corpus (EVAL.md "Look-alike guard").
+ */
+export const QUERY_COSINE_GAP: readonly number[] = [0.1, 0.2];
 /** Candidates looked at when the query does not ask for the present value. */
 export const PLAIN_POOL = 20;
 
@@ -123,13 +131,15 @@ function tokensOf(m: CurrentMeta): Set<string> {
 /**
  * Move each newer candidate that states the same thing as a higher-ranked older one directly above
  * it. `meta` holds the best {@link currentPoolSize} candidates (others are left where they are);
- * `bm25` the keyword leg's scores (lower is better), when that leg ran. Returns a new list.
+ * `bm25` the keyword leg's scores (lower is better), when that leg ran; `cosine` each candidate's
+ * cosine to the query, when the vector leg ran. Returns a new list.
  */
 export function preferCurrent(
   fused: readonly FusedHit[],
   meta: ReadonlyMap<number, CurrentMeta>,
   query: string,
   bm25?: ReadonlyMap<number, number>,
+  cosine?: ReadonlyMap<number, number>,
 ): FusedHit[] {
   const out = fused.slice();
   const q = stems(query);
@@ -192,7 +202,14 @@ export function preferCurrent(
       cb = contentStems(b);
     let overlap = 0;
     for (const t of ca) if (cb.has(t) && !naming.has(t)) overlap += q.has(t) ? 2 : 1;
-    return overlap >= [MIN_ATTRIBUTE_OVERLAP, 1, 0][evidence]!;
+    if (overlap < [MIN_ATTRIBUTE_OVERLAP, 1, 0][evidence]!) return false;
+    // Look-alike guard: a newer memory clearly farther from the question than the older one is
+    // another memory of the same shape ("The security team's standup is at … ; Rina runs it"), not
+    // its update. Update evidence widens the gap allowed; with both kinds, there is no such test.
+    const xa = cosine?.get(a),
+      xb = cosine?.get(b);
+    if (evidence < 2 && xa !== undefined && xb !== undefined && xb < xa - QUERY_COSINE_GAP[evidence]!) return false;
+    return true;
   };
   const n = Math.min(out.length, currentPoolSize(query));
   // Bounded passes: each move puts a strictly newer memory above an older one, so it terminates;

@@ -6,6 +6,7 @@
  */
 import type { Backend } from '../backend/types.js';
 import { CALIBRATED_MODEL, currentPoolSize, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
+import { dot } from '../lifecycle/dedup.js';
 import type { FusedHit } from '../search/fusion.js';
 import { preferWindows, queryWindows } from './time-preference.js';
 
@@ -23,15 +24,24 @@ function timeOf(r: { created_at: string; event_at: string | null }): number {
   return Date.parse(r.event_at ?? r.created_at);
 }
 
-/** Apply the time-window and current-over-stale preferences. Returns a new list (or `fused` when neither applies). */
+/**
+ * Apply the time-window and current-over-stale preferences. `legs` are the keyword leg's hits, the
+ * vector leg's hits and the query vector (null for a leg that did not run). Returns a new list (or
+ * `fused` when neither applies).
+ */
 export async function applyPreferences(
   src: Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>,
   fused: FusedHit[],
   query: string,
   o: PreferOptions,
   model: string | null,
-  keyword: readonly { seq: number; bm25: number }[] | null,
+  legs: {
+    keyword: readonly { seq: number; bm25: number }[] | null;
+    vector: readonly { seq: number; score: number }[] | null;
+    qvec: Float32Array | null;
+  },
 ): Promise<FusedHit[]> {
+  const keyword = legs.keyword;
   if (fused.length < 2) return fused;
   const now = o.now ? new Date(o.now) : new Date();
   const windows = o.timePreference === false ? [] : queryWindows(query, now);
@@ -62,7 +72,21 @@ export async function applyPreferences(
       if (v) m.vector = v;
       meta.set(seq, m);
     }
-    list = preferCurrent(list, meta, query, keyword ? new Map(keyword.map((h) => [h.seq, h.bm25])) : undefined);
+    // Each candidate's cosine to the query (the look-alike guard): the vector leg's score, else its stored vector.
+    let cosine: Map<number, number> | undefined;
+    if (legs.qvec && legs.vector && model !== null) {
+      cosine = new Map<number, number>();
+      const inLeg = new Map(legs.vector.map((h) => [h.seq, h.score]));
+      const missing = top.filter((s) => !inLeg.has(s) && !vecs.has(s));
+      const more = missing.length ? await src.vectorsOf(missing, model) : new Map<number, Float32Array>();
+      for (const seq of top) {
+        const x = inLeg.get(seq);
+        const v = vecs.get(seq) ?? more.get(seq);
+        if (x !== undefined) cosine.set(seq, x);
+        else if (v && v.length === legs.qvec.length) cosine.set(seq, dot(v, legs.qvec));
+      }
+    }
+    list = preferCurrent(list, meta, query, keyword ? new Map(keyword.map((h) => [h.seq, h.bm25])) : undefined, cosine);
   }
   return list;
 }
