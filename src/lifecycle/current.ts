@@ -211,27 +211,43 @@ export function preferCurrent(
     if (evidence < 2 && xa !== undefined && xb !== undefined && xb < xa - QUERY_COSINE_GAP[evidence]!) return false;
     return true;
   };
-  const n = Math.min(out.length, currentPoolSize(query));
-  // Bounded passes: each move puts a strictly newer memory above an older one, so it terminates;
-  // the bound guards against odd data.
-  for (let pass = 0; pass < 2 * n; pass++) {
-    let moved = false;
-    for (let i = 0; i < n && !moved; i++) {
-      const a = meta.get(out[i]!.seq);
-      if (!a) continue;
-      for (let j = i + 1; j < n; j++) {
-        const b = meta.get(out[j]!.seq);
-        if (!b || b.time <= a.time || !sameSubject(a, b) || !matchesLike(out[i]!.seq, out[j]!.seq)) continue;
-        // Chat turns repeat themselves ("have you read …?") without updating anything: between two
-        // turns only a question about the present counts (EVAL.md: conversations fell otherwise).
-        if (!intent && SPEAKER.test(a.content) && SPEAKER.test(b.content)) continue;
-        const [h] = out.splice(j, 1);
-        out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score) });
-        moved = true;
-        break;
-      }
+  // The verdict for a pair depends only on the two memories, not on where they stand: each pass after
+  // a move asks again for every pair above it, so verdicts are kept (a family of look-alikes makes
+  // dozens of moves, and recomputing cost ~100 ms per query at a pool of 100; BENCHMARKS.md).
+  const verdicts = new Map<number, Map<number, boolean>>();
+  const updates = (sa: number, a: CurrentMeta, sb: number, b: CurrentMeta): boolean => {
+    let row = verdicts.get(sa);
+    if (!row) verdicts.set(sa, (row = new Map()));
+    let v = row.get(sb);
+    if (v === undefined) {
+      v = sameSubject(a, b) && matchesLike(sa, sb);
+      row.set(sb, v);
     }
-    if (!moved) break;
+    return v;
+  };
+  const n = Math.min(out.length, currentPoolSize(query));
+  // Each move puts a strictly newer memory above an older one, so this terminates; the bound on
+  // moves guards against odd data. After a move at row i the scan resumes at row i, not at the top:
+  // rows above i see the same memories below them as before (in another order), and verdicts do not
+  // depend on order, so none of them can move anything now.
+  let moves = 0;
+  for (let i = 0; i < n && moves < 2 * n; ) {
+    const a = meta.get(out[i]!.seq);
+    let moved = false;
+    for (let j = i + 1; a && j < n; j++) {
+      const b = meta.get(out[j]!.seq);
+      if (!b || b.time <= a.time || !updates(out[i]!.seq, a, out[j]!.seq, b)) continue;
+      // Chat turns repeat themselves ("have you read …?") without updating anything: between two
+      // turns only a question about the present counts (EVAL.md: conversations fell otherwise).
+      if (!intent && SPEAKER.test(a.content) && SPEAKER.test(b.content)) continue;
+      const [h] = out.splice(j, 1);
+      out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score) });
+      moves++;
+      moved = true;
+      break;
+    }
+    // After a move, row i holds the moved memory: look below it again.
+    if (!moved) i++;
   }
   return out;
 }
