@@ -127,6 +127,9 @@ describe('the evidence the rules read', () => {
       e = new Date('2024-06-01T00:00:00Z');
     assert.equal(statedAt({ createdAt: c }), c.getTime());
     assert.equal(statedAt({ createdAt: c, eventAt: e }), e.getTime());
+    // A stored row (what recall reads) means the same.
+    assert.equal(statedAt({ created_at: c.toISOString(), event_at: null }), c.getTime());
+    assert.equal(statedAt({ created_at: c.toISOString(), event_at: e.toISOString() }), e.getTime());
   });
 
   test('current over stale: a change word in the newer memory is evidence; without it the pair stays', () => {

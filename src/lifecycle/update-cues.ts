@@ -14,9 +14,11 @@ export function saysUpdate(content: string): boolean {
 }
 
 /**
- * The time a memory's statement was made (ms since epoch): what "newer" means for both rules.
- * Kept in one function so a memory's `eventAt`, once stores carry it, is a one-line change here.
+ * The time a memory's statement was made (ms since epoch): its `eventAt` when set, else `createdAt`.
+ * What "newer" means for current over stale (a stored row, src/recall/prefer.ts) and for
+ * `supersede: 'auto'` (a record): one function for both shapes, so the two rules cannot disagree.
  */
-export function statedAt(m: { createdAt: Date; eventAt?: Date | null | undefined }): number {
+export function statedAt(m: { createdAt: Date; eventAt?: Date | null | undefined } | { created_at: string; event_at: string | null }): number {
+  if ('created_at' in m) return Date.parse(m.event_at ?? m.created_at);
   return (m.eventAt ?? m.createdAt).getTime();
 }

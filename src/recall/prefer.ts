@@ -7,6 +7,7 @@
 import type { Backend } from '../backend/types.js';
 import { CALIBRATED_MODEL, currentPoolSize, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
 import { dot } from '../lifecycle/dedup.js';
+import { statedAt } from '../lifecycle/update-cues.js';
 import type { FusedHit } from '../search/fusion.js';
 import { preferWindows, queryWindows } from './time-preference.js';
 
@@ -17,11 +18,6 @@ export interface PreferOptions {
   preferCurrent?: boolean;
   /** The time the windows compare: `event` (default, `event_at` else `created_at`) or `created`. */
   timeField?: 'event' | 'created';
-}
-
-/** When a row's statement was made: its `event_at` when set, else `created_at`. */
-function timeOf(r: { created_at: string; event_at: string | null }): number {
-  return Date.parse(r.event_at ?? r.created_at);
 }
 
 /**
@@ -56,7 +52,7 @@ export async function applyPreferences(
   let list = fused;
   if (windows.length) {
     // Windows compare the same time as since / until; current over stale always orders by when a statement was made.
-    const times = new Map([...rows].map(([seq, r]) => [seq, o.timeField === 'created' ? Date.parse(r.created_at) : timeOf(r)]));
+    const times = new Map([...rows].map(([seq, r]) => [seq, o.timeField === 'created' ? Date.parse(r.created_at) : statedAt(r)]));
     list = preferWindows(list, windows, times);
   }
   if (current) {
@@ -67,7 +63,7 @@ export async function applyPreferences(
     for (const seq of top) {
       const r = rows.get(seq);
       if (!r) continue;
-      const m: CurrentMeta = { namespace: r.namespace, category: r.category, content: r.content, time: timeOf(r) };
+      const m: CurrentMeta = { namespace: r.namespace, category: r.category, content: r.content, time: statedAt(r) };
       const v = vecs.get(seq);
       if (v) m.vector = v;
       meta.set(seq, m);
