@@ -127,7 +127,8 @@ test('the look-alike guard reads the query cosine: the gap allowed grows with up
   assert.deepEqual(order('User lives in Berlin.', 0.8 - g0 - 0.01), [1, 2], 'no evidence: the smaller gap');
   assert.deepEqual(order('User now lives in Berlin.', 0.8 - g0 - 0.01), [2, 1], 'a change word: the wider gap');
   assert.deepEqual(order('User now lives in Berlin.', 0.8 - g1 - 0.01), [1, 2]);
-  assert.deepEqual(order('User now lives in Berlin.', 0.1, 'Where does the user live now?'), [2, 1], 'both kinds of evidence: no cosine test');
+  assert.deepEqual(order('User now lives in Berlin.', 0.8 - g1 + 0.01, 'Where does the user live now?'), [2, 1], 'both kinds of evidence');
+  assert.deepEqual(order('User now lives in Berlin.', 0.8 - g1 - 0.01, 'Where does the user live now?'), [1, 2], 'both kinds of evidence');
   // Without cosines (keyword-only recall) the rule is as before.
   assert.deepEqual(
     preferCurrent(fused, new Map([[1, meta('User lives in Paris.', 1)], [2, meta('User lives in Berlin.', 100)]]), q).map((h) => h.seq),

@@ -9,8 +9,8 @@
  * the query (the older one's matched query words are mostly matched by the newer one too), so a
  * newer memory about another attribute of the same subject does not jump ahead. Exact restatements
  * are left alone (they say the same value). A newer memory clearly farther from the query (cosine)
- * than the older one is not moved unless there is update evidence: templated memories that differ in
- * a detail pass the other tests and would otherwise bury the one the question is about.
+ * than the older one is not moved (update evidence allows a wider gap): templated memories that
+ * differ in a detail pass the other tests and would otherwise bury the one the question is about.
  *
  * The same judgement, with a stricter similarity, backs `supersede: 'auto'` on add
  * (src/lifecycle/auto-supersede.ts).
@@ -43,9 +43,10 @@ export const KEYWORD_RATIO = 0.6;
 /** Shared words besides the query's names (query words count twice) for "the same attribute". */
 export const MIN_ATTRIBUTE_OVERLAP = 3;
 /**
- * Largest drop in cosine to the query from the older memory to the newer one, by the count of update
- * evidence (none, one of: the query asks for the present / the newer one says it changed). Tuned on
- * the facts set's tune half and the synthetic speed corpus (EVAL.md "Look-alike guard").
+ * Largest drop in cosine to the query from the older memory to the newer one: without update
+ * evidence, and with some (the query asks for the present, the newer one says it changed). Chosen on
+ * the facts set's tune half and the synthetic speed corpus (EVAL.md "Look-alike guard"); the scale is
+ * the embedder's, so another model may need other values.
  */
 export const QUERY_COSINE_GAP: readonly number[] = [0.1, 0.2];
 /** Candidates looked at when the query does not ask for the present value. */
@@ -205,10 +206,11 @@ export function preferCurrent(
     if (overlap < [MIN_ATTRIBUTE_OVERLAP, 1, 0][evidence]!) return false;
     // Look-alike guard: a newer memory clearly farther from the question than the older one is
     // another memory of the same shape ("The security team's standup is at … ; Rina runs it"), not
-    // its update. Update evidence widens the gap allowed; with both kinds, there is no such test.
+    // its update. Update evidence widens the gap allowed. (Even with both kinds: a templated family
+    // that all say "moved … now" otherwise buries the memory asked about; BENCHMARKS.md.)
     const xa = cosine?.get(a),
       xb = cosine?.get(b);
-    if (evidence < 2 && xa !== undefined && xb !== undefined && xb < xa - QUERY_COSINE_GAP[evidence]!) return false;
+    if (xa !== undefined && xb !== undefined && xb < xa - QUERY_COSINE_GAP[evidence ? 1 : 0]!) return false;
     return true;
   };
   // The verdict for a pair depends only on the two memories, not on where they stand: each pass after
