@@ -116,7 +116,8 @@ for (const T of targets) {
         assert.equal((await ids(mem, q, { mode: 'keyword', preferSpeaker: false }))[0], inSession[0]!.id);
         assert.equal((await ids(mem, q, { mode: 'keyword' }))[0], inSession[1]!.id);
         const loose = await mem.addMany(CHAT.map((t) => ({ content: `${t.speaker}: ${t.content}`, namespace: 'notes', force: true })));
-        const notes = (o: { preferSpeaker?: boolean }): Promise<string[]> => mem.recall(q, { namespace: 'notes', mode: 'keyword', ...o }).then((hs) => hs.map((h) => h.id));
+        const notes = (o: { preferSpeaker?: boolean }): Promise<string[]> =>
+          mem.recall(q, { namespace: 'notes', mode: 'keyword', ...o }).then((hs) => hs.map((h) => h.id));
         assert.equal((await notes({}))[0], loose[0]!.id, 'no session: a prefix is not taken for a speaker');
         assert.deepEqual(await notes({}), await notes({ preferSpeaker: false }));
       } finally {

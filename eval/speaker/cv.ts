@@ -8,9 +8,24 @@ import { readFileSync } from 'node:fs';
 import { namedSpeakers, preferSpeaker } from '../../src/recall/speaker-preference.js';
 import type { FusedHit } from '../../src/search/fusion.js';
 
-interface Hit { dias: string[]; score: number; speaker: string | null; speakers: string[] | null; truth: string[] }
-interface Q { question: string; category: number; evidence: string[]; hits: Hit[] }
-interface C { id: string; speakers: string[]; questions: Q[] }
+interface Hit {
+  dias: string[];
+  score: number;
+  speaker: string | null;
+  speakers: string[] | null;
+  truth: string[];
+}
+interface Q {
+  question: string;
+  category: number;
+  evidence: string[];
+  hits: Hit[];
+}
+interface C {
+  id: string;
+  speakers: string[];
+  questions: Q[];
+}
 const [file = '/tmp/speaker-conversation.json', who = 'any'] = process.argv.slice(2);
 const convs = JSON.parse(readFileSync(file, 'utf8')) as C[];
 type S = { r5: number; r10: number; mrr: number };
@@ -23,7 +38,8 @@ function score(ranked: Hit[], ev: string[]): S {
   const f = ranked.findIndex((h) => h.dias.some((d) => e.has(d)));
   return { r5: r(5), r10: r(10), mrr: f < 0 ? 0 : 1 / (f + 1) };
 }
-const spk = (h: Hit): string[] => (who === 'truth' ? h.truth : who === 'main' ? (h.speaker ? [h.speaker] : []) : (h.speakers ?? (h.speaker ? [h.speaker] : [])));
+const spk = (h: Hit): string[] =>
+  who === 'truth' ? h.truth : who === 'main' ? (h.speaker ? [h.speaker] : []) : (h.speakers ?? (h.speaker ? [h.speaker] : []));
 type Form = { name: string; apply: (q: Q) => Hit[] };
 function mult(f: number): Form {
   return {
@@ -50,8 +66,16 @@ const forms: Form[] = [mult(1), ...[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 
 const cats = [1, 2, 3, 4];
 const catName: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 // Per form, per conversation, per question scores.
-const res = forms.map((f) => convs.map((c) => c.questions.map((q) => ({ s: score(f.apply(q).slice(0, 50), q.evidence), cat: q.category, named: namedSpeakers(q.question, c.speakers).length }))));
-const mean = (xs: S[]): S => ({ r5: xs.reduce((a, x) => a + x.r5, 0) / xs.length, r10: xs.reduce((a, x) => a + x.r10, 0) / xs.length, mrr: xs.reduce((a, x) => a + x.mrr, 0) / xs.length });
+const res = forms.map((f) =>
+  convs.map((c) =>
+    c.questions.map((q) => ({ s: score(f.apply(q).slice(0, 50), q.evidence), cat: q.category, named: namedSpeakers(q.question, c.speakers).length })),
+  ),
+);
+const mean = (xs: S[]): S => ({
+  r5: xs.reduce((a, x) => a + x.r5, 0) / xs.length,
+  r10: xs.reduce((a, x) => a + x.r10, 0) / xs.length,
+  mrr: xs.reduce((a, x) => a + x.mrr, 0) / xs.length,
+});
 const fmt = (s: S): string => `${s.r5.toFixed(3)} / ${s.r10.toFixed(3)} / ${s.mrr.toFixed(3)}`;
 const obj = (s: S): number => s.r5 + s.r10 + s.mrr;
 console.log(`file ${file}, speakers from ${who}`);
@@ -59,7 +83,9 @@ const named1 = res[0]!.flat().filter((x) => x.named === 1).length;
 const named2 = res[0]!.flat().filter((x) => x.named >= 2).length;
 console.log(`questions ${res[0]!.flat().length}: naming one speaker ${named1}, both ${named2}`);
 console.log('\n| form | all (pooled) | ' + convs.map((c) => c.id).join(' | ') + ' |');
-forms.forEach((f, i) => console.log(`| ${f.name} | ${fmt(mean(res[i]!.flat().map((x) => x.s)))} | ${res[i]!.map((cq) => fmt(mean(cq.map((x) => x.s)))).join(' | ')} |`));
+forms.forEach((f, i) =>
+  console.log(`| ${f.name} | ${fmt(mean(res[i]!.flat().map((x) => x.s)))} | ${res[i]!.map((cq) => fmt(mean(cq.map((x) => x.s)))).join(' | ')} |`),
+);
 console.log('\nLeave one conversation out (tuned on R@5+R@10+MRR over the 4 others):');
 const cvAll: S[] = [];
 const cvBase: S[] = [];
@@ -68,7 +94,13 @@ for (let k = 0; k < convs.length; k++) {
   let best = 0;
   let bestV = -1;
   forms.forEach((_f, i) => {
-    const v = obj(mean(res[i]!.filter((_c, j) => j !== k).flat().map((x) => x.s)));
+    const v = obj(
+      mean(
+        res[i]!.filter((_c, j) => j !== k)
+          .flat()
+          .map((x) => x.s),
+      ),
+    );
     if (v > bestV + 1e-12) [best, bestV] = [i, v];
   });
   const test = res[best]![k]!;
