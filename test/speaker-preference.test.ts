@@ -51,6 +51,26 @@ describe('naming a speaker', () => {
     assert.equal(preferSpeaker(fused, who, 'What did Caroline and Melanie paint?', 0.5), fused);
     assert.equal(preferSpeaker(fused, new Map([[1, ['Melanie']]]), 'What did Melanie paint?', 0.5), fused);
   });
+  test('a memory without a speaker (a fact beside the chats) keeps its score', () => {
+    const fused = [
+      { seq: 1, score: 1 },
+      { seq: 2, score: 0.9 },
+      { seq: 3, score: 0.8 },
+    ];
+    const who = new Map([
+      [2, ['assistant']],
+      [3, ['user']],
+    ]);
+    const out = preferSpeaker(fused, who, "What is the user's favourite colour?", 0.5);
+    assert.deepEqual(
+      out.map((h) => [h.seq, h.score]),
+      [
+        [1, 1],
+        [3, 0.8],
+        [2, 0.45],
+      ],
+    );
+  });
 });
 
 const pglite = await startPglite();

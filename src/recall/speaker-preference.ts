@@ -69,9 +69,10 @@ function scale(score: number, factor: number): number {
 
 /**
  * Re-rank `fused` (best first): when `query` names exactly one of the candidates' speakers, every
- * candidate that person did not speak has its score scaled by `factor`. `speakers` maps a
- * candidate's seq to its speakers (candidates without any are treated as not spoken by them).
- * Returns `fused` itself when no preference applies, else a new list.
+ * candidate spoken by someone else has its score scaled by `factor`. `speakers` maps a candidate's
+ * seq to its speakers. A candidate with no speaker (a fact added on its own, in a namespace that
+ * also holds chats) keeps its score: it was not said by someone else, and "the user's favourite
+ * colour" may be such a fact. Returns `fused` itself when no preference applies, else a new list.
  */
 export function preferSpeaker(
   fused: readonly FusedHit[],
@@ -86,7 +87,10 @@ export function preferSpeaker(
   if (named.length !== 1) return fused;
   const who = named[0]!;
   return fused
-    .map((h, i) => ({ h: (speakers.get(h.seq) ?? []).includes(who) ? h : { ...h, score: scale(h.score, factor) }, i }))
+    .map((h, i) => {
+      const by = speakers.get(h.seq) ?? [];
+      return { h: by.length === 0 || by.includes(who) ? h : { ...h, score: scale(h.score, factor) }, i };
+    })
     .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
     .map((x) => x.h);
 }
