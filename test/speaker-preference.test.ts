@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { MnemoliteError, openMemory, type Memory, type OpenOptions } from '../src/index.js';
 import { namedSpeakers, preferSpeaker, speakersOf } from '../src/recall/speaker-preference.js';
-import { HashEmbedder, tempDb } from './helpers.js';
+import { existsSync } from 'node:fs';
+import { CLI, HashEmbedder, cli, tempDb } from './helpers.js';
 import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
 
 describe('naming a speaker', () => {
@@ -181,3 +182,13 @@ for (const T of targets) {
     });
   });
 }
+
+test('CLI: recall --no-prefer-speaker', () => {
+  assert.ok(existsSync(CLI), 'run npm run build first');
+  const db = tempDb();
+  const run = (...args: string[]) => cli(['--db', db, '--embedder', 'none', ...args]);
+  for (const t of CHAT) assert.equal(run('add', `${t.speaker}: ${t.content}`, '--session', 's1').code, 0);
+  const first = (...flags: string[]) => (JSON.parse(run('--json', 'recall', "Caroline's painting", ...flags).stdout) as { content: string }[])[0]!.content;
+  assert.match(first(), /^Caroline:/);
+  assert.match(first('--no-prefer-speaker'), /^Melanie:/);
+});
