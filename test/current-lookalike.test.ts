@@ -131,7 +131,14 @@ test('the look-alike guard reads the query cosine: the gap allowed grows with up
   assert.deepEqual(order('User now lives in Berlin.', 0.8 - g1 - 0.01, 'Where does the user live now?'), [1, 2], 'both kinds of evidence');
   // Without cosines (keyword-only recall) the rule is as before.
   assert.deepEqual(
-    preferCurrent(fused, new Map([[1, meta('User lives in Paris.', 1)], [2, meta('User lives in Berlin.', 100)]]), q).map((h) => h.seq),
+    preferCurrent(
+      fused,
+      new Map([
+        [1, meta('User lives in Paris.', 1)],
+        [2, meta('User lives in Berlin.', 100)],
+      ]),
+      q,
+    ).map((h) => h.seq),
     [2, 1],
   );
 });

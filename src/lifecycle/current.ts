@@ -219,7 +219,10 @@ export function preferCurrent(
   const verdicts = new Map<number, Map<number, boolean>>();
   const updates = (sa: number, a: CurrentMeta, sb: number, b: CurrentMeta): boolean => {
     let row = verdicts.get(sa);
-    if (!row) verdicts.set(sa, (row = new Map()));
+    if (!row) {
+      row = new Map();
+      verdicts.set(sa, row);
+    }
     let v = row.get(sb);
     if (v === undefined) {
       v = sameSubject(a, b) && matchesLike(sa, sb);
