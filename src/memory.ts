@@ -11,6 +11,7 @@ import { MnemoliteError, invalid } from './errors.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
 import { evidenceFor, relevanceOf } from './search/relevance.js';
 import { applyPreferences } from './recall/prefer.js';
+import { readOnce } from './recall/read-once.js';
 import { resolveAutoSupersede } from './lifecycle/auto-supersede.js';
 import { buildContext, type ContextOptions, type ContextResult } from './context-block.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
@@ -284,7 +285,9 @@ export class Memory {
       );
     }
     // Time windows named in the query, and current over stale (issue 15, src/recall/prefer.ts).
-    fused = await applyPreferences(this.backend, fused, q, o, this.embedder?.id ?? null, {
+    // Rows and vectors the steps below share are read once (src/recall/read-once.ts).
+    const reads = readOnce(this.backend);
+    fused = await applyPreferences(reads, fused, q, o, this.embedder?.id ?? null, {
       keyword: mode === 'vector' ? null : kw,
       vector: qvec ? vec : null,
       qvec,
@@ -292,7 +295,7 @@ export class Memory {
     // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
     fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit, legs.successors);
     // Calibrated relevance from the raw leg evidence (src/search/relevance.ts), then the threshold.
-    const evidence = await evidenceFor(this.backend, fused.slice(0, limit), {
+    const evidence = await evidenceFor(reads, fused.slice(0, limit), {
       keyword: mode === 'vector' ? null : kw,
       idfMass: legs.idfMass,
       vector: qvec ? vec : null,
@@ -301,7 +304,7 @@ export class Memory {
     });
     const relevance = new Map([...evidence].map(([seq, e]) => [seq, relevanceOf(e)]));
     const top = fused.slice(0, limit).filter((h) => relevance.get(h.seq)! >= (o.minRelevance ?? 0));
-    const rows = await this.backend.rowsBySeqs(top.map((h) => h.seq));
+    const rows = await reads.rowsBySeqs(top.map((h) => h.seq));
     this.live();
     const hits: RecallHit[] = [];
     for (const h of top) {
