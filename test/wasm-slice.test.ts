@@ -68,7 +68,8 @@ function cases(seed: number): string[] {
 
 const TEXTS = Array.from(
   { length: 96 },
-  (_, i) => `${['Caroline', 'Melanie', 'Jon'][i % 3]}: turn ${i}, about ${['pottery', 'a trip to Lisbon', 'the bakery job', 'the marathon'][i % 4]}${i % 5 ? '' : ' and much more besides, at length'}.`,
+  (_, i) =>
+    `${['Caroline', 'Melanie', 'Jon'][i % 3]}: turn ${i}, about ${['pottery', 'a trip to Lisbon', 'the bakery job', 'the marathon'][i % 4]}${i % 5 ? '' : ' and much more besides, at length'}.`,
 );
 
 async function vectorBytes(model: { embed(t: string[]): Promise<number[][]> }): Promise<Buffer> {
