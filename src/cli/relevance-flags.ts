@@ -1,4 +1,4 @@
-/** CLI flags of issue 15 on `recall`: the relevance threshold, "now" for time words, and the two preferences' switches. */
+/** CLI flags of issue 15 on `recall`: the relevance threshold, "now" for time words, and the preferences' switches. */
 import { Option, type Command } from 'commander';
 import type { RelevanceRecallOptions } from '../recall/options.js';
 
@@ -8,6 +8,7 @@ export interface RelevanceFlags {
   now?: string;
   timePreference?: boolean;
   preferCurrent?: boolean;
+  preferSpeaker?: boolean;
 }
 
 /** Add the flags to a command. */
@@ -18,7 +19,8 @@ export function relevanceFlags(cmd: Command): Command {
     )
     .option('--now <time>', '"now" for time words in the query, e.g. 2025-03-01 (default: the clock)')
     .option('--no-time-preference', 'ignore time words in the query')
-    .option('--no-prefer-current', 'do not rank newer statements of the same thing first');
+    .option('--no-prefer-current', 'do not rank newer statements of the same thing first')
+    .option('--no-prefer-speaker', "do not rank a named person's turns first");
 }
 
 /** Recall options from the parsed flags (validation is recall's). */
@@ -28,5 +30,6 @@ export function relevanceOptions(o: RelevanceFlags): RelevanceRecallOptions {
   if (o.now !== undefined) r.now = o.now;
   if (o.timePreference === false) r.timePreference = false;
   if (o.preferCurrent === false) r.preferCurrent = false;
+  if (o.preferSpeaker === false) r.preferSpeaker = false;
   return r;
 }

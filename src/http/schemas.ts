@@ -95,6 +95,7 @@ const relevanceFields = {
   now: isoDate.optional().describe('"Now" for time words in the query ("last week", "in March"); default the clock'),
   timePreference: z.boolean().optional().describe('Prefer memories in the time window the query names (default true)'),
   preferCurrent: z.boolean().optional().describe('Rank a newer memory above an older one stating another value of the same thing (default true)'),
+  preferSpeaker: z.boolean().optional().describe('When the query names one person of a conversation, rank the turns that person spoke higher (default true)'),
 };
 
 export const RecallBody = z

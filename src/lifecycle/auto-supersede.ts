@@ -131,6 +131,7 @@ export async function resolveAutoSupersede(recall: (q: string, o: RecallOptions)
       limit: 10,
       preferCurrent: false,
       timePreference: false,
+      preferSpeaker: false,
       ...(it.opts.category !== undefined ? { category: it.opts.category } : {}),
     });
     const pick = pickSuperseded({ content: it.content, namespace: ns, category: it.opts.category ?? null, time: at }, hits);

@@ -1,31 +1,34 @@
 import { invalid } from '../errors.js';
+import type { ExportRecord } from './transfer.js';
+
+/** Every field of {@link ExportRecord}; the compiler refuses this table when export gains a field it lacks. */
+const EXPORT_FIELDS = {
+  id: true,
+  content: true,
+  key: true,
+  namespace: true,
+  category: true,
+  sessionId: true,
+  metadata: true,
+  createdAt: true,
+  updatedAt: true,
+  eventAt: true,
+  embedding: true,
+  embeddingModel: true,
+  context: true,
+  contextEmbedding: true,
+  expiresAt: true,
+  pinned: true,
+  importance: true,
+  supersededBy: true,
+} satisfies Record<keyof ExportRecord, true>;
 
 /**
  * The fields an import record may have: those {@link Memory.export} writes. Anything else is
  * refused rather than dropped, so a misspelt field (`"catgory"`) or a file from a newer mnemolite
- * (with a field this version cannot store) loses nothing silently. Add a field here when export
- * starts writing it.
+ * (with a field this version cannot store) loses nothing silently.
  */
-export const IMPORT_FIELDS: ReadonlySet<string> = new Set([
-  'id',
-  'content',
-  'key',
-  'namespace',
-  'category',
-  'sessionId',
-  'metadata',
-  'createdAt',
-  'updatedAt',
-  'eventAt',
-  'embedding',
-  'embeddingModel',
-  'context',
-  'contextEmbedding',
-  'expiresAt',
-  'pinned',
-  'importance',
-  'supersededBy',
-]);
+export const IMPORT_FIELDS: ReadonlySet<string> = new Set(Object.keys(EXPORT_FIELDS));
 
 /** Refuse a record with a field export never writes. `n` is the record's 1-based position. */
 export function checkKnownFields(rec: Record<string, unknown>, n: number): void {

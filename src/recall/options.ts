@@ -25,6 +25,12 @@ export interface RelevanceRecallOptions {
    * (default on; src/lifecycle/current.ts). `false` turns it off.
    */
   preferCurrent?: boolean;
+  /**
+   * When the query names one of the people of a conversation ("What did Caroline research?"), rank
+   * the turns that person spoke higher (default on; src/recall/speaker-preference.ts). A query
+   * naming two or more of them gets no preference. `false` turns it off.
+   */
+  preferSpeaker?: boolean;
 }
 
 /** Fields added to the recall schema. */
@@ -37,4 +43,5 @@ export const relevanceRecallShape = {
   now: isoDate.optional(),
   timePreference: z.boolean().optional(),
   preferCurrent: z.boolean().optional(),
+  preferSpeaker: z.boolean().optional(),
 };

@@ -1,19 +1,28 @@
 /**
- * The two query-time preferences of issue 15, applied to the fused candidates before the lifecycle
- * re-ranking: time windows named in the query (src/recall/time-preference.ts), then current over
- * stale (src/lifecycle/current.ts), which is skipped when the query names a time window. Reads the
- * candidates' rows and vectors once.
+ * The query-time preferences, applied to the fused candidates before the lifecycle re-ranking:
+ * time windows named in the query (src/recall/time-preference.ts), the speaker the query names
+ * (src/recall/speaker-preference.ts), then current over stale (src/lifecycle/current.ts), which is
+ * skipped when the query names a time window. Reads the candidates' rows and vectors once.
  */
 import type { Backend } from '../backend/types.js';
 import { CALIBRATED_MODEL, currentPoolSize, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
 import type { FusedHit } from '../search/fusion.js';
+import { storedMetadata } from '../memory/records.js';
+import { preferSpeaker, speakersOf } from './speaker-preference.js';
 import { preferWindows, queryWindows } from './time-preference.js';
+
+/**
+ * The speaker preference looks at the best 100 candidates (the rows read are those); the rest keep
+ * their place below them. Ample for the recall limits the evaluations use (50).
+ */
+const SPEAKER_POOL = 100;
 
 /** Options the preferences read (validated). */
 export interface PreferOptions {
   now?: string;
   timePreference?: boolean;
   preferCurrent?: boolean;
+  preferSpeaker?: boolean;
   /** The time the windows compare: `event` (default, `event_at` else `created_at`) or `created`. */
   timeField?: 'event' | 'created';
 }
@@ -23,7 +32,7 @@ function timeOf(r: { created_at: string; event_at: string | null }): number {
   return Date.parse(r.event_at ?? r.created_at);
 }
 
-/** Apply the time-window and current-over-stale preferences. Returns a new list (or `fused` when neither applies). */
+/** Apply the time-window, speaker and current-over-stale preferences. Returns a new list (or `fused` when none applies). */
 export async function applyPreferences(
   src: Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>,
   fused: FusedHit[],
@@ -38,16 +47,27 @@ export async function applyPreferences(
   // A question about a past time ("in March", "last week") asks for what held then, not for the
   // current value; a window that holds now ("today", "this week") still asks about the present.
   const current = o.preferCurrent !== false && !windows.some((w) => w.to.getTime() <= now.getTime());
-  if (!windows.length && !current) return fused;
+  const speaker = o.preferSpeaker !== false;
+  if (!windows.length && !current && !speaker) return fused;
   // Current over stale looks at the best 20 candidates (100 when the query asks for the present): only those rows and vectors are read.
   const pool = currentPoolSize(query);
-  const need = windows.length ? fused : fused.slice(0, pool);
+  const need = windows.length ? fused : fused.slice(0, Math.max(current ? pool : 0, speaker ? SPEAKER_POOL : 0));
   const rows = await src.rowsBySeqs(need.map((h) => h.seq));
   let list = fused;
   if (windows.length) {
     // Windows compare the same time as since / until; current over stale always orders by when a statement was made.
     const times = new Map([...rows].map(([seq, r]) => [seq, o.timeField === 'created' ? Date.parse(r.created_at) : timeOf(r)]));
     list = preferWindows(list, windows, times);
+  }
+  if (speaker) {
+    const head = list.slice(0, SPEAKER_POOL);
+    const who = new Map<number, string[]>();
+    for (const h of head) {
+      const r = rows.get(h.seq);
+      if (r) who.set(h.seq, speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id }));
+    }
+    const re = preferSpeaker(head, who, query);
+    if (re !== head) list = [...re, ...list.slice(SPEAKER_POOL)];
   }
   if (current) {
     const top = list.slice(0, pool).map((h) => h.seq);
