@@ -18,6 +18,7 @@ import { LocalEmbedder, openMemory, type LocalEmbedderOptions } from '../src/ind
 import { pct } from './data.js';
 import { locomoCorpus } from './locomo-corpus.js';
 import { scratch } from './systems.js';
+import { threadCpu } from './thread-cpu.js';
 
 /** The setups: `null` is keyword only (no model). */
 const SETUPS: Record<string, LocalEmbedderOptions | null> = {
@@ -33,6 +34,9 @@ interface Result {
   turns: number;
   ingestMs: number;
   cpuMs: number;
+  /** Of cpuMs: the calling thread's and the other threads' (workers, GC and compiler helpers), Linux only. */
+  mainCpuMs: number | null;
+  otherCpuMs: number | null;
   turnsPerS: number;
   recall: { p50: number; p95: number; p99: number };
   rssBeforeMB: number;
@@ -56,11 +60,13 @@ async function one(name: string, dir: string, n: number): Promise<Result> {
   if (process.env.BENCH_WARM === '1') await mem.addMany(turns.slice(-256).map((content) => ({ content, force: true, namespace: 'warm-up' })));
   const rssBefore = process.memoryUsage().rss;
   const cpu0 = process.cpuUsage();
+  const th0 = threadCpu();
   const t0 = performance.now();
   await mem.addMany(sample.map((content) => ({ content, force: true })));
   const ingestMs = performance.now() - t0;
   // CPU of every thread of the process: the work the setup cost, whatever the machine's load.
   const cpu = process.cpuUsage(cpu0);
+  const th1 = threadCpu();
   // The workers are still up (they stay until close): this is the memory they hold.
   const rssAfter = process.memoryUsage().rss;
   const ms: number[] = [];
@@ -77,6 +83,8 @@ async function one(name: string, dir: string, n: number): Promise<Result> {
     turns: sample.length,
     ingestMs: Math.round(ingestMs),
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    mainCpuMs: th0 && th1 ? Math.round((th1.main - th0.main) * 1000) : null,
+    otherCpuMs: th0 && th1 ? Math.round((th1.other - th0.other) * 1000) : null,
     turnsPerS: +((sample.length / ingestMs) * 1000).toFixed(1),
     recall: pct(ms),
     rssBeforeMB: Math.round(rssBefore / 1e6),
@@ -115,7 +123,7 @@ if (process.argv[2] === '--one') {
     const rate = mine.map((x) => x.turnsPerS);
     const recall = mine.map((x) => +x.recall.p50.toFixed(1));
     process.stdout.write(
-      `SUMMARY ${name} turns=${n} turns/s=${rate.join(',')} vs-one=${ratios.join(',')} cpu-s=${mine.map((x) => (x.cpuMs / 1000).toFixed(1)).join(',')} recall-p50-ms=${recall.join(',')} load=${mine.map((x) => x.load).join(',')}\n`,
+      `SUMMARY ${name} turns=${n} turns/s=${rate.join(',')} vs-one=${ratios.join(',')} cpu-s=${mine.map((x) => (x.cpuMs / 1000).toFixed(1)).join(',')} calling/other-threads-cpu-s=${mine.map((x) => (x.mainCpuMs === null ? '?' : `${(x.mainCpuMs / 1000).toFixed(1)}/${((x.otherCpuMs ?? 0) / 1000).toFixed(1)}`)).join(',')} recall-p50-ms=${recall.join(',')} load=${mine.map((x) => x.load).join(',')}\n`,
     );
   }
 }

@@ -4,10 +4,12 @@
  * the model for bulk work, and small calls stay on the calling thread.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { LocalEmbedder, openMemory, type ExportRecord } from '../src/index.js';
-import { tempDb } from './helpers.js';
+import { LocalEmbedder, importMarkdown, openMemory, type ExportRecord } from '../src/index.js';
+import { tempDb, tempDir } from './helpers.js';
 
 const PEOPLE = ['Caroline', 'Melanie', 'Jon', 'Gina', 'Ayşe', '李雷'];
 const TOPICS = ['the pottery class', 'a trip to Lisbon', 'the new job at the bakery', 'adopting a second dog', 'the marathon in May', 'moving to Kraków'];
@@ -308,4 +310,33 @@ test('workerIdleMs stops idle workers; the next bulk call starts new ones', asyn
     e.workerStats().reduce((n, s) => n + s.texts, 0),
     128,
   );
+});
+
+test('importMarkdown announces its chunks: many small files are embedded on the workers, same vectors', async () => {
+  const dir = tempDir();
+  // Eight files of five short sections each: every file alone is below the threshold.
+  const t = turns(40);
+  for (let f = 0; f < 8; f++) {
+    const body = Array.from({ length: 5 }, (_, i) => `## Part ${i}\n\n${t[f * 5 + i]}\n`).join('\n');
+    writeFileSync(join(dir, `note-${f}.md`), `# Note ${f}\n\n${body}`);
+  }
+  const pooled = new LocalEmbedder({ workers: 1, workerThreshold: 30 });
+  const paths = [tempDb(), tempDb()];
+  const embedders = [new LocalEmbedder({ workers: 0 }), pooled];
+  for (let i = 0; i < 2; i++) {
+    const mem = await openMemory({ path: paths[i]!, embedder: embedders[i]! });
+    const r = await importMarkdown(mem, dir, { maxTokens: 40, overlapTokens: 0 });
+    assert.equal(r.files.length, 8);
+    await mem.close();
+  }
+  const stats = pooled.workerStats();
+  assert.ok(
+    stats.some((s) => s.thread === 'worker' && s.texts > 0),
+    `prepareBulk started the workers and they took batches: ${JSON.stringify(stats)}`,
+  );
+  const va = vectorsById(await exportAll(paths[0]!, new LocalEmbedder({ workers: 0 })));
+  const vb = vectorsById(await exportAll(paths[1]!, new LocalEmbedder({ workers: 0 })));
+  assert.ok(va.size >= 16, `chunks: ${va.size}`);
+  assert.equal(vb.size, va.size);
+  for (const [content, v] of va) assert.deepEqual(vb.get(content), v, content);
 });

@@ -251,8 +251,14 @@ test('importMarkdown: MEMORY.md and memory/YYYY-MM-DD.md with provenance; unchan
   const db = tempDb();
   const mem = await openMemory({ path: db, embedder: 'none' });
   try {
-    const first = await importMarkdown(mem, dir, { namespace: 'agent' });
+    const progress: [number, number][] = [];
+    const first = await importMarkdown(mem, dir, { namespace: 'agent', onProgress: (d, t) => progress.push([d, t]) });
     assert.equal(first.files.length, 2, 'hidden directories, node_modules and non-.md files are skipped');
+    // In chunks: 0 before the first write, then after each file (MEMORY.md has 2 chunks, the daily note 1).
+    assert.equal(progress.length, 3, JSON.stringify(progress));
+    assert.deepEqual(progress[0], [0, 3]);
+    assert.deepEqual(progress[2], [3, 3]);
+    assert.ok([1, 2].includes(progress[1]![0]), JSON.stringify(progress));
     assert.deepEqual([first.added, first.replaced, first.unchanged, first.chunks, first.removed], [2, 0, 0, 3, 0]);
     const rows = await mdMemories(mem, 'agent');
     assert.equal(rows.length, 3);
@@ -269,8 +275,10 @@ test('importMarkdown: MEMORY.md and memory/YYYY-MM-DD.md with provenance; unchan
 
     // Unchanged: nothing is written at all.
     const changed = commitWatcher(db);
-    const again = await importMarkdown(mem, dir, { namespace: 'agent' });
+    const progressAgain: [number, number][] = [];
+    const again = await importMarkdown(mem, dir, { namespace: 'agent', onProgress: (d, t) => progressAgain.push([d, t]) });
     assert.deepEqual([again.added, again.replaced, again.unchanged, again.chunks], [0, 0, 2, 0]);
+    assert.deepEqual(progressAgain.at(-1), [3, 3], 'unchanged files count as done');
     assert.equal(changed(), false, 'no commit happened');
     assert.deepEqual(await mdMemories(mem, 'agent'), rows);
 

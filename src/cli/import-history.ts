@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { MnemoliteError, importHistory, openMemory, type HistoryImportResult, type HistorySource } from '../index.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
+import { embedWorkersOpen, type EmbedWorkersFlags } from './embed-workers.js';
 import { progressBar } from './progress.js';
 import { storeOptions } from './store-options.js';
 
@@ -28,12 +29,12 @@ function summary(r: HistoryImportResult, dryRun: boolean): string {
 
 /** `mnemolite import --from chatgpt|claude|mem0|chat-jsonl FILE`: import chat history or mem0 memories. */
 export async function importHistoryCommand(source: HistorySource, file: string, o: HistoryImportFlags, cmd: Command): Promise<void> {
-  const g = cmd.optsWithGlobals<EmbedderFlags & { db: string; json?: boolean }>();
+  const g = cmd.optsWithGlobals<EmbedderFlags & EmbedWorkersFlags & { db: string; json?: boolean }>();
   if (file === '-') throw new MnemoliteError('INVALID_INPUT', `--from ${source} reads a file, not stdin. Pass the export file, e.g. conversations.json.`);
   const data = await readFile(file).catch((err: NodeJS.ErrnoException) => {
     throw new MnemoliteError(err.code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `${file} cannot be read (${err.code ?? err.message}).`);
   });
-  const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g) });
+  const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...embedWorkersOpen(g) });
   const bar = progressBar(!g.json && !!process.stderr.isTTY, `import ${source}`);
   try {
     const r = await importHistory(mem, source, data, {

@@ -9,6 +9,7 @@ import { isPostgresUrl } from '../pg/url.js';
 import { VERSION } from '../version.js';
 import { runDemo } from './demo.js';
 import { embedderFromFlags } from './embedder.js';
+import { embedWorkersOpen, embedWorkersOption } from './embed-workers.js';
 import { importMarkdownCommand, type MarkdownImportFlags } from './import-markdown.js';
 import { importHistoryCommand, type HistoryImportFlags } from './import-history.js';
 import { HISTORY_SOURCES, type HistorySource } from '../ingest/history.js';
@@ -45,6 +46,8 @@ interface Globals {
   baseUrl?: string;
   dims?: string;
   allowDownload?: boolean;
+  /** --embed-workers of import and reindex (other commands do not have it). */
+  embedWorkers?: number;
 }
 
 /** Human output: control characters made visible (stored text may hold terminal escapes). */
@@ -62,7 +65,7 @@ function globals(cmd: Command): Globals {
 
 async function open(cmd: Command, extra: { readonly?: boolean; allowModelChange?: boolean } = {}): Promise<Memory> {
   const g = globals(cmd);
-  return openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...extra });
+  return openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...embedWorkersOpen(g), ...extra });
 }
 
 /** Open, run, always close. */
@@ -500,6 +503,7 @@ export function buildProgram(): Command {
     .option('--category <c>', '--from markdown or chat history: category of the memories')
     .option('--chunk-tokens <n>', '--from markdown: target chunk size in tokens', int('--chunk-tokens'))
     .option('--dry-run', '--from chatgpt|claude|mem0|chat-jsonl: report what would change, write nothing')
+    .addOption(embedWorkersOption())
     .action(async (file: string, o: MarkdownImportFlags & HistoryImportFlags & { from: string; onConflict: 'skip' | 'replace' }, cmd: Command) =>
       // A failed import (or a dry run) into a new path leaves no empty file behind.
       removeCreatedOnFailure(globals(cmd).db, () => importCommand(file, o, cmd), { dryRun: !!o.dryRun }),
@@ -559,6 +563,7 @@ export function buildProgram(): Command {
     .command('reindex')
     .description('embed memories that have no vector from the current embedder (after switching models); resumable')
     .option('--batch-size <n>', 'memories per batch', int('--batch-size'), 64)
+    .addOption(embedWorkersOption())
     .action(async (o: { batchSize: number }, cmd: Command) => {
       await withMemory(
         cmd,

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MnemoliteError } from '../errors.js';
 import { EmbedPool, type WorkerStats } from './pool.js';
+import { patchWasmSlice, type TfCore } from './wasm-slice.js';
 import type { Embedder } from './provider.js';
 
 /** Identity of the bundled model; recorded in every file it writes vectors to. */
@@ -102,6 +103,9 @@ export class LocalEmbedder implements Embedder {
         const modelSource = bundle.modelSource ?? bundle.default?.modelSource;
         // Without the bundled source, initModel would download weights: never allow that.
         if (!initModel || !modelSource) throw new Error('bundled model source not found');
+        // The bundled Slice kernel copies its whole input per call: swap in a copy-free one (same bytes out).
+        const core = (await import('@energetic-ai/core')) as unknown as { default?: TfCore } & Partial<TfCore>;
+        patchWasmSlice((core.getKernel ? core : core.default) as TfCore);
         try {
           return await initModel(modelSource);
         } catch (err) {

@@ -12,6 +12,9 @@ export type WorkerReply = { id: number; vectors: Float32Array; dims: number } | 
 /** Batches sent ahead to one worker: 2, so it starts the next batch while its reply waits for this thread. */
 const DEPTH = 2;
 
+/** Characters of one text counted towards a batch's cost (the bundled model reads at most 4,000). */
+const TEXT_COST_CAP = 4000;
+
 /** Embeds one batch on the calling thread. */
 export type LocalBatch = (texts: string[]) => Promise<ArrayLike<number>[]>;
 
@@ -119,13 +122,20 @@ export class EmbedPool {
       clearTimeout(this.idleTimer);
       this.idleTimer = null;
     }
+    const jobs: Job[] = [];
     const all = batches.map(
       (texts) =>
         new Promise<ArrayLike<number>[]>((resolve, reject) => {
           if (this.closed) reject(new Error('the embedding pool is closed'));
-          else this.queue.push({ id: this.nextId++, texts, resolve, reject });
+          else jobs.push({ id: 0, texts, resolve, reject });
         }),
     );
+    // Longest batches first (the callers sort texts by length, so they come last): the call ends
+    // on a short batch, and the other thread idles for less while it runs. The batches stay as they
+    // are, so the vectors do not change; results keep the callers' order through `all`.
+    const cost = (j: Job): number => j.texts.reduce((n, t) => n + Math.min(t.length, TEXT_COST_CAP), 0);
+    jobs.sort((a, b) => cost(b) - cost(a));
+    for (const j of jobs) this.queue.push({ ...j, id: this.nextId++ });
     this.pump();
     return Promise.all(all);
   }

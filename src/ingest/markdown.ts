@@ -191,6 +191,8 @@ export interface MarkdownImportOptions extends ChunkOptions {
   category?: string;
   /** Called after each file. */
   onFile?: (file: MarkdownFileResult) => void;
+  /** Called before the first write and after each file: chunks handled so far (unchanged files count) of all chunks. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** What happened to one file. */
@@ -295,8 +297,16 @@ async function parseFile(path: string, o: ChunkOptions): Promise<ParsedFile> {
   };
 }
 
-async function importFile(mem: Memory, file: ParsedFile, o: MarkdownImportOptions & { namespace: string }): Promise<MarkdownFileResult> {
-  const { path, fileHash, chunks, chunking, createdAt, date } = file;
+/** A parsed file with the memories it has now, and whether it needs writing. */
+interface FilePlan {
+  file: ParsedFile;
+  existing: MemoryRecord[];
+  keys: string[];
+  unchanged: boolean;
+}
+
+async function planFile(mem: Memory, file: ParsedFile, o: MarkdownImportOptions & { namespace: string }): Promise<FilePlan> {
+  const { path, fileHash, chunks, chunking } = file;
   const existing: MemoryRecord[] = await mem.list({ namespace: o.namespace, metadata: { source: 'markdown', path }, limit: 10_000 });
   const category = o.category ?? null;
   const keys = chunks.map((_, i) => keyFor(path, i));
@@ -305,7 +315,13 @@ async function importFile(mem: Memory, file: ParsedFile, o: MarkdownImportOption
     existing.every(
       (m) => m.metadata.fileHash === fileHash && m.metadata.chunking === chunking && m.category === category && m.key !== null && keys.includes(m.key),
     );
-  if (unchanged) return { path, status: 'unchanged', chunks: chunks.length, removed: 0 };
+  return { file, existing, keys, unchanged };
+}
+
+async function importFile(mem: Memory, plan: FilePlan, o: MarkdownImportOptions & { namespace: string }): Promise<MarkdownFileResult> {
+  const { file, existing, keys } = plan;
+  const { path, fileHash, chunks, chunking, createdAt, date } = file;
+  if (plan.unchanged) return { path, status: 'unchanged', chunks: chunks.length, removed: 0 };
 
   const items: AddInput[] = chunks.map((c, i) => ({
     content: c.content,
@@ -357,14 +373,24 @@ export async function importMarkdown(mem: Memory, target: string, options: Markd
   chunkMarkdown('', options);
   const parsed: ParsedFile[] = [];
   for (const f of files) parsed.push(await parseFile(f, options));
+  const plans: FilePlan[] = [];
+  for (const f of parsed) plans.push(await planFile(mem, f, { ...options, namespace }));
+  // Say how much is coming, so a worker-thread embedder starts its workers for a large import
+  // (each file is its own addMany, many of them below the workers' threshold alone).
+  mem.embedder?.prepareBulk?.(plans.reduce((n, p) => n + (p.unchanged ? 0 : p.file.chunks.length), 0));
+  const total = plans.reduce((n, p) => n + p.file.chunks.length, 0);
+  let done = 0;
+  options.onProgress?.(done, total);
   const res: MarkdownImportResult = { files: [], added: 0, replaced: 0, unchanged: 0, chunks: 0, removed: 0 };
-  for (const f of parsed) {
-    const r = await importFile(mem, f, { ...options, namespace });
+  for (const p of plans) {
+    const r = await importFile(mem, p, { ...options, namespace });
     res.files.push(r);
     res[r.status]++;
     if (r.status !== 'unchanged') res.chunks += r.chunks;
     res.removed += r.removed;
     options.onFile?.(r);
+    done += r.chunks;
+    options.onProgress?.(done, total);
   }
   return res;
 }
