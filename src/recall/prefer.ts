@@ -18,6 +18,12 @@ import { preferWindows, queryWindows } from './time-preference.js';
  * their place below them. Ample for the recall limits the evaluations use (50).
  */
 const SPEAKER_POOL = 100;
+/**
+ * The speaker preference runs only when one of the best 20 candidates has a speaker, so a store of
+ * facts (no chats) reads 20 rows, not 100. A memory without a speaker keeps its score, so a
+ * preference over lower ranks alone could only reorder speakers' turns below 20.
+ */
+const SPEAKER_PROBE = 20;
 
 /** Options the preferences read (validated). */
 export interface PreferOptions {
@@ -53,12 +59,19 @@ export async function applyPreferences(
   // A question about a past time ("in March", "last week") asks for what held then, not for the
   // current value; a window that holds now ("today", "this week") still asks about the present.
   const current = o.preferCurrent !== false && !windows.some((w) => w.to.getTime() <= now.getTime());
-  const speaker = o.preferSpeaker !== false;
+  let speaker = o.preferSpeaker !== false;
   if (!windows.length && !current && !speaker) return fused;
   // Current over stale looks at the best 20 candidates (100 when the query asks for the present): only those rows and vectors are read.
   const pool = currentPoolSize(query);
-  const need = windows.length ? fused : fused.slice(0, Math.max(current ? pool : 0, speaker ? SPEAKER_POOL : 0));
-  const rows = await src.rowsBySeqs(need.map((h) => h.seq));
+  const need = windows.length ? fused : fused.slice(0, Math.max(current ? pool : 0, speaker ? SPEAKER_PROBE : 0));
+  let rows = await src.rowsBySeqs(need.map((h) => h.seq));
+  if (speaker) {
+    speaker = fused.slice(0, SPEAKER_PROBE).some((h) => {
+      const r = rows.get(h.seq);
+      return r !== undefined && speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id }).length > 0;
+    });
+    if (speaker && need.length < Math.min(SPEAKER_POOL, fused.length)) rows = await src.rowsBySeqs(fused.slice(0, SPEAKER_POOL).map((h) => h.seq));
+  }
   let list = fused;
   if (windows.length) {
     // Windows compare the same time as since / until; current over stale always orders by when a statement was made.
