@@ -1,0 +1,171 @@
+/**
+ * Offline session-diversity study on dumps of the library's default recall (eval/speaker/dump.ts,
+ * preferably with RECALL_OPTS='{"preferSpeaker":false}' so the speaker factor is tuned jointly):
+ * each form re-ranks the dumped candidates (speaker factor, then a per-session penalty on the k-th
+ * hit from a session already above it), and leave-one-conversation-out cross-validation picks the
+ * form on four conversations and scores the fifth.
+ *   tsx eval/diversity/cv.ts DUMP[,DUMP…] [objective: all|r10|mrr] [only forms whose name contains this]
+ * Several dumps (e.g. one per `weights.keyword`) add the fusion's keyword share to the forms; the
+ * first dump with factor 0.5 and no diversity is the baseline. Results and commands: EVAL.md
+ * "Session diversity, speaker factor and keyword share re-tuned on LoCoMo dev".
+ */
+import { readFileSync } from 'node:fs';
+import { preferSpeaker } from '../../src/recall/speaker-preference.js';
+import type { FusedHit } from '../../src/search/fusion.js';
+
+interface Hit {
+  dias: string[];
+  score: number;
+  speaker: string | null;
+  speakers: string[] | null;
+  truth: string[];
+}
+interface Q {
+  question: string;
+  category: number;
+  evidence: string[];
+  hits: Hit[];
+}
+interface C {
+  id: string;
+  speakers: string[];
+  questions: Q[];
+}
+const [files = '/tmp/q3-conv-nosp.json', objective = 'all', only = ''] = process.argv.slice(2);
+// Several dumps (comma-separated, e.g. one per fusion keyword weight); the first is the baseline's.
+const dumps = files.split(',').map((f) => ({ file: f, convs: JSON.parse(readFileSync(f, 'utf8')) as C[] }));
+const file = files;
+const convs = dumps[0]!.convs;
+const qIndex = new Map(convs.flatMap((c, ci) => c.questions.map((q, qi) => [q, [ci, qi] as const])));
+/** The same question in dump `d`. */
+const inDump = (d: number, q: Q): Q => {
+  const [ci, qi] = qIndex.get(q)!;
+  return dumps[d]!.convs[ci]!.questions[qi]!;
+};
+type S = { r5: number; r10: number; mrr: number };
+function score(ranked: Hit[], ev: string[]): S {
+  const e = new Set(ev);
+  const r = (k: number): number => {
+    const got = new Set(ranked.slice(0, k).flatMap((h) => h.dias));
+    return [...e].filter((x) => got.has(x)).length / e.size;
+  };
+  const f = ranked.findIndex((h) => h.dias.some((d) => e.has(d)));
+  return { r5: r(5), r10: r(10), mrr: f < 0 ? 0 : 1 / (f + 1) };
+}
+const spk = (h: Hit): string[] => h.speakers ?? (h.speaker ? [h.speaker] : []);
+const session = (h: Hit): string => h.dias[0]!.split(':')[0]!;
+
+/** Speaker factor on the others' scores (the library's function), over the whole dumped pool. */
+function speakerRank(q: Q, f: number): { h: Hit; s: number }[] {
+  const fused: FusedHit[] = q.hits.map((h, i) => ({ seq: i, score: h.score }));
+  const m = new Map(q.hits.map((h, i) => [i, spk(h)]));
+  return preferSpeaker(fused, m, q.question, f).map((x) => ({ h: q.hits[x.seq]!, s: x.score }));
+}
+/** Plural / enumerating questions ("what activities", "which cities", "how many times", "both"). */
+const LIST_Q =
+  /\b(what|which)\s+(\w+\s+){0,2}?(\w+s)\b(?!\s+(is|was|does|did)\b)|\bhow many\b|\bboth\b|\bwhat (kind|kinds|type|types|sort|sorts) of\b|\bwhere has\b|\bwho (has|have)\b/i;
+const isList = (q: string): boolean => LIST_Q.test(q);
+
+/**
+ * Greedy session diversity over the top `pool`: each step takes the candidate with the best
+ * score × pen^(hits already taken from its session). `pen` 1 = no change.
+ */
+function diversify(list: { h: Hit; s: number }[], pen: number, pool: number, mode: 'mult' | 'cap', key: (h: Hit) => string = session): Hit[] {
+  if (mode === 'mult' && pen === 1) return list.map((x) => x.h);
+  const head = list.slice(0, pool);
+  const out: Hit[] = [];
+  const count = new Map<string, number>();
+  const left = head.map((x, i) => ({ ...x, i }));
+  while (left.length) {
+    let bi = 0;
+    let bv = -Infinity;
+    for (let j = 0; j < left.length; j++) {
+      const x = left[j]!;
+      const k = count.get(key(x.h)) ?? 0;
+      const v = mode === 'mult' ? x.s * pen ** k : k >= pen ? x.s - 1e6 : x.s;
+      if (v > bv + 1e-12) [bi, bv] = [j, v];
+    }
+    const x = left.splice(bi, 1)[0]!;
+    out.push(x.h);
+    count.set(key(x.h), (count.get(key(x.h)) ?? 0) + 1);
+  }
+  return [...out, ...list.slice(pool).map((x) => x.h)];
+}
+type Form = { name: string; apply: (q: Q) => Hit[] };
+const forms: Form[] = [];
+const factors = [0.5, 0.4, 0.6, 0.3, 0.7];
+const BOTH = /\bboth\b|\bin common\b|\band\b.*\b(both|each)\b/i;
+const speakerKey = (h: Hit): string => spk(h).join('+');
+for (let d = 0; d < dumps.length; d++) {
+  const tag = dumps.length > 1 ? `${dumps[d]!.file.replace(/^.*\//, '')} ` : '';
+  for (const f of factors) {
+    const base = (q: Q): { h: Hit; s: number }[] => speakerRank(inDump(d, q), f);
+    forms.push({ name: `${tag}sp ${f}`, apply: (q) => base(q).map((x) => x.h) });
+    forms.push({
+      name: `${tag}sp ${f} speaker-alternate on 'both' questions`,
+      apply: (q) => (BOTH.test(q.question) ? diversify(base(q), 0.8, 20, 'mult', speakerKey) : base(q).map((x) => x.h)),
+    });
+    for (const pool of [20, 50]) {
+      for (const pen of [0.95, 0.9, 0.85, 0.8, 0.7, 0.6]) {
+        forms.push({ name: `${tag}sp ${f} mmr ${pen} pool ${pool}`, apply: (q) => diversify(base(q), pen, pool, 'mult') });
+        forms.push({
+          name: `${tag}sp ${f} mmr ${pen} pool ${pool} list-q`,
+          apply: (q) => (isList(q.question) ? diversify(base(q), pen, pool, 'mult') : base(q).map((x) => x.h)),
+        });
+      }
+      for (const cap of [1, 2, 3, 4]) {
+        forms.push({ name: `${tag}sp ${f} cap ${cap} pool ${pool}`, apply: (q) => diversify(base(q), cap, pool, 'cap') });
+        forms.push({
+          name: `${tag}sp ${f} cap ${cap} pool ${pool} list-q`,
+          apply: (q) => (isList(q.question) ? diversify(base(q), cap, pool, 'cap') : base(q).map((x) => x.h)),
+        });
+      }
+    }
+  }
+}
+const use = only ? forms.filter((f, i) => i === 0 || f.name.includes(only)) : forms;
+const cats = [1, 2, 3, 4];
+const catName: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+const res = use.map((f) => convs.map((c) => c.questions.map((q) => ({ s: score(f.apply(q).slice(0, 50), q.evidence), cat: q.category, list: isList(q.question) }))));
+const mean = (xs: S[]): S => ({
+  r5: xs.reduce((a, x) => a + x.r5, 0) / Math.max(1, xs.length),
+  r10: xs.reduce((a, x) => a + x.r10, 0) / Math.max(1, xs.length),
+  mrr: xs.reduce((a, x) => a + x.mrr, 0) / Math.max(1, xs.length),
+});
+const fmt = (s: S): string => `${s.r5.toFixed(3)} / ${s.r10.toFixed(3)} / ${s.mrr.toFixed(3)}`;
+const obj = (s: S): number => (objective === 'r10' ? s.r10 : objective === 'mrr' ? s.mrr : s.r5 + s.r10 + s.mrr);
+const all = res[0]!.flat();
+console.log(`file ${file}, objective ${objective}; ${all.length} questions, ${all.filter((x) => x.list).length} look like lists (by category: ${cats.map((c) => `${catName[c]} ${all.filter((x) => x.list && x.cat === c).length}/${all.filter((x) => x.cat === c).length}`).join(', ')})`);
+// Best 15 forms pooled, plus the baseline.
+const pooled = use.map((f, i) => ({ f, i, s: mean(res[i]!.flat().map((x) => x.s)) }));
+const top = [...pooled].sort((a, b) => obj(b.s) - obj(a.s)).slice(0, 15);
+console.log('\n| form (in-sample, all 5) | pooled | ' + convs.map((c) => c.id).join(' | ') + ' | multi-hop |');
+for (const p of [pooled[0]!, ...top])
+  console.log(`| ${p.f.name} | ${fmt(p.s)} | ${res[p.i]!.map((cq) => fmt(mean(cq.map((x) => x.s)))).join(' | ')} | ${fmt(mean(res[p.i]!.flat().filter((x) => x.cat === 1).map((x) => x.s)))} |`);
+console.log('\nLeave one conversation out (baseline = first form, the library default factor 0.5 with no diversity):');
+const cvAll: S[] = [];
+const cvBase: S[] = [];
+const byCat: Record<number, { b: S[]; c: S[] }> = {};
+for (let k = 0; k < convs.length; k++) {
+  let best = 0;
+  let bestV = -1;
+  use.forEach((_f, i) => {
+    const v = obj(mean(res[i]!.filter((_c, j) => j !== k).flat().map((x) => x.s)));
+    if (v > bestV + 1e-12) [best, bestV] = [i, v];
+  });
+  const test = res[best]![k]!;
+  const base = res[0]![k]!;
+  cvAll.push(...test.map((x) => x.s));
+  cvBase.push(...base.map((x) => x.s));
+  for (const c of cats) {
+    byCat[c] ??= { b: [], c: [] };
+    byCat[c]!.b.push(...base.filter((x) => x.cat === c).map((x) => x.s));
+    byCat[c]!.c.push(...test.filter((x) => x.cat === c).map((x) => x.s));
+  }
+  const d = (a: S, b: S): string => `${(b.r10 - a.r10 >= 0 ? '+' : '')}${(b.r10 - a.r10).toFixed(3)} R@10, ${(b.mrr - a.mrr >= 0 ? '+' : '')}${(b.mrr - a.mrr).toFixed(3)} MRR`;
+  const mb = mean(base.map((x) => x.s));
+  const mt = mean(test.map((x) => x.s));
+  console.log(`| fold ${convs[k]!.id} | chose ${use[best]!.name} | base ${fmt(mb)} | test ${fmt(mt)} | ${d(mb, mt)} |`);
+}
+console.log(`| pooled over folds | | base ${fmt(mean(cvBase))} | CV ${fmt(mean(cvAll))} |`);
+for (const c of cats) console.log(`| ${catName[c]} (${byCat[c]!.b.length}) | base ${fmt(mean(byCat[c]!.b))} | CV ${fmt(mean(byCat[c]!.c))} |`);
