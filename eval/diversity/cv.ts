@@ -52,7 +52,8 @@ function score(ranked: Hit[], ev: string[]): S {
   const f = ranked.findIndex((h) => h.dias.some((d) => e.has(d)));
   return { r5: r(5), r10: r(10), mrr: f < 0 ? 0 : 1 / (f + 1) };
 }
-const spk = (h: Hit): string[] => h.speakers ?? (h.speaker ? [h.speaker] : []);
+// The `turns` path stores no speaker metadata; the library reads the `Name: ` prefix, which is the turn's true speaker.
+const spk = (h: Hit): string[] => h.speakers ?? (h.speaker ? [h.speaker] : h.truth);
 const session = (h: Hit): string => h.dias[0]!.split(':')[0]!;
 
 /** Speaker factor on the others' scores (the library's function), over the whole dumped pool. */
@@ -101,6 +102,9 @@ for (let d = 0; d < dumps.length; d++) {
   for (const f of factors) {
     const base = (q: Q): { h: Hit; s: number }[] => speakerRank(inDump(d, q), f);
     forms.push({ name: `${tag}sp ${f}`, apply: (q) => base(q).map((x) => x.h) });
+    // A different factor for list questions only (their evidence is the named person's turns in several sessions).
+    for (const g of [0.2, 0.3, 0.4, 0.6, 0.7])
+      forms.push({ name: `${tag}sp ${f}, list-q sp ${g}`, apply: (q) => (isList(q.question) ? speakerRank(inDump(d, q), g) : base(q)).map((x) => x.h) });
     forms.push({
       name: `${tag}sp ${f} speaker-alternate on 'both' questions`,
       apply: (q) => (BOTH.test(q.question) ? diversify(base(q), 0.8, 20, 'mult', speakerKey) : base(q).map((x) => x.h)),
