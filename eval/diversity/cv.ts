@@ -127,6 +127,12 @@ for (let d = 0; d < dumps.length; d++) {
     }
   }
 }
+// The fusion's keyword share per question kind: list questions (or the others) from dump d, the rest from the first dump.
+for (let d = 1; d < dumps.length; d++) {
+  const tag = dumps[d]!.file.replace(/^.*\//, '');
+  forms.push({ name: `kind: list-q from ${tag}`, apply: (q) => speakerRank(inDump(isList(q.question) ? d : 0, q), 0.5).map((x) => x.h) });
+  forms.push({ name: `kind: other-q from ${tag}`, apply: (q) => speakerRank(inDump(isList(q.question) ? 0 : d, q), 0.5).map((x) => x.h) });
+}
 const use = only ? forms.filter((f, i) => i === 0 || f.name.includes(only)) : forms;
 const cats = [1, 2, 3, 4];
 const catName: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
