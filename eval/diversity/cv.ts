@@ -136,7 +136,9 @@ for (let d = 1; d < dumps.length; d++) {
 const use = only ? forms.filter((f, i) => i === 0 || f.name.includes(only)) : forms;
 const cats = [1, 2, 3, 4];
 const catName: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
-const res = use.map((f) => convs.map((c) => c.questions.map((q) => ({ s: score(f.apply(q).slice(0, 50), q.evidence), cat: q.category, list: isList(q.question) }))));
+const res = use.map((f) =>
+  convs.map((c) => c.questions.map((q) => ({ s: score(f.apply(q).slice(0, 50), q.evidence), cat: q.category, list: isList(q.question) }))),
+);
 const mean = (xs: S[]): S => ({
   r5: xs.reduce((a, x) => a + x.r5, 0) / Math.max(1, xs.length),
   r10: xs.reduce((a, x) => a + x.r10, 0) / Math.max(1, xs.length),
@@ -145,13 +147,23 @@ const mean = (xs: S[]): S => ({
 const fmt = (s: S): string => `${s.r5.toFixed(3)} / ${s.r10.toFixed(3)} / ${s.mrr.toFixed(3)}`;
 const obj = (s: S): number => (objective === 'r10' ? s.r10 : objective === 'mrr' ? s.mrr : s.r5 + s.r10 + s.mrr);
 const all = res[0]!.flat();
-console.log(`file ${file}, objective ${objective}; ${all.length} questions, ${all.filter((x) => x.list).length} look like lists (by category: ${cats.map((c) => `${catName[c]} ${all.filter((x) => x.list && x.cat === c).length}/${all.filter((x) => x.cat === c).length}`).join(', ')})`);
+console.log(
+  `file ${file}, objective ${objective}; ${all.length} questions, ${all.filter((x) => x.list).length} look like lists (by category: ${cats.map((c) => `${catName[c]} ${all.filter((x) => x.list && x.cat === c).length}/${all.filter((x) => x.cat === c).length}`).join(', ')})`,
+);
 // Best 15 forms pooled, plus the baseline.
 const pooled = use.map((f, i) => ({ f, i, s: mean(res[i]!.flat().map((x) => x.s)) }));
 const top = [...pooled].sort((a, b) => obj(b.s) - obj(a.s)).slice(0, 15);
 console.log('\n| form (in-sample, all 5) | pooled | ' + convs.map((c) => c.id).join(' | ') + ' | multi-hop |');
 for (const p of [pooled[0]!, ...top])
-  console.log(`| ${p.f.name} | ${fmt(p.s)} | ${res[p.i]!.map((cq) => fmt(mean(cq.map((x) => x.s)))).join(' | ')} | ${fmt(mean(res[p.i]!.flat().filter((x) => x.cat === 1).map((x) => x.s)))} |`);
+  console.log(
+    `| ${p.f.name} | ${fmt(p.s)} | ${res[p.i]!.map((cq) => fmt(mean(cq.map((x) => x.s)))).join(' | ')} | ${fmt(
+      mean(
+        res[p.i]!.flat()
+          .filter((x) => x.cat === 1)
+          .map((x) => x.s),
+      ),
+    )} |`,
+  );
 console.log('\nLeave one conversation out (baseline = first form, the library default factor 0.5 with no diversity):');
 const cvAll: S[] = [];
 const cvBase: S[] = [];
@@ -160,7 +172,13 @@ for (let k = 0; k < convs.length; k++) {
   let best = 0;
   let bestV = -1;
   use.forEach((_f, i) => {
-    const v = obj(mean(res[i]!.filter((_c, j) => j !== k).flat().map((x) => x.s)));
+    const v = obj(
+      mean(
+        res[i]!.filter((_c, j) => j !== k)
+          .flat()
+          .map((x) => x.s),
+      ),
+    );
     if (v > bestV + 1e-12) [best, bestV] = [i, v];
   });
   const test = res[best]![k]!;
@@ -172,7 +190,8 @@ for (let k = 0; k < convs.length; k++) {
     byCat[c]!.b.push(...base.filter((x) => x.cat === c).map((x) => x.s));
     byCat[c]!.c.push(...test.filter((x) => x.cat === c).map((x) => x.s));
   }
-  const d = (a: S, b: S): string => `${(b.r10 - a.r10 >= 0 ? '+' : '')}${(b.r10 - a.r10).toFixed(3)} R@10, ${(b.mrr - a.mrr >= 0 ? '+' : '')}${(b.mrr - a.mrr).toFixed(3)} MRR`;
+  const d = (a: S, b: S): string =>
+    `${b.r10 - a.r10 >= 0 ? '+' : ''}${(b.r10 - a.r10).toFixed(3)} R@10, ${b.mrr - a.mrr >= 0 ? '+' : ''}${(b.mrr - a.mrr).toFixed(3)} MRR`;
   const mb = mean(base.map((x) => x.s));
   const mt = mean(test.map((x) => x.s));
   console.log(`| fold ${convs[k]!.id} | chose ${use[best]!.name} | base ${fmt(mb)} | test ${fmt(mt)} | ${d(mb, mt)} |`);
