@@ -4,33 +4,13 @@
  * as a soft preference, supersede: 'auto', and Memory.context.
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { MnemoliteError, openMemory, type Memory, type OpenOptions } from '../src/index.js';
+import { describe, test } from 'node:test';
+import { MnemoliteError, openMemory, type Memory } from '../src/index.js';
 import { CLI, HashEmbedder, cli, tempDb } from './helpers.js';
 import { existsSync } from 'node:fs';
-import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+import { storeTargets } from './store-matrix.js';
 
-const pglite = await startPglite();
-let real: PgServer | null = null;
-try {
-  real = await startPostgres();
-} catch {
-  /* no server here: file and PGlite only */
-}
-after(async () => {
-  await pglite.stop();
-  await real?.stop();
-});
-
-type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
-const targets: { name: string; vectors: boolean; fresh: () => Location }[] = [
-  { name: 'SQLite file', vectors: true, fresh: () => ({ path: tempDb() }) },
-  { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
-];
-if (real) {
-  const r = real;
-  targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) });
-}
+const targets = await storeTargets();
 
 async function rejects(p: Promise<unknown>, code: string): Promise<void> {
   await assert.rejects(p, (e: unknown) => e instanceof MnemoliteError && e.code === code);

@@ -4,12 +4,12 @@
  * PostgreSQL server when one is available); a query naming both people is left as it was.
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { MnemoliteError, openMemory, type Memory, type OpenOptions } from '../src/index.js';
+import { describe, test } from 'node:test';
+import { MnemoliteError, openMemory, type Memory } from '../src/index.js';
 import { namedSpeakers, preferSpeaker, speakersOf } from '../src/recall/speaker-preference.js';
 import { existsSync } from 'node:fs';
 import { CLI, HashEmbedder, cli, tempDb } from './helpers.js';
-import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
+import { storeTargets } from './store-matrix.js';
 
 describe('naming a speaker', () => {
   const two = ['Caroline', 'Melanie'];
@@ -74,27 +74,7 @@ describe('naming a speaker', () => {
   });
 });
 
-const pglite = await startPglite();
-let real: PgServer | null = null;
-try {
-  real = await startPostgres();
-} catch {
-  /* no server here: file and PGlite only */
-}
-after(async () => {
-  await pglite.stop();
-  await real?.stop();
-});
-
-type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
-const targets: { name: string; vectors: boolean; fresh: () => Location }[] = [
-  { name: 'SQLite file', vectors: true, fresh: () => ({ path: tempDb() }) },
-  { name: pglite.label, vectors: true, fresh: () => ({ url: pglite.url, postgres: { schema: freshSchema(), poolSize: 1 } }) },
-];
-if (real) {
-  const r = real;
-  targets.push({ name: r.label, vectors: r.vectors, fresh: () => ({ url: r.url, postgres: { schema: freshSchema() } }) });
-}
+const targets = await storeTargets();
 
 // Melanie's turn repeats the query's words, so it out-scores Caroline's own turn on the words alone.
 const CHAT = [

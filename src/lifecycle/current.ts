@@ -216,6 +216,15 @@ export function preferCurrent(
   // The verdict for a pair depends only on the two memories, not on where they stand: each pass after
   // a move asks again for every pair above it, so verdicts are kept (a family of look-alikes makes
   // dozens of moves, and recomputing cost ~100 ms per query at a pool of 100; BENCHMARKS.md).
+  const turns = new Map<CurrentMeta, boolean>();
+  const isTurn = (m: CurrentMeta): boolean => {
+    let t = turns.get(m);
+    if (t === undefined) {
+      t = SPEAKER.test(m.content);
+      turns.set(m, t);
+    }
+    return t;
+  };
   const verdicts = new Map<number, Map<number, boolean>>();
   const updates = (sa: number, a: CurrentMeta, sb: number, b: CurrentMeta): boolean => {
     let row = verdicts.get(sa);
@@ -241,10 +250,10 @@ export function preferCurrent(
     let moved = false;
     for (let j = i + 1; a && j < n; j++) {
       const b = meta.get(out[j]!.seq);
-      if (!b || b.time <= a.time || !updates(out[i]!.seq, a, out[j]!.seq, b)) continue;
       // Chat turns repeat themselves ("have you read …?") without updating anything: between two
       // turns only a question about the present counts (EVAL.md: conversations fell otherwise).
-      if (!intent && SPEAKER.test(a.content) && SPEAKER.test(b.content)) continue;
+      // Checked first: it is cheap, and in a chat store it settles nearly every pair.
+      if (!b || b.time <= a.time || (!intent && isTurn(a) && isTurn(b)) || !updates(out[i]!.seq, a, out[j]!.seq, b)) continue;
       const [h] = out.splice(j, 1);
       out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score) });
       moves++;
