@@ -12,25 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { preferSpeaker } from '../../src/recall/speaker-preference.js';
 import type { FusedHit } from '../../src/search/fusion.js';
+import { type C, type Hit, type Q, type S, cats, catName, fmt, leaveOneOut, mean, score } from '../speaker/cv-lib.js';
 
-interface Hit {
-  dias: string[];
-  score: number;
-  speaker: string | null;
-  speakers: string[] | null;
-  truth: string[];
-}
-interface Q {
-  question: string;
-  category: number;
-  evidence: string[];
-  hits: Hit[];
-}
-interface C {
-  id: string;
-  speakers: string[];
-  questions: Q[];
-}
 const [files = '/tmp/q3-conv-nosp.json', objective = 'all', only = ''] = process.argv.slice(2);
 // Several dumps (comma-separated, e.g. one per fusion keyword weight); the first is the baseline's.
 const dumps = files.split(',').map((f) => ({ file: f, convs: JSON.parse(readFileSync(f, 'utf8')) as C[] }));
@@ -42,16 +25,6 @@ const inDump = (d: number, q: Q): Q => {
   const [ci, qi] = qIndex.get(q)!;
   return dumps[d]!.convs[ci]!.questions[qi]!;
 };
-type S = { r5: number; r10: number; mrr: number };
-function score(ranked: Hit[], ev: string[]): S {
-  const e = new Set(ev);
-  const r = (k: number): number => {
-    const got = new Set(ranked.slice(0, k).flatMap((h) => h.dias));
-    return [...e].filter((x) => got.has(x)).length / e.size;
-  };
-  const f = ranked.findIndex((h) => h.dias.some((d) => e.has(d)));
-  return { r5: r(5), r10: r(10), mrr: f < 0 ? 0 : 1 / (f + 1) };
-}
 // The `turns` path stores no speaker metadata; the library reads the `Name: ` prefix, which is the turn's true speaker.
 const spk = (h: Hit): string[] => h.speakers ?? (h.speaker ? [h.speaker] : h.truth);
 const session = (h: Hit): string => h.dias[0]!.split(':')[0]!;
@@ -134,17 +107,9 @@ for (let d = 1; d < dumps.length; d++) {
   forms.push({ name: `kind: other-q from ${tag}`, apply: (q) => speakerRank(inDump(isList(q.question) ? 0 : d, q), 0.5).map((x) => x.h) });
 }
 const use = only ? forms.filter((f, i) => i === 0 || f.name.includes(only)) : forms;
-const cats = [1, 2, 3, 4];
-const catName: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 const res = use.map((f) =>
   convs.map((c) => c.questions.map((q) => ({ s: score(f.apply(q).slice(0, 50), q.evidence), cat: q.category, list: isList(q.question) }))),
 );
-const mean = (xs: S[]): S => ({
-  r5: xs.reduce((a, x) => a + x.r5, 0) / Math.max(1, xs.length),
-  r10: xs.reduce((a, x) => a + x.r10, 0) / Math.max(1, xs.length),
-  mrr: xs.reduce((a, x) => a + x.mrr, 0) / Math.max(1, xs.length),
-});
-const fmt = (s: S): string => `${s.r5.toFixed(3)} / ${s.r10.toFixed(3)} / ${s.mrr.toFixed(3)}`;
 const obj = (s: S): number => (objective === 'r10' ? s.r10 : objective === 'mrr' ? s.mrr : s.r5 + s.r10 + s.mrr);
 const all = res[0]!.flat();
 console.log(
@@ -165,36 +130,9 @@ for (const p of [pooled[0]!, ...top])
     )} |`,
   );
 console.log('\nLeave one conversation out (baseline = first form, the library default factor 0.5 with no diversity):');
-const cvAll: S[] = [];
-const cvBase: S[] = [];
-const byCat: Record<number, { b: S[]; c: S[] }> = {};
-for (let k = 0; k < convs.length; k++) {
-  let best = 0;
-  let bestV = -1;
-  use.forEach((_f, i) => {
-    const v = obj(
-      mean(
-        res[i]!.filter((_c, j) => j !== k)
-          .flat()
-          .map((x) => x.s),
-      ),
-    );
-    if (v > bestV + 1e-12) [best, bestV] = [i, v];
-  });
-  const test = res[best]![k]!;
-  const base = res[0]![k]!;
-  cvAll.push(...test.map((x) => x.s));
-  cvBase.push(...base.map((x) => x.s));
-  for (const c of cats) {
-    byCat[c] ??= { b: [], c: [] };
-    byCat[c]!.b.push(...base.filter((x) => x.cat === c).map((x) => x.s));
-    byCat[c]!.c.push(...test.filter((x) => x.cat === c).map((x) => x.s));
-  }
-  const d = (a: S, b: S): string =>
-    `${b.r10 - a.r10 >= 0 ? '+' : ''}${(b.r10 - a.r10).toFixed(3)} R@10, ${b.mrr - a.mrr >= 0 ? '+' : ''}${(b.mrr - a.mrr).toFixed(3)} MRR`;
-  const mb = mean(base.map((x) => x.s));
-  const mt = mean(test.map((x) => x.s));
-  console.log(`| fold ${convs[k]!.id} | chose ${use[best]!.name} | base ${fmt(mb)} | test ${fmt(mt)} | ${d(mb, mt)} |`);
-}
-console.log(`| pooled over folds | | base ${fmt(mean(cvBase))} | CV ${fmt(mean(cvAll))} |`);
-for (const c of cats) console.log(`| ${catName[c]} (${byCat[c]!.b.length}) | base ${fmt(mean(byCat[c]!.b))} | CV ${fmt(mean(byCat[c]!.c))} |`);
+leaveOneOut(
+  res,
+  use.map((f) => f.name),
+  convs.map((c) => c.id),
+  obj,
+);
