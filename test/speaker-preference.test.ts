@@ -22,6 +22,12 @@ describe('naming a speaker', () => {
     assert.deepEqual(namedSpeakers('What did Jonathan say?', ['Jon', 'Gina']), []);
     assert.deepEqual(namedSpeakers('What did they say?', two), []);
   });
+  test('role names of imported chats are never named: "add a user to the team" is not about the user’s turns', () => {
+    assert.deepEqual(namedSpeakers('How do I add a user to the team?', ['user', 'assistant']), []);
+    assert.deepEqual(namedSpeakers('What did the assistant recommend?', ['User', 'Assistant']), []);
+    assert.deepEqual(namedSpeakers('What did Human Resources say?', ['human', 'assistant']), []);
+    assert.deepEqual(namedSpeakers('What did Ann say to the user?', ['Ann', 'user']), ['Ann']);
+  });
   test('a several-word name: the whole name, or its first word when no other speaker shares it', () => {
     assert.deepEqual(namedSpeakers('What did Ann Lee buy?', ['Ann Lee', 'Bo Chen']), ['Ann Lee']);
     assert.deepEqual(namedSpeakers('What did Ann buy?', ['Ann Lee', 'Bo Chen']), ['Ann Lee']);
@@ -59,10 +65,10 @@ describe('naming a speaker', () => {
       { seq: 3, score: 0.8 },
     ];
     const who = new Map([
-      [2, ['assistant']],
-      [3, ['user']],
+      [2, ['Bo']],
+      [3, ['Ann']],
     ]);
-    const out = preferSpeaker(fused, who, "What is the user's favourite colour?", 0.5);
+    const out = preferSpeaker(fused, who, "What is Ann's favourite colour?", 0.5);
     assert.deepEqual(
       out.map((h) => [h.seq, h.score]),
       [

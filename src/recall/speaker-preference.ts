@@ -36,12 +36,20 @@ function containsRun(tokens: readonly string[], seq: readonly string[]): boolean
 }
 
 /**
+ * Role names the chat importers use as speakers (ChatGPT's `user` / `assistant`, Claude's `human`).
+ * They are also common words ("add a user to the team"), and the answer to such a question is often
+ * the assistant's turn, so a role never counts as named.
+ */
+const ROLES = new Set(['user', 'assistant', 'human', 'system', 'tool', 'ai', 'bot', 'model', 'unknown']);
+
+/**
  * The speakers (from `known`) that `query` names: the speaker's whole name as consecutive words, or
  * its first word alone when no other known speaker starts with that word ("Ann" for "Ann Lee").
+ * Role names ({@link ROLES}) are never named.
  */
 export function namedSpeakers(query: string, known: Iterable<string>): string[] {
   const q = nameTokens(query);
-  const names = [...new Set(known)].map((name) => ({ name, t: nameTokens(name) })).filter((x) => x.t.length > 0);
+  const names = [...new Set(known)].map((name) => ({ name, t: nameTokens(name) })).filter((x) => x.t.length > 0 && !(x.t.length === 1 && ROLES.has(x.t[0]!)));
   const firstCount = new Map<string, number>();
   for (const x of names) firstCount.set(x.t[0]!, (firstCount.get(x.t[0]!) ?? 0) + 1);
   return names.filter((x) => containsRun(q, x.t) || (x.t.length > 1 && firstCount.get(x.t[0]!) === 1 && q.includes(x.t[0]!))).map((x) => x.name);
