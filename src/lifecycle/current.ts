@@ -67,7 +67,8 @@ export interface CurrentMeta {
   vector?: Float32Array;
 }
 
-const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
+/** A chat turn's "Name: " prefix (as `addConversation` writes it); the speaker preference reads the same. */
+export const SPEAKER_PREFIX = /^([A-Z][\w .'-]{0,40}):\s/;
 
 /**
  * Light stem: plural, then a simple verb ending, then a final "e", so "moved"/"moves"/"moving",
@@ -111,8 +112,8 @@ export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THI
   if (a.content.trim() === b.content.trim()) return false;
   // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
   // prefix on one side only is a note label ("Update: …"), not a speaker.
-  const sa = SPEAKER.exec(a.content)?.[1],
-    sb = SPEAKER.exec(b.content)?.[1];
+  const sa = SPEAKER_PREFIX.exec(a.content)?.[1],
+    sb = SPEAKER_PREFIX.exec(b.content)?.[1];
   if (sa !== undefined && sb !== undefined && sa !== sb) return false;
   if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
   return jaccard(tokensOf(a), tokensOf(b)) >= minJaccard;
@@ -165,6 +166,15 @@ export function preferCurrent(
     }
     return s;
   };
+  const turns = new Map<CurrentMeta, boolean>();
+  const isTurn = (m: CurrentMeta): boolean => {
+    let t = turns.get(m);
+    if (t === undefined) {
+      t = SPEAKER_PREFIX.test(m.content);
+      turns.set(m, t);
+    }
+    return t;
+  };
   const cues = new Map<number, boolean>();
   const cue = (seq: number): boolean => {
     let c = cues.get(seq);
@@ -185,7 +195,7 @@ export function preferCurrent(
       qb = qTerms(b);
     if (!qa.size) return false;
     // Chat turns say "now" in passing ("I'm now into pottery"), so between two turns the cue is no evidence.
-    const changed = cue(b) && !(SPEAKER.test(meta.get(a)!.content) && SPEAKER.test(meta.get(b)!.content));
+    const changed = cue(b) && !(isTurn(meta.get(a)!) && isTurn(meta.get(b)!));
     const evidence = (intent ? 1 : 0) + (changed ? 1 : 0);
     let shared = 0;
     for (const t of qa)
@@ -216,15 +226,6 @@ export function preferCurrent(
   // The verdict for a pair depends only on the two memories, not on where they stand: each pass after
   // a move asks again for every pair above it, so verdicts are kept (a family of look-alikes makes
   // dozens of moves, and recomputing cost ~100 ms per query at a pool of 100; BENCHMARKS.md).
-  const turns = new Map<CurrentMeta, boolean>();
-  const isTurn = (m: CurrentMeta): boolean => {
-    let t = turns.get(m);
-    if (t === undefined) {
-      t = SPEAKER.test(m.content);
-      turns.set(m, t);
-    }
-    return t;
-  };
   const verdicts = new Map<number, Map<number, boolean>>();
   const updates = (sa: number, a: CurrentMeta, sb: number, b: CurrentMeta): boolean => {
     let row = verdicts.get(sa);

@@ -65,11 +65,18 @@ export async function applyPreferences(
   const pool = currentPoolSize(query);
   const need = windows.length ? fused : fused.slice(0, Math.max(current ? pool : 0, speaker ? SPEAKER_PROBE : 0));
   let rows = await src.rowsBySeqs(need.map((h) => h.seq));
+  const spoken = new Map<number, string[]>();
+  const speakersAt = (seq: number): string[] => {
+    let s = spoken.get(seq);
+    if (!s) {
+      const r = rows.get(seq);
+      s = r ? speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id }) : [];
+      spoken.set(seq, s);
+    }
+    return s;
+  };
   if (speaker) {
-    speaker = fused.slice(0, SPEAKER_PROBE).some((h) => {
-      const r = rows.get(h.seq);
-      return r !== undefined && speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id }).length > 0;
-    });
+    speaker = fused.slice(0, SPEAKER_PROBE).some((h) => speakersAt(h.seq).length > 0);
     if (speaker && need.length < Math.min(SPEAKER_POOL, fused.length)) rows = await src.rowsBySeqs(fused.slice(0, SPEAKER_POOL).map((h) => h.seq));
   }
   let list = fused;
@@ -80,11 +87,7 @@ export async function applyPreferences(
   }
   if (speaker) {
     const head = list.slice(0, SPEAKER_POOL);
-    const who = new Map<number, string[]>();
-    for (const h of head) {
-      const r = rows.get(h.seq);
-      if (r) who.set(h.seq, speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id }));
-    }
+    const who = new Map(head.map((h) => [h.seq, speakersAt(h.seq)]));
     const re = preferSpeaker(head, who, query);
     if (re !== head) list = [...re, ...list.slice(SPEAKER_POOL)];
   }

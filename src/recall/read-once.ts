@@ -10,42 +10,37 @@ import type { MemoryRow } from '../store/rows.js';
 /** The reads recall repeats. */
 export type RecallReads = Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>;
 
+/**
+ * The values of `keys` from `known`, fetching the missing ones with `fetch` first; a key the fetch
+ * does not return is remembered as absent (null: deleted, or no vector of that model) and not asked for again.
+ */
+async function once<V>(known: Map<number, V | null>, keys: number[], fetch: (missing: number[]) => Promise<Map<number, V>>): Promise<Map<number, V>> {
+  const missing = keys.filter((k) => !known.has(k));
+  if (missing.length) {
+    const got = await fetch(missing);
+    for (const k of missing) known.set(k, got.get(k) ?? null);
+  }
+  const out = new Map<number, V>();
+  for (const k of keys) {
+    const v = known.get(k);
+    if (v) out.set(k, v);
+  }
+  return out;
+}
+
 /** Wrap `src` so that each seq's row, and each (model, seq)'s vector, is fetched once. */
 export function readOnce(src: RecallReads): RecallReads {
-  // null: asked for and absent (deleted, or no vector of that model), so not asked again.
   const rows = new Map<number, MemoryRow | null>();
   const vectors = new Map<string, Map<number, Float32Array | null>>();
   return {
-    async rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {
-      const missing = seqs.filter((s) => !rows.has(s));
-      if (missing.length) {
-        const got = await src.rowsBySeqs(missing);
-        for (const s of missing) rows.set(s, got.get(s) ?? null);
-      }
-      const out = new Map<number, MemoryRow>();
-      for (const s of seqs) {
-        const r = rows.get(s);
-        if (r) out.set(s, r);
-      }
-      return out;
-    },
-    async vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> {
+    rowsBySeqs: (seqs) => once(rows, seqs, (m) => src.rowsBySeqs(m)),
+    vectorsOf: (seqs, model) => {
       let known = vectors.get(model);
       if (!known) {
         known = new Map();
         vectors.set(model, known);
       }
-      const missing = seqs.filter((s) => !known.has(s));
-      if (missing.length) {
-        const got = await src.vectorsOf(missing, model);
-        for (const s of missing) known.set(s, got.get(s) ?? null);
-      }
-      const out = new Map<number, Float32Array>();
-      for (const s of seqs) {
-        const v = known.get(s);
-        if (v) out.set(s, v);
-      }
-      return out;
+      return once(known, seqs, (m) => src.vectorsOf(m, model));
     },
   };
 }

@@ -12,6 +12,7 @@
  * name known in another namespace never counts. Names are compared as word tokens
  * (case-insensitive; "Caroline's" names Caroline); nothing of the query reaches SQL or FTS5.
  */
+import { SPEAKER_PREFIX } from '../lifecycle/current.js';
 import type { FusedHit } from '../search/fusion.js';
 
 /**
@@ -55,9 +56,6 @@ export function namedSpeakers(query: string, known: Iterable<string>): string[] 
   return names.filter((x) => containsRun(q, x.t) || (x.t.length > 1 && firstCount.get(x.t[0]!) === 1 && q.includes(x.t[0]!))).map((x) => x.name);
 }
 
-/** A "Name: " prefix, as src/lifecycle/current.ts reads one. */
-const PREFIX = /^([A-Z][\w .'-]{0,40}):\s/;
-
 /**
  * A memory's speakers: metadata `speakers` (grouped turns), else `speaker`, else the "Name: " prefix
  * of a memory in a session; empty when none.
@@ -66,7 +64,7 @@ export function speakersOf(m: { metadata: Readonly<Record<string, unknown>>; con
   const many = m.metadata.speakers;
   if (Array.isArray(many)) return many.filter((s): s is string => typeof s === 'string');
   if (typeof m.metadata.speaker === 'string') return [m.metadata.speaker];
-  const p = m.sessionId === null ? null : PREFIX.exec(m.content);
+  const p = m.sessionId === null ? null : SPEAKER_PREFIX.exec(m.content);
   return p ? [p[1]!.trim()] : [];
 }
 
