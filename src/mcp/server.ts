@@ -11,7 +11,7 @@ import { LineLimit } from './line-limit.js';
 /** Largest MCP message accepted on stdio (the SDK's own reader limit). */
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Memory } from '../memory.js';
+import type { Memory } from '../memory/memory.js';
 import { registerContextTool } from './context-tool.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
 
