@@ -2,7 +2,7 @@
  * History: previous contents of a memory (kept by the `memories_history_update` trigger on every
  * content change) and, through `superseded_by`, the memories it replaced.
  */
-import type { MemoryVersion } from './types.js';
+import type { MemoryVersion } from '../types/lifecycle.js';
 
 /** A memory as history reads it. */
 export interface HistoryRow {
