@@ -27,11 +27,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { openMemory, type Memory } from '../src/index.js';
-import type { RecallHit, RecallOptions } from '../src/types.js';
+import type { RecallHit, RecallOptions } from '../src/types/memory.js';
 import { LocalEmbedder } from '../src/embed/local.js';
-import { conversationItems } from '../src/ingest/conversation.js';
+import { conversationItems } from '../src/memory/conversation.js';
 import { toMatchExpression } from '../src/search/keyword.js';
-import { rrf } from '../src/search/fusion.js';
+import { rrf } from '../src/recall/fusion.js';
 import { CachingEmbedder } from './embed-cache.js';
 
 /** One LongMemEval question as the protocol stores it. */
@@ -224,6 +224,8 @@ export const LME_EXTRA: LmeVariant[] = [
   { name: 'hybrid preferCurrent off', recall: { preferCurrent: false } },
   { name: 'hybrid timePreference off', recall: { timePreference: false } },
   { name: 'hybrid rrf', recall: { fusion: 'rrf' } },
+  { name: 'keyword preferCurrent off', recall: { mode: 'keyword', preferCurrent: false } },
+  { name: 'vector preferCurrent off', recall: { mode: 'vector', preferCurrent: false } },
 ];
 
 /** One question's result for one method. */
@@ -235,16 +237,19 @@ export interface LmeRun {
   ranked: string[][];
 }
 
-/** Outside baselines over the same turns: plain FTS5 BM25, and FTS5 + exact cosine + RRF k=60. */
+/**
+ * Outside baselines over the same turns: plain FTS5 BM25, and FTS5 + exact cosine + RRF k=60. Each
+ * question's turns are a table of their own, so BM25's statistics are that haystack's (as the
+ * library's per-namespace statistics are).
+ */
 export class Baselines {
   private readonly db = new Database(':memory:');
-  private readonly vectors = new Map<string, { keys: string[]; vecs: Float32Array[] }>();
-  private readonly keys: string[] = [];
-  constructor() {
-    this.db.exec("CREATE VIRTUAL TABLE t USING fts5(ns UNINDEXED, content, tokenize='porter unicode61 remove_diacritics 2')");
-  }
+  private keys: string[] = [];
+  private vecs: Float32Array[] = [];
+  /** Index one question's turns (replacing the previous question's). */
   async add(q: LmeQuestion, embedder: CachingEmbedder): Promise<void> {
-    const ins = this.db.prepare('INSERT INTO t(rowid, ns, content) VALUES (?, ?, ?)');
+    this.db.exec("DROP TABLE IF EXISTS t; CREATE VIRTUAL TABLE t USING fts5(content, tokenize='porter unicode61 remove_diacritics 2')");
+    const ins = this.db.prepare('INSERT INTO t(rowid, content) VALUES (?, ?)');
     const keys: string[] = [];
     const texts: string[] = [];
     for (const s of q.sessions) {
@@ -254,32 +259,26 @@ export class Baselines {
         texts.push(`${t.speaker}: ${t.content}`);
       });
     }
-    const vecs = (await embedder.embed(texts)).map((v) => unit(Float32Array.from(v)));
-    this.db.transaction(() => {
-      texts.forEach((t, i) => {
-        this.keys.push(keys[i]!);
-        ins.run(this.keys.length, q.id, t);
-      });
-    })();
-    this.vectors.set(q.id, { keys, vecs });
+    this.vecs = (await embedder.embed(texts)).map((v) => unit(Float32Array.from(v)));
+    this.keys = keys;
+    this.db.transaction(() => texts.forEach((t, i) => ins.run(i + 1, t)))();
   }
   bm25(q: LmeQuestion): string[] {
     const m = toMatchExpression(q.question);
     if (!m) return [];
-    const ids = this.db.prepare('SELECT rowid FROM t WHERE t MATCH ? AND ns = ? ORDER BY rank LIMIT 50').pluck().all(m, q.id) as number[];
+    const ids = this.db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rank LIMIT 50').pluck().all(m) as number[];
     return ids.map((i) => this.keys[i - 1]!);
   }
-  cosine(q: LmeQuestion, qvec: Float32Array): string[] {
-    const v = this.vectors.get(q.id)!;
-    return v.vecs
+  cosine(qvec: Float32Array): string[] {
+    return this.vecs
       .map((x, i) => ({ i, s: dot(x, qvec) }))
       .sort((a, b) => b.s - a.s)
       .slice(0, 50)
-      .map((x) => v.keys[x.i]!);
+      .map((x) => this.keys[x.i]!);
   }
   rrf(q: LmeQuestion, qvec: Float32Array): string[] {
     const kw = this.bm25(q),
-      vec = this.cosine(q, qvec);
+      vec = this.cosine(qvec);
     const all = [...new Set([...kw, ...vec])];
     const idx = new Map(all.map((k, i) => [k, i]));
     return rrf(
@@ -377,6 +376,21 @@ export async function runLme(
 }
 
 const f3 = (x: number): string => x.toFixed(3);
+
+/**
+ * For a knowledge-update question: whether the newest evidence session ranks above every older one
+ * (by each session's first hit; a session missing from the ranking counts as below).
+ */
+export function newerAbove(ranked: readonly (readonly string[])[], q: LmeQuestion): boolean {
+  const date = new Map(q.sessions.map((s) => [s.id, s.date.getTime()]));
+  const ev = [...q.answerSessions].sort((a, b) => date.get(a)! - date.get(b)!);
+  const first = (s: string): number => {
+    const i = ranked.findIndex((keys) => keys.some((k) => k.startsWith(`${s}:`)));
+    return i < 0 ? Infinity : i;
+  };
+  const newest = first(ev[ev.length - 1]!);
+  return Number.isFinite(newest) && ev.slice(0, -1).every((s) => first(s) > newest);
+}
 function meanScores(rs: readonly LmeRun[]): LmeScores {
   const z = (): LmeScores['turn'] => ({ r5: 0, r10: 0, ndcg10: 0, mrr: 0 });
   const m: LmeScores = { turn: z(), session: z() };
@@ -386,7 +400,7 @@ function meanScores(rs: readonly LmeRun[]): LmeScores {
 }
 
 /** The report table: turn and session level per method, then turn R@10 / MRR per question type. */
-export function lmeReport(rs: readonly LmeResult[], label: string): string {
+export function lmeReport(rs: readonly LmeResult[], label: string, questions?: ReadonlyMap<string, LmeQuestion>): string {
   const out = [`### LongMemEval dev (${label}): ${rs[0]?.runs.length ?? 0} answerable questions, recall limit 50`, ''];
   out.push('| method | turn R@5 | turn R@10 | turn NDCG@10 | turn MRR | session R@5 | session R@10 | session MRR |', '|:--|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of rs) {
@@ -394,6 +408,20 @@ export function lmeReport(rs: readonly LmeResult[], label: string): string {
     out.push(
       `| ${r.method} | ${f3(m.turn.r5)} | ${f3(m.turn.r10)} | ${f3(m.turn.ndcg10)} | ${f3(m.turn.mrr)} | ${f3(m.session.r5)} | ${f3(m.session.r10)} | ${f3(m.session.mrr)} |`,
     );
+  }
+  const ku = rs[0]?.runs.filter((r) => r.type === 'knowledge-update') ?? [];
+  if (ku.length && questions) {
+    out.push(
+      '',
+      `Knowledge-update questions (${ku.length}): the newest evidence session's first hit above the older evidence sessions' (both in the top 50):`,
+      '',
+    );
+    out.push(`| method | newer above older |`, '|:--|--:|');
+    for (const r of rs) {
+      const xs = r.runs.filter((x) => x.type === 'knowledge-update');
+      const ok = xs.filter((x) => newerAbove(x.ranked, questions.get(x.id)!)).length;
+      out.push(`| ${r.method} | ${ok}/${xs.length} |`);
+    }
   }
   const types = [...new Set(rs[0]?.runs.map((r) => r.type) ?? [])].sort();
   out.push(
@@ -446,7 +474,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         const { mem, maps } = await openLme(all, embedder, dbPath);
         const variants = arg('--variants') === 'all' ? [...LME_VARIANTS, ...LME_EXTRA] : LME_VARIANTS;
         const rs = await runLme(qs, mem, maps, variants, embedder);
-        console.log(lmeReport(rs, `${half} half, ${dir}`));
+        console.log(lmeReport(rs, `${half} half, ${dir}`, new Map(all.map((q) => [q.id, q]))));
         const j = arg('--json');
         if (j) writeFileSync(j, JSON.stringify(rs.map((r) => ({ method: r.method, runs: r.runs.map(({ ranked: _r, ...x }) => x) }))));
         const d = arg('--dump');

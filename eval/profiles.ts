@@ -18,9 +18,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
-import type { RecallHit, RecallOptions } from '../src/types.js';
+import type { RecallHit, RecallOptions } from '../src/types/memory.js';
 import { LocalEmbedder } from '../src/embed/local.js';
-import { DEFAULT_MIN_RELEVANCE } from '../src/search/relevance.js';
+import { DEFAULT_MIN_RELEVANCE } from '../src/recall/relevance.js';
 import { CachingEmbedder } from './embed-cache.js';
 import type { Profile, ProfileQuestion, ProfileSet } from './generate-profiles.js';
 

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEmbedder } from '../src/embed/local.js';
-import { DEFAULT_MIN_RELEVANCE } from '../src/search/relevance.js';
+import { DEFAULT_MIN_RELEVANCE } from '../src/recall/relevance.js';
 import { CachingEmbedder } from './embed-cache.js';
 import { buildKind, dumpKind, type DumpQuestion } from './relevance-kinds.js';
 

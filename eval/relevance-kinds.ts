@@ -18,7 +18,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
-import type { RecallHit, RecallOptions } from '../src/types.js';
+import type { RecallHit, RecallOptions } from '../src/types/memory.js';
 import type { CachingEmbedder } from './embed-cache.js';
 import type { Dataset } from './gen-util.js';
 import { defaultLocomoDir, loadLocomo, storeConversation } from './locomo.js';

@@ -67,6 +67,16 @@ export interface CurrentMeta {
   /** When the memory's statement was made (ms): its `eventAt` when set, else `createdAt`. */
   time: number;
   vector?: Float32Array;
+  /**
+   * Who said it, when the store knows (metadata `speaker` / `speakers`, as `addConversation` and the
+   * importers write them, role names such as `user` included); else the "Name: " prefix counts.
+   */
+  speaker?: string;
+}
+
+/** A candidate's speaker: its metadata's, else its "Name: " prefix; undefined for a note. */
+function speakerOf(m: CurrentMeta): string | undefined {
+  return m.speaker ?? SPEAKER_PREFIX.exec(m.content)?.[1];
 }
 
 /**
@@ -91,8 +101,8 @@ export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THI
   if (a.content.trim() === b.content.trim()) return false;
   // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
   // prefix on one side only is a note label ("Update: …"), not a speaker.
-  const sa = SPEAKER_PREFIX.exec(a.content)?.[1],
-    sb = SPEAKER_PREFIX.exec(b.content)?.[1];
+  const sa = speakerOf(a),
+    sb = speakerOf(b);
   if (sa !== undefined && sb !== undefined && sa !== sb) return false;
   if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
   return jaccard(tokensOf(a), tokensOf(b)) >= minJaccard;
@@ -149,7 +159,7 @@ export function preferCurrent(
   const isTurn = (m: CurrentMeta): boolean => {
     let t = turns.get(m);
     if (t === undefined) {
-      t = SPEAKER_PREFIX.test(m.content);
+      t = speakerOf(m) !== undefined;
       turns.set(m, t);
     }
     return t;

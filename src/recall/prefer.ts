@@ -100,6 +100,8 @@ export async function applyPreferences(
       const r = rows.get(seq);
       if (!r) continue;
       const m: CurrentMeta = { namespace: r.namespace, category: r.category, content: r.content, time: statedAt(r) };
+      const who = speakersAt(seq);
+      if (who.length) m.speaker = who.join(', ');
       const v = vecs.get(seq);
       if (v) m.vector = v;
       meta.set(seq, m);
