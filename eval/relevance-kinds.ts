@@ -7,8 +7,8 @@
  * | facts | eval/data/facts.json | its 411 queries | eval/data/offtopic.json | – |
  * | conversations | eval/data/conversations.json (generated chats) | its 380 questions | offtopic.json, one conversation each | – |
  * | profiles | eval/data/profiles.json (hand-written) | reworded, update, time questions | its world and personal off-topic questions | – |
- * | locomo | ../shared/locomo-dev, `addConversation` per session | categories 1–4 | offtopic.json, one conversation each | category 5 |
- * | longmemeval | ../shared/longmemeval-dev, `addConversation` per session | the 60 answerable questions | offtopic.json, one question's haystack each | the 15 abstention questions |
+ * | locomo | ../shared/locomo-dev, `addConversation` per session | categories 1–4 | offtopic.json, one conversation each (one that does not mention the question's subject) | category 5 |
+ * | longmemeval | ../shared/longmemeval-dev, `addConversation` per session | the 60 answerable questions | offtopic.json, one question's haystack each (likewise) | the 15 abstention questions |
  *
  * For every question the dump keeps the default recall's top 10 (hybrid, limit 10) with each hit's
  * evidence and label, the keyword-only recall's top 10 likewise, and the vector leg's top-50
@@ -24,6 +24,7 @@ import type { Dataset } from './gen-util.js';
 import { defaultLocomoDir, loadLocomo, storeConversation } from './locomo.js';
 import { defaultLmeDir, loadLme, openLme } from './longmemeval.js';
 import { loadProfiles, storeProfiles } from './profiles.js';
+import { collides, fillerOf } from './generate-offtopic.js';
 
 const here = new URL('.', import.meta.url).pathname;
 
@@ -48,6 +49,7 @@ export interface DumpHit {
   coverage?: number;
   cosine?: number;
   queryCoverage?: number;
+  terms?: number;
   score: number;
   keywordRank?: number;
   vectorRank?: number;
@@ -68,6 +70,34 @@ export interface DumpQuestion {
 
 const off = (): { id: string; query: string }[] =>
   (JSON.parse(readFileSync(join(here, 'data', 'offtopic.json'), 'utf8')) as { queries: { id: string; query: string }[] }).queries;
+
+/** Lower-case words of some texts. */
+function wordsOf(texts: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const t of texts) for (const w of t.toLowerCase().match(/[a-z]+/g) ?? []) out.add(w);
+  return out;
+}
+
+/**
+ * Each off-topic question is asked of one store (namespace), round robin, skipping a store that holds
+ * the question's own naming word (a chat that mentions Kenya fairly answers "the capital of Kenya"), by
+ * the rule eval/generate-offtopic.ts applies to the generated sets. A question every store mentions is
+ * dropped. Returns [question, namespace index].
+ */
+function offtopicFor(stores: readonly Set<string>[]): { q: { id: string; query: string }; at: number }[] {
+  const out: { q: { id: string; query: string }; at: number }[] = [];
+  off().forEach((q, i) => {
+    const f = fillerOf(q.query);
+    for (let k = 0; k < stores.length; k++) {
+      const at = (i + k) % stores.length;
+      if (!f || !collides(f, stores[at]!)) {
+        out.push({ q, at });
+        return;
+      }
+    }
+  });
+  return out;
+}
 
 async function loadDataset(mem: Memory, ds: Dataset): Promise<Map<string, string[]>> {
   const toEval = new Map<string, string[]>();
@@ -149,7 +179,8 @@ export async function buildKind(
       }
       c.adversarial.forEach((q, i) => qs.push({ id: `${c.id}-adv${i}`, group: 'cat5', sub: 'cat5', query: q.question, opts: { namespace: c.id } }));
     }
-    off().forEach((q, i) => qs.push({ id: q.id, group: 'offtopic', sub: 'world', query: q.query, opts: { namespace: convs[i % convs.length]!.id } }));
+    const words = convs.map((c) => wordsOf(c.sessions.flatMap((x) => x.turns.map((t) => `${t.speaker} ${t.text}`))));
+    for (const { q, at } of offtopicFor(words)) qs.push({ id: q.id, group: 'offtopic', sub: 'world', query: q.query, opts: { namespace: convs[at]!.id } });
     return { mem, questions: qs };
   }
   if (kind === 'longmemeval') {

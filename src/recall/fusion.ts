@@ -4,6 +4,8 @@ export interface FusedHit {
   score: number;
   keywordRank?: number;
   vectorRank?: number;
+  /** Seq of the older candidate this one was moved above as its update (current over stale). */
+  replaces?: number;
 }
 
 /** One leg's result: higher `score` is better (negated BM25 for keyword, cosine for vector). */

@@ -39,4 +39,15 @@ export interface RelevanceEvidence {
    * vocabulary the store knows at all (low for a question about something no memory mentions).
    */
   queryCoverage?: number;
+  /**
+   * The share of the query's vocabulary, weighted by rarity (idf), that the memory contains, in
+   * [0, 1]: each query word counts once, however often the memory repeats it (coverage, from BM25,
+   * counts a common word repeated in a long memory up to 2.2 times).
+   */
+  terms?: number;
+  /**
+   * Whether the memory's time (`eventAt`, else `createdAt`; `createdAt` with `timeField: 'created'`)
+   * lies in a window the query names ("last week", "in March"); absent when it names none.
+   */
+  inWindow?: boolean;
 }
