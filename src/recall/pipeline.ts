@@ -20,7 +20,7 @@ import type { TimeExpression } from './time-expr.js';
 import type { MemoryRow } from '../types/rows.js';
 import { lifecycleRank } from './rank.js';
 import { type RecallReads, readOnce } from './read-once.js';
-import { evidenceFor, relevanceOf } from './relevance.js';
+import { LOW_CONFIDENCE_RELEVANCE, evidenceFor, relevanceOf } from './relevance.js';
 
 /** What the pipeline needs from the {@link Memory} that runs it. */
 export interface RecallContext {
@@ -68,7 +68,12 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
     },
     windows.length ? { windows, topic: hasTopic(q, windows), timeOf: (r) => windowTime(r, o) } : null,
   );
-  const kept = judged.filter((h) => h.relevance >= (o.minRelevance ?? 0));
+  let kept: JudgedHit[] = judged.filter((h) => h.relevance >= (o.minRelevance ?? 0));
+  if (!kept.length && o.bestMatch === true && judged.length) {
+    // Nothing clears the bar: the most relevant candidate, marked, when it is not hopeless.
+    const best = judged.reduce((b, h) => (h.relevance > b.relevance ? h : b), judged[0]!);
+    if (best.relevance >= LOW_CONFIDENCE_RELEVANCE) kept = [{ ...best, lowConfidence: true }];
+  }
   const hits = await toHits(reads, kept);
   c.live();
   return hits;
@@ -106,6 +111,7 @@ function fuseLegs(mode: RecallMode, keyword: readonly KeywordCandidate[], legs: 
 interface JudgedHit extends FusedHit {
   relevance: number;
   evidence: RelevanceEvidence;
+  lowConfidence?: true;
 }
 
 /** The windows a query names, for relevance: whether it asks about anything besides them, and a row's time. */
@@ -151,6 +157,7 @@ async function toHits(reads: RecallReads, hits: JudgedHit[]): Promise<RecallHit[
     const hit: RecallHit = { ...toRecord(r), score: h.score, relevance: h.relevance, evidence: h.evidence };
     if (h.keywordRank !== undefined) hit.keywordRank = h.keywordRank;
     if (h.vectorRank !== undefined) hit.vectorRank = h.vectorRank;
+    if (h.lowConfidence) hit.lowConfidence = true;
     out.push(hit);
   }
   return out;

@@ -11,7 +11,7 @@ import { statedAt } from '../lifecycle/update-cues.js';
 import type { FusedHit } from './fusion.js';
 import { storedMetadata } from '../backend/records.js';
 import { preferSpeaker, speakersOf } from './speaker-preference.js';
-import { preferWindows, queryWindows } from './time-preference.js';
+import { hasTopic, preferWindows, queryWindows } from './time-preference.js';
 import type { TimeExpression } from './time-expr.js';
 
 /**
@@ -96,7 +96,7 @@ export async function applyPreferences(
   if (windows.length) {
     // Windows compare the same time as since / until; current over stale always orders by when a statement was made.
     const times = new Map([...rows].map(([seq, r]) => [seq, windowTime(r, o)]));
-    list = preferWindows(list, windows, times);
+    list = preferWindows(list, windows, times, hasTopic(query, windows));
   }
   if (speaker) {
     const head = list.slice(0, SPEAKER_POOL);

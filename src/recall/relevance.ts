@@ -61,6 +61,12 @@ export const TIME_LOGIT = 1;
  */
 export const DEFAULT_MIN_RELEVANCE = 0.5;
 
+/**
+ * The least relevance of the hit `bestMatch: true` returns when nothing reaches `minRelevance`
+ * (EVAL.md "Best match, low confidence": below it the closest memory was wrong far more often than right).
+ */
+export const LOW_CONFIDENCE_RELEVANCE = 0.3;
+
 /** σ(x), numerically safe. */
 function sigmoid(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));

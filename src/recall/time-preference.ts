@@ -55,11 +55,19 @@ function scale(score: number, factor: number): number {
 
 /**
  * Re-rank `fused` (best first) so that candidates whose time (`timeOf`, ms since epoch) lies in one
- * of `windows` are preferred. Returns a new list; the same list when there is no window.
+ * of `windows` are preferred: the others have their score scaled by {@link OUT_OF_WINDOW_FACTOR}, or,
+ * when the question has no `topic` besides the window, rank below every memory inside it. Returns a
+ * new list.
  */
-export function preferWindows(fused: readonly FusedHit[], windows: readonly TimeExpression[], timeOf: ReadonlyMap<number, number>): FusedHit[] {
+export function preferWindows(fused: readonly FusedHit[], windows: readonly TimeExpression[], timeOf: ReadonlyMap<number, number>, topic = true): FusedHit[] {
   if (!windows.length) return fused.slice();
   const inside = (t: number | undefined): boolean => t !== undefined && windows.some((w) => t >= w.from.getTime() && t < w.to.getTime());
+  // A question that names only the window ("What happened last week?") asks for the window's
+  // memories: all of them first, in their order, whatever their words.
+  if (!topic) {
+    const isIn = fused.map((h) => inside(timeOf.get(h.seq)));
+    return [...fused.filter((_, i) => isIn[i]), ...fused.filter((_, i) => !isIn[i])];
+  }
   return fused
     .map((h, i) => ({ h: inside(timeOf.get(h.seq)) ? h : { ...h, score: scale(h.score, OUT_OF_WINDOW_FACTOR) }, i }))
     .sort((a, b) => b.h.score - a.h.score || a.i - b.i)

@@ -8,6 +8,13 @@ export interface RelevanceRecallOptions {
    */
   minRelevance?: number;
   /**
+   * With `minRelevance`: when no hit reaches it, return the best hit anyway if its relevance is at
+   * least `LOW_CONFIDENCE_RELEVANCE` (0.3), marked `lowConfidence: true`, instead of nothing. For the
+   * agent surfaces' "best match, low confidence" answer; measured to be right about as often as wrong
+   * (EVAL.md "Best match, low confidence"), so show it as such. Default false.
+   */
+  bestMatch?: boolean;
+  /**
    * "Now" for time expressions in the query ("yesterday", "last week", "in March"): a Date or ISO
    * 8601 string (default: the clock). Memories in the window the query names rank higher; nothing
    * is filtered out (use `since` / `until` for that).
