@@ -6,7 +6,8 @@
  * (`KEYWORD_EVIDENCE`, `ADAPTIVE_DEFAULTS.keywordWeight`); for each set left out, the point with the
  * best mean R@5 + R@10 + MRR over the other sets (each set weighing the same) is scored on it.
  *
- *   npx tsx eval/ranking-cv.ts [--lme-db FILE] [--locomo-db DIR]
+ *   npx tsx eval/ranking-cv.ts [--lme-db FILE] [--locomo-db DIR] [--fusion]
+ * (`--fusion`: the grid over the vector leg's normalisation range and the keyword weight instead)
  * (the stores of eval/longmemeval.ts --db and eval/locomo.ts --db-dir are reused when given; the
  * generated sets are loaded into temporary files).
  */
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { openMemory } from '../src/index.js';
 import { LocalEmbedder } from '../src/embed/local.js';
 import { KEYWORD_EVIDENCE } from '../src/recall/context-evidence.js';
-import { ADAPTIVE_DEFAULTS } from '../src/recall/fusion.js';
+import { ADAPTIVE_DEFAULTS, NORMALISATION_RANGE } from '../src/recall/fusion.js';
 import { CachingEmbedder } from './embed-cache.js';
 import type { Dataset } from './gen-util.js';
 import { defaultLocomoDir, loadLocomo, runLocomo } from './locomo.js';
@@ -34,6 +35,8 @@ interface Point {
   context: number;
   session: number;
   keywordWeight: number;
+  /** The vector leg's smallest normalisation range (NORMALISATION_RANGE.vector). */
+  vectorRange: number;
 }
 
 async function loadGenerated(name: string, dir: string, embedder: CachingEmbedder): Promise<(mode?: 'keyword' | 'vector') => Promise<S[]>> {
@@ -123,13 +126,17 @@ async function main(): Promise<void> {
       return out;
     };
     const grid: Point[] = [];
-    for (const context of [0.35, 0.5, 0.7])
-      for (const session of [0.3, 0.6, 0.9]) for (const keywordWeight of [0.7, 1, 1.4]) grid.push({ context, session, keywordWeight });
+    if (process.argv.includes('--fusion'))
+      for (const vectorRange of [0.15, 0.25, 0.35]) for (const keywordWeight of [0.7, 1]) grid.push({ context: 0.5, session: 0.6, keywordWeight, vectorRange });
+    else
+      for (const context of [0.35, 0.5, 0.7])
+        for (const session of [0.3, 0.6, 0.9]) for (const keywordWeight of [0.7, 1, 1.4]) grid.push({ context, session, keywordWeight, vectorRange: 0.15 });
     const results: Map<string, S[]>[] = [];
     for (const p of grid) {
       KEYWORD_EVIDENCE.context = p.context;
       KEYWORD_EVIDENCE.session = p.session;
       ADAPTIVE_DEFAULTS.keywordWeight = p.keywordWeight;
+      NORMALISATION_RANGE.vector = p.vectorRange;
       const r = new Map<string, S[]>();
       for (const [n, run] of sets) r.set(n, await run());
       for (const [n, xs] of await lRuns()) r.set(n, xs);
@@ -140,7 +147,7 @@ async function main(): Promise<void> {
     }
     const names = [...results[0]!.keys()];
     console.log('### Keyword evidence and keyword share, leave one set out (hybrid R@5 / R@10 / MRR on the set left out)\n');
-    console.log('| set left out | chosen on the others (context, session, keyword weight) | chosen | current defaults |');
+    console.log('| set left out | chosen on the others (context, session, keyword weight, vector range) | chosen | current defaults |');
     console.log('|:--|:--|--:|--:|');
     const cur = grid.findIndex(
       (p) => p.context === KEYWORD_DEFAULT.context && p.session === KEYWORD_DEFAULT.session && p.keywordWeight === KEYWORD_DEFAULT.keywordWeight,
@@ -158,7 +165,9 @@ async function main(): Promise<void> {
       const s = mean(results[best]!.get(out)!);
       chosenAll.push(s);
       if (cur >= 0) curAll.push(mean(results[cur]!.get(out)!));
-      console.log(`| ${out} | ${p.context}, ${p.session}, ${p.keywordWeight} | ${f3(s)} | ${cur >= 0 ? f3(mean(results[cur]!.get(out)!)) : '–'} |`);
+      console.log(
+        `| ${out} | ${p.context}, ${p.session}, ${p.keywordWeight}, ${p.vectorRange} | ${f3(s)} | ${cur >= 0 ? f3(mean(results[cur]!.get(out)!)) : '–'} |`,
+      );
     }
     console.log(`| mean over sets | | ${f3(mean(chosenAll))} | ${curAll.length ? f3(mean(curAll)) : '–'} |`);
     let best = 0,
@@ -167,7 +176,8 @@ async function main(): Promise<void> {
       const v = names.reduce((a, n) => a + obj(mean(r.get(n)!)), 0);
       if (v > bestV + 1e-12) [best, bestV] = [i, v];
     });
-    console.log(`\nBest on every set together: context ${grid[best]!.context}, session ${grid[best]!.session}, keyword weight ${grid[best]!.keywordWeight}.`);
+    const g = grid[best]!;
+    console.log(`\nBest on every set together: context ${g.context}, session ${g.session}, keyword weight ${g.keywordWeight}, vector range ${g.vectorRange}.`);
     await lmeMem.close();
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -175,6 +185,11 @@ async function main(): Promise<void> {
 }
 
 /** The constants the library ships (read before the grid overwrites them). */
-const KEYWORD_DEFAULT = { context: KEYWORD_EVIDENCE.context, session: KEYWORD_EVIDENCE.session, keywordWeight: ADAPTIVE_DEFAULTS.keywordWeight };
+const KEYWORD_DEFAULT = {
+  context: KEYWORD_EVIDENCE.context,
+  session: KEYWORD_EVIDENCE.session,
+  keywordWeight: ADAPTIVE_DEFAULTS.keywordWeight,
+  vectorRange: NORMALISATION_RANGE.vector,
+};
 
 await main();
