@@ -60,19 +60,24 @@ export class CachingEmbedder implements Embedder {
       const vecs = await this.inner.embed(todo);
       this.modelMs += performance.now() - t0;
       if (vecs.length !== todo.length) throw new Error(`inner embedder returned ${vecs.length} vectors for ${todo.length} texts`);
-      const out = Buffer.alloc(missing.length * (32 + this.dims * 4));
-      missing.forEach((k, j) => {
-        const v = Float32Array.from(vecs[j]!);
-        if (v.length !== this.dims) throw new Error(`inner embedder returned ${v.length} dims, expected ${this.dims}`);
-        this.cache.set(k, v);
-        const off = j * (32 + this.dims * 4);
-        Buffer.from(k, 'hex').copy(out, off);
-        for (let i = 0; i < this.dims; i++) out.writeFloatLE(v[i]!, off + 32 + i * 4);
-      });
-      appendFileSync(this.file, out);
-      this.misses += missing.length;
+      this.append(missing, vecs);
     }
     return keys.map((k) => this.cache.get(k)!);
+  }
+
+  /** Remember vectors (by text hash) and append them to the cache file. */
+  private append(keys: readonly string[], vecs: readonly ArrayLike<number>[]): void {
+    const out = Buffer.alloc(keys.length * (32 + this.dims * 4));
+    keys.forEach((k, j) => {
+      const v = Float32Array.from(vecs[j]!);
+      if (v.length !== this.dims) throw new Error(`inner embedder returned ${v.length} dims, expected ${this.dims}`);
+      this.cache.set(k, v);
+      const off = j * (32 + this.dims * 4);
+      Buffer.from(k, 'hex').copy(out, off);
+      for (let i = 0; i < this.dims; i++) out.writeFloatLE(v[i]!, off + 32 + i * 4);
+    });
+    appendFileSync(this.file, out);
+    this.misses += keys.length;
   }
 
   /**
@@ -99,18 +104,10 @@ export class CachingEmbedder implements Embedder {
         for (const b of batches) vecs.push(await this.inner.embed(b));
       }
       this.modelMs += performance.now() - t0;
-      const flat = vecs.flat();
-      const out = Buffer.alloc(part.length * (32 + this.dims * 4));
-      part.forEach((t, j) => {
-        const k = createHash('sha256').update(t, 'utf8').digest('hex');
-        const v = Float32Array.from(flat[j]!);
-        this.cache.set(k, v);
-        const off = j * (32 + this.dims * 4);
-        Buffer.from(k, 'hex').copy(out, off);
-        for (let d = 0; d < this.dims; d++) out.writeFloatLE(v[d]!, off + 32 + d * 4);
-      });
-      appendFileSync(this.file, out);
-      this.misses += part.length;
+      this.append(
+        part.map((t) => createHash('sha256').update(t, 'utf8').digest('hex')),
+        vecs.flat(),
+      );
       log?.(Math.min(i + chunk, todo.length), todo.length);
     }
   }

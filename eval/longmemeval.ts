@@ -33,6 +33,7 @@ import { conversationItems } from '../src/memory/conversation.js';
 import { toMatchExpression } from '../src/search/keyword.js';
 import { rrf } from '../src/recall/fusion.js';
 import { CachingEmbedder } from './embed-cache.js';
+import { fnv1a } from './split.js';
 
 /** One LongMemEval question as the protocol stores it. */
 export interface LmeQuestion {
@@ -85,16 +86,6 @@ export function loadLme(dir: string): LmeQuestion[] {
         answerSessions: j.answer_session_ids,
       };
     });
-}
-
-/** FNV-1a, 32 bit. */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }
 
 /** The fixed half of a question: tune on `tune`, report on `check` (never both on one half). */

@@ -23,6 +23,7 @@ import type { Dataset } from './gen-util.js';
 import { defaultLocomoDir, loadLocomo, runLocomo } from './locomo.js';
 import { defaultLmeDir, lmeHalf, loadLme, openLme, scoreLme } from './longmemeval.js';
 import { score } from './metrics.js';
+import { loadDataset } from './relevance-kinds.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const arg = (n: string): string | undefined => {
@@ -42,20 +43,7 @@ interface Point {
 async function loadGenerated(name: string, dir: string, embedder: CachingEmbedder): Promise<(mode?: 'keyword' | 'vector') => Promise<S[]>> {
   const ds = JSON.parse(readFileSync(join(here, 'data', `${name}.json`), 'utf8')) as Dataset;
   const mem = await openMemory({ path: join(dir, `${name}.db`), embedder });
-  const toEval = new Map<string, string[]>();
-  for (let i = 0; i < ds.memories.length; i += 500) {
-    const chunk = ds.memories.slice(i, i + 500);
-    const res = await mem.addMany(
-      chunk.map((m) => ({
-        content: m.content,
-        createdAt: m.createdAt,
-        ...(m.namespace ? { namespace: m.namespace } : {}),
-        ...(m.category ? { category: m.category } : {}),
-        ...(m.sessionId ? { sessionId: m.sessionId } : {}),
-      })),
-    );
-    res.forEach((r, j) => toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]));
-  }
+  const toEval = await loadDataset(mem, ds);
   const dupOf = new Map(ds.memories.filter((m) => m.duplicateOf).map((m) => [m.id, m.duplicateOf!]));
   const groupOf = (id: string): string => {
     let g = id;

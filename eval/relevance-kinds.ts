@@ -99,7 +99,8 @@ function offtopicFor(stores: readonly Set<string>[]): { q: { id: string; query: 
   return out;
 }
 
-async function loadDataset(mem: Memory, ds: Dataset): Promise<Map<string, string[]>> {
+/** Store a generated data set (batches of 500, its times, namespaces, categories, sessions); returns library id → data-set ids. */
+export async function loadDataset(mem: Memory, ds: Dataset): Promise<Map<string, string[]>> {
   const toEval = new Map<string, string[]>();
   for (let i = 0; i < ds.memories.length; i += 500) {
     const chunk = ds.memories.slice(i, i + 500);

@@ -169,7 +169,9 @@ test('CLI files: --db at a FIFO or /dev/null is refused before SQLite opens it (
     for (const args of [['list'], ['add', 'x'], ['--json', 'stats']]) {
       const r = cli(['--db', path, '--embedder', 'none', ...args]);
       assert.equal(r.code, 1, `${path} ${args.join(' ')}: exit ${r.code} ${r.stderr}`);
-      assert.match(r.stderr, /^error: .*not a regular file/);
+      // With --json the error is one JSON object on stderr (docs/cli.md).
+      if (args[0] === '--json') assert.equal((JSON.parse(r.stderr) as { error: { code: string } }).error.code, 'NOT_A_DATABASE');
+      else assert.match(r.stderr, /^error: .*not a regular file/);
     }
   }
   assert.equal(existsSync('/dev/null-journal'), false);
