@@ -4,8 +4,11 @@ export interface ErrorCodeInfo {
   readonly http: number;
   /** Whether the HTTP server shows the library's message (else a generic one; the log has the details). */
   readonly httpShowsMessage: boolean;
-  /** CLI exit code: 1 for what the user can fix, 2 for a failure of the store itself. */
-  readonly exit: 1 | 2;
+  /**
+   * CLI exit code: 1 for every error the library reports, disk full included (the docs promise
+   * that 2 means an internal error, a bug, and nothing else).
+   */
+  readonly exit: 1;
   /** Whether the same call may succeed later unchanged (after a wait, or once the server is back). */
   readonly retryable: boolean;
   /** One sentence: when it happens. */
@@ -72,7 +75,7 @@ export const ERROR_CODES = {
   STORAGE: {
     http: 500,
     httpShowsMessage: false,
-    exit: 2,
+    exit: 1,
     retryable: false,
     meaning: 'The storage failed (disk full, I/O error, permission, a PostgreSQL error).',
   },
