@@ -120,3 +120,23 @@ export class MnemoliteError extends Error {
 export function invalid(message: string, details?: Record<string, unknown>): MnemoliteError {
   return new MnemoliteError('INVALID_INPUT', message, details);
 }
+
+/**
+ * `message` with every string of `hide` (the server's file path, the database URL) replaced by
+ * "the memory file": what a caller outside the process (an HTTP client, a model) may read.
+ */
+export function hidePaths(message: string, hide: readonly string[]): string {
+  let m = message;
+  for (const h of hide) if (h && m.includes(h)) m = m.split(h).join('the memory file');
+  return m;
+}
+
+/**
+ * What a caller outside the process may read of `err`: its message without server paths, or, for
+ * the codes whose details stay in the server's log (`httpShowsMessage: false`: storage failures,
+ * damaged files), a generic sentence.
+ */
+export function publicMessage(err: MnemoliteError, hide: readonly string[]): string {
+  if (!ERROR_CODES[err.code].httpShowsMessage) return 'The memory store could not complete the call because of a storage problem. The server log has details.';
+  return hidePaths(err.message, hide);
+}

@@ -112,14 +112,14 @@ test('BUSY and READ_ONLY messages name no server path; stats for a namespace-lim
   assert.ok(!r.text.includes(path), r.text);
 });
 
-test('a list page is cut at about 16 MiB of JSON and says where the next one starts; paging that way returns every memory once', {
+test('a list page is cut at about 16 MiB of JSON and says where the next one starts; paging that way returns every memory once; a recall answer is cut the same way', {
   timeout: 300_000,
 }, async () => {
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   // 100 kB of control characters: each is 6 bytes of JSON (\u0001), 600 kB per memory.
   const n = 120;
   for (let i = 0; i < n; i += 20) {
-    await mem.addMany(Array.from({ length: 20 }, (_, j) => ({ content: `m${i + j} ${'\u0001'.repeat(99_000)}`, namespace: 'agent-1' })));
+    await mem.addMany(Array.from({ length: 20 }, (_, j) => ({ content: `m${i + j} harbour ${'\u0001'.repeat(99_000)}`, namespace: 'agent-1' })));
   }
   const u = await start(mem);
   const seen = new Set<string>();
@@ -141,6 +141,12 @@ test('a list page is cut at about 16 MiB of JSON and says where the next one sta
   }
   assert.equal(seen.size, n);
   assert.ok(pages >= 4, `${pages} pages`);
+  // The same memories as 1000 recall hits: a 500 (a string past V8's limit) before they were cut.
+  const rec = await req(u, 'POST', '/api/recall', { token: AGENT, body: { query: 'harbour', limit: 1000, mode: 'keyword' } });
+  assert.equal(rec.status, 200, rec.text.slice(0, 300));
+  assert.ok(rec.body.length <= 16 * 1024 * 1024 + 700_000, `recall answer of ${rec.body.length} bytes`);
+  assert.ok(rec.json.omitted > 0, 'the answer says how many hits it left out');
+  assert.equal(rec.json.hits.length + rec.json.omitted, n);
 });
 
 test('a body that is not valid UTF-8 is a 400 in the JSON error shape and stores nothing (no U+FFFD)', async () => {

@@ -7,7 +7,7 @@ import { closeSync, constants as fsc, openSync, rmSync } from 'node:fs';
 import { scopedKey } from '../embed/cache.js';
 import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
-import type { HistoryRow } from '../lifecycle/history.js';
+import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import { nearPolicy } from '../lifecycle/add.js';
 import type { RankMeta } from '../lifecycle/rank.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
@@ -388,31 +388,44 @@ export class SqliteBackend implements Backend {
   async historyRow(id: string): Promise<HistoryRow | undefined> {
     return this.read(
       'read the history',
-      () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined,
+      () => this.store.stmt('SELECT id, namespace, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined,
     );
   }
 
   async predecessors(id: string): Promise<HistoryRow[]> {
     return this.read(
       'read the history',
-      () =>
-        this.store
-          .stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq')
-          .all(id) as HistoryRow[],
+      () => this.store.stmt('SELECT id, namespace, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[],
     );
   }
 
-  async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
+  async versions(id: string): Promise<{ version: number; replaced_at: string }[]> {
     return this.read(
       'read the history',
       () =>
-        this.store.stmt('SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as {
-          content: string;
-          category: string | null;
-          metadata: string;
+        this.store.stmt('SELECT version, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as {
+          version: number;
           replaced_at: string;
         }[],
     );
+  }
+
+  async versionTexts(versions: number[]): Promise<Map<number, HistoryText>> {
+    return this.read('read the history', () => {
+      const rows = this.store
+        .stmt('SELECT version, content, category, metadata FROM memory_history WHERE version IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(versions)) as (HistoryText & { version: number })[];
+      return new Map(rows.map(({ version, ...t }) => [version, t]));
+    });
+  }
+
+  async memoryTexts(ids: string[]): Promise<Map<string, HistoryText>> {
+    return this.read('read the history', () => {
+      const rows = this.store
+        .stmt('SELECT id, content, category, metadata FROM memories WHERE id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(ids)) as (HistoryText & { id: string })[];
+      return new Map(rows.map(({ id, ...t }) => [id, t]));
+    });
   }
 
   // ---- file ----------------------------------------------------------------------------

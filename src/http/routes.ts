@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AddOptions, Memory, MemoryRecord } from '../index.js';
+import { capBytes } from '../json-bounds.js';
 import { allows, type Principal } from './auth.js';
 import { HttpError } from './errors.js';
 import { route, type RouteDef } from './route.js';
@@ -26,16 +27,6 @@ const ALL = '*';
  * times over) would otherwise build a string past V8's limit. At least one memory is returned.
  */
 export const LIST_PAGE_BYTES = 16 * 1024 * 1024;
-
-/** The leading records whose JSON fits in `budget` bytes (at least one). */
-function capBytes<T>(records: T[], budget: number): T[] {
-  let used = 0;
-  for (let i = 0; i < records.length; i++) {
-    used += Buffer.byteLength(JSON.stringify(records[i])) + 1;
-    if (used > budget && i > 0) return records.slice(0, i);
-  }
-  return records;
-}
 
 function grantText(p: Principal): string {
   return p.namespaces === '*' ? 'every namespace' : p.namespaces.map((n) => JSON.stringify(n)).join(', ');
@@ -234,7 +225,9 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
           query,
           defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1],
         );
-        return { hits };
+        // Cut as list pages are: 1000 hits of 100 kB must not build one string past V8's limit.
+        const shown = capBytes(hits, LIST_PAGE_BYTES);
+        return shown.length < hits.length ? { hits: shown, omitted: hits.length - shown.length } : { hits };
       },
     }),
     route({

@@ -285,7 +285,14 @@ export const ListResult = z.object({
   nextOffset: z.number().int().optional().describe('Set when the page was cut short by its size (about 16 MiB of JSON): fetch the rest from this offset'),
 });
 
-export const RecallResult = z.object({ hits: z.array(RecallHitSchema) });
+export const RecallResult = z.object({
+  hits: z.array(RecallHitSchema),
+  omitted: z
+    .number()
+    .int()
+    .optional()
+    .describe('Set when the answer was cut by its size (about 16 MiB of JSON): the lowest-ranked hits left out. Ask for a smaller limit.'),
+});
 
 export const ContextBody = z
   .object({

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { MnemoliteError, type Memory } from '../index.js';
+import { isPoisonKey } from '../json-bounds.js';
 import { isLoopback, matchToken, type Principal, type TokenEntry } from './auth.js';
 import { HttpError, describeIssues, toErrorResponse, type ErrorBody } from './errors.js';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector/assets.js';
@@ -134,7 +135,7 @@ function parseJsonBody(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text, (k, v: unknown) => {
-      if (k === '__proto__' || (k === 'constructor' && v !== null && typeof v === 'object' && 'prototype' in v)) poisoned = true;
+      if (isPoisonKey(k, v)) poisoned = true;
       return v;
     });
   } catch (err) {

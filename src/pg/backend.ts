@@ -5,7 +5,7 @@
  */
 import { scopedKey } from '../embed/cache.js';
 import { MnemoliteError } from '../errors.js';
-import type { HistoryRow } from '../lifecycle/history.js';
+import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import type { RankMeta } from '../lifecycle/rank.js';
 import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
 import type { MemoryRow, RowFilter } from '../store/rows.js';
@@ -241,8 +241,14 @@ export class PostgresBackend implements Backend, PgStore {
   predecessors(id: string): Promise<HistoryRow[]> {
     return reads.predecessors(this, id);
   }
-  versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
+  versions(id: string): Promise<{ version: number; replaced_at: string }[]> {
     return reads.versions(this, id);
+  }
+  versionTexts(list: number[]): Promise<Map<number, HistoryText>> {
+    return reads.versionTexts(this, list);
+  }
+  memoryTexts(ids: string[]): Promise<Map<string, HistoryText>> {
+    return reads.memoryTexts(this, ids);
   }
 
   // ---- whole store ---------------------------------------------------------------------
