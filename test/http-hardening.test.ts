@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { openMemory, type Memory } from '../src/index.js';
 import { parseTokens } from '../src/http/auth.js';
@@ -275,4 +276,47 @@ test('connections beyond maxConnections are closed at once; a freed slot is usab
   const flag = cli(['--db', tempDb(), '--embedder', 'none', 'serve', '--port', '0', '--max-connections', '0']);
   assert.equal(flag.code, 1);
   assert.match(flag.stderr, /--max-connections must be a whole number from 1/);
+});
+
+test('prune through a namespace-limited token deletes only its expired memories: no vacuum or checkpoint of the shared file, no file-level numbers', async () => {
+  const path = tempDb();
+  const mem = await openMemory({ path, embedder: 'none' });
+  const old = { createdAt: '2020-01-01T00:00:00Z', ttl: '1d' };
+  const filler = 'x'.repeat(20_000);
+  await mem.addMany([
+    ...Array.from({ length: 20 }, (_, i) => ({ content: `agent-1 expired ${i} ${filler}`, namespace: 'agent-1', ...old })),
+    ...Array.from({ length: 20 }, (_, i) => ({ content: `agent-2 expired ${i} ${filler}`, namespace: 'agent-2', ...old })),
+  ]);
+  const u = await start(mem);
+  const FILE_FIELDS = ['autoVacuum', 'vacuum', 'freePagesBefore', 'freePagesAfter', 'bytesBefore', 'bytesAfter', 'note'];
+  for (const vacuum of ['auto', 'full']) {
+    const r = await req(u, 'POST', '/api/prune', { token: AGENT, body: { vacuum } });
+    assert.equal(r.status, 403, r.text);
+    assert.match(r.json.error.message, /every namespace/);
+  }
+  for (const dryRun of [true, false]) {
+    const r = await req(u, 'POST', '/api/prune', { token: AGENT, body: { dryRun } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.deleted, 20);
+    assert.deepEqual(
+      Object.keys(r.json).filter((k) => FILE_FIELDS.includes(k)),
+      [],
+      `no file-level field: ${r.text}`,
+    );
+  }
+  const free = (): number => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db.pragma('freelist_count', { simple: true }) as number;
+    } finally {
+      db.close();
+    }
+  };
+  assert.ok(free() > 0, 'the limited prune left the freed pages in place (no vacuum)');
+  const admin = await req(u, 'POST', '/api/prune', { token: ADMIN, body: {} });
+  assert.equal(admin.status, 200, admin.text);
+  assert.equal(admin.json.deleted, 20);
+  assert.equal(admin.json.vacuum, 'incremental');
+  assert.equal(typeof admin.json.bytesBefore, 'number');
+  assert.equal(free(), 0);
 });

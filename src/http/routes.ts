@@ -276,17 +276,27 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       tag: 'file',
       auth: true,
       summary: 'Delete expired memories and reclaim space',
-      description: 'Deletes expired memories (pinned ones never) with their history. Without namespace, prunes every namespace the caller may see.',
+      description:
+        'Deletes expired memories (pinned ones never) with their history. Without namespace, prunes every namespace the caller may see. Reclaiming space (vacuum, checkpoint) is file-level maintenance: only a token with access to every namespace runs it and sees the file-level fields.',
       body: PruneBody,
       bodyName: 'PruneRequest',
       responses: { 200: { description: 'What was (or, with dryRun, would be) deleted', schema: 'PruneResult' } },
       errors: [400, 401, 403, 409, 413, 415],
       async handler({ body, principal }) {
         const ns = scopeNamespace(principal, body.namespace, ALL);
-        if (body.vacuum === 'full' && principal.namespaces !== '*') {
-          throw new HttpError(403, 'FORBIDDEN', 'vacuum "full" rebuilds the whole file; it needs a token with access to every namespace.');
+        const limited = principal.namespaces !== '*';
+        if (limited && body.vacuum !== undefined && body.vacuum !== 'none') {
+          throw new HttpError(
+            403,
+            'FORBIDDEN',
+            `vacuum "${body.vacuum}" reclaims space in the whole file (shared by every namespace); it needs a token with access to every namespace. Leave vacuum out (or "none") to delete your expired memories.`,
+          );
         }
-        return mem.prune(defined({ ...(ns !== ALL ? { namespace: ns } : {}), dryRun: body.dryRun, vacuum: body.vacuum }));
+        const r = await mem.prune(defined({ ...(ns !== ALL ? { namespace: ns } : {}), dryRun: body.dryRun, vacuum: limited ? 'none' : body.vacuum } as const));
+        if (!limited) return r;
+        // The file's size and free pages are every tenant's: a limited token sees only its own deletions.
+        const { autoVacuum: _a, vacuum: _v, freePagesBefore: _f, freePagesAfter: _g, bytesBefore: _b, bytesAfter: _c, note: _n, ...own } = r;
+        return own;
       },
     }),
     route({

@@ -174,7 +174,9 @@ export const PruneBody = z
     vacuum: z
       .enum(['auto', 'full', 'none'])
       .optional()
-      .describe('Space reclaiming after the delete (default auto; full needs a token with access to every namespace)'),
+      .describe(
+        'Space reclaiming after the delete (default auto; auto and full need a token with access to every namespace: a limited token prunes with none)',
+      ),
   })
   .strict();
 
@@ -358,11 +360,11 @@ export const PruneResultSchema = z.looseObject({
   historyDeleted: z.number().int(),
   pinnedKept: z.number().int(),
   dryRun: z.boolean(),
-  autoVacuum: z.string(),
-  vacuum: z.string(),
-  freePagesBefore: z.number().int(),
-  freePagesAfter: z.number().int(),
-  bytesBefore: z.number().int(),
-  bytesAfter: z.number().int(),
+  autoVacuum: z.string().optional().describe("The file's auto_vacuum mode (omitted for namespace-limited tokens, as are the fields below)"),
+  vacuum: z.string().optional().describe('Space reclaiming that ran: none, incremental or full'),
+  freePagesBefore: z.number().int().optional(),
+  freePagesAfter: z.number().int().optional(),
+  bytesBefore: z.number().int().optional().describe('Size of the whole file before'),
+  bytesAfter: z.number().int().optional(),
   note: z.string().optional(),
 });
