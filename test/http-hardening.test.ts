@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { openMemory, type Memory } from '../src/index.js';
 import { parseTokens } from '../src/http/auth.js';
-import { DEFAULT_MAX_CONNECTIONS, createServer, serverUrl } from '../src/http/server.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, createServer, serverUrl } from '../src/http/server.js';
 import { cli, tempDb } from './helpers.js';
 import { startWorker } from './stress/lib/procs.js';
 
@@ -319,4 +319,65 @@ test('prune through a namespace-limited token deletes only its expired memories:
   assert.equal(admin.json.vacuum, 'incremental');
   assert.equal(typeof admin.json.bytesBefore, 'number');
   assert.equal(free(), 0);
+});
+
+test('slow or idle sockets cannot hold every slot: a per-address cap closes the extra ones at once, and headers must arrive within the (short) headers timeout', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  const u = await start(mem, { maxConnections: 20, maxConnectionsPerAddress: 3, headersTimeoutMs: 300 });
+  const app = open[open.length - 1]!.app;
+  const url = new URL(u);
+  const connections = (): Promise<number> => new Promise<number>((r) => app.server.getConnections((_e, n) => r(n)));
+  const openFrom = (localAddress: string): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const s = connect({ port: Number(url.port), host: url.hostname, localAddress }, () => resolve(s));
+      s.once('error', reject);
+    });
+  /** What the server sends until it closes the socket. */
+  const untilClosed = (s: Socket): Promise<string> =>
+    new Promise((resolve) => {
+      let out = '';
+      s.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+      });
+      s.on('error', () => {});
+      s.on('close', () => resolve(out));
+    });
+  // Three sockets from one address that never finish their headers.
+  const slow = await Promise.all([0, 1, 2].map(() => openFrom('127.0.0.1')));
+  const slowEnds = slow.map((s) => {
+    s.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n');
+    return untilClosed(s);
+  });
+  // A fourth from the same address (once the server has counted the three) is closed at once, without an answer.
+  while ((await connections()) < 3) await new Promise((r) => setImmediate(r));
+  const extra = await openFrom('127.0.0.1');
+  const extraEnd = untilClosed(extra);
+  extra.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+  assert.equal(await extraEnd, '', 'the connection over the per-address cap gets no answer');
+  // Another address is served meanwhile (Linux routes all of 127/8 to loopback).
+  let other: Socket | undefined;
+  try {
+    other = await openFrom('127.0.0.2');
+  } catch {
+    other = undefined;
+  }
+  if (other) {
+    const end = untilClosed(other);
+    other.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    assert.match(await end, /^HTTP\/1.1 200/);
+  }
+  // The slow ones are answered 408 and closed by the server once the headers timeout passes.
+  for (const [i, end] of slowEnds.entries()) assert.match(await end, /^HTTP\/1.1 408/, `slow socket ${i}`);
+  // A socket that sends nothing at all is closed the same way (once the server has counted the others closed).
+  while ((await connections()) > 0) await new Promise((r) => setImmediate(r));
+  const silent = await openFrom('127.0.0.1');
+  assert.match(await untilClosed(silent), /^HTTP\/1.1 408/, 'silent socket');
+  // Defaults: 10 s for the headers (was 30 s, checked every 30 s), 5 s for an idle keep-alive connection (was Fastify's 72 s).
+  const u2 = await start(await openMemory({ path: tempDb(), embedder: 'none' }));
+  assert.ok(u2);
+  const server = open[open.length - 1]!.app.server;
+  assert.equal(server.headersTimeout, DEFAULT_HEADERS_TIMEOUT_MS);
+  assert.ok(DEFAULT_HEADERS_TIMEOUT_MS <= 10_000);
+  assert.equal(server.keepAliveTimeout, 5_000);
+  assert.throws(() => createServer({ memory: mem, maxConnectionsPerAddress: 0 }), { code: 'INVALID_INPUT' });
 });
