@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
 import { LOCAL_MODEL_ID } from '../src/embed/local.js';
-import { rrf } from '../src/search/fusion.js';
+import { rrf } from '../src/recall/fusion.js';
 import { SearchIndex } from '../src/search/search-index.js';
 import { Store } from '../src/store/store.js';
 import { toMatchExpression } from '../src/search/keyword.js';

@@ -11,7 +11,7 @@ import type { Dataset, EvalQuery } from './gen-util.js';
 /** Stop words: the library's list when it exports one, so the "stop words" legs match it. */
 async function loadStopWords(): Promise<ReadonlySet<string>> {
   try {
-    const m = (await import('../src/search/stopwords.js')) as { STOP_WORDS?: ReadonlySet<string> };
+    const m = (await import('../src/text/stopwords.js')) as { STOP_WORDS?: ReadonlySet<string> };
     if (m.STOP_WORDS) return m.STOP_WORDS;
   } catch {
     /* fall through */

@@ -1,6 +1,21 @@
-/** Variants of the LoCoMo run: each lever on and off (EVAL.md, "Conversational context"). */
-import type { LocomoVariant } from './locomo.js';
+/** Variants of the LoCoMo run: the three modes, and each lever on and off (EVAL.md, "Conversational context"). */
+import type { RecallOptions } from '../src/index.js';
 
+/** One way to write and recall the conversations. */
+export interface LocomoVariant {
+  name: string;
+  recall: RecallOptions & Record<string, unknown>;
+  write?: { contextWindow?: number };
+}
+
+/** The default run: each mode with its defaults. */
+export const LOCOMO_VARIANTS: LocomoVariant[] = [
+  { name: 'keyword', recall: { mode: 'keyword' } },
+  { name: 'vector', recall: { mode: 'vector' } },
+  { name: 'hybrid (default)', recall: {} },
+];
+
+/** Further variants (`--variants all`). */
 export const EXTRA_VARIANTS: LocomoVariant[] = [
   { name: 'keyword, no context (window 0)', recall: { mode: 'keyword' }, write: { contextWindow: 0 } },
   { name: 'vector, no context (window 0)', recall: { mode: 'vector' }, write: { contextWindow: 0 } },

@@ -15,9 +15,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
-import type { RecallOptions } from '../src/types.js';
 import { LocalEmbedder } from '../src/embed/local.js';
 import { CachingEmbedder } from './embed-cache.js';
+import { EXTRA_VARIANTS, LOCOMO_VARIANTS, type LocomoVariant } from './locomo-variants.js';
 
 interface RawTurn {
   speaker: string;
@@ -135,17 +135,6 @@ export function scoreQuestion(ranked: string[], toDia: Map<string, string[]>, ev
   const first = ranked.findIndex((id) => (toDia.get(id) ?? []).some((d) => ev.has(d)));
   return { r5: r(5), r10: r(10), mrr: first < 0 ? 0 : 1 / (first + 1) };
 }
-
-export interface LocomoVariant {
-  name: string;
-  recall: RecallOptions & Record<string, unknown>;
-  write?: { contextWindow?: number };
-}
-export const LOCOMO_VARIANTS: LocomoVariant[] = [
-  { name: 'keyword', recall: { mode: 'keyword' } },
-  { name: 'vector', recall: { mode: 'vector' } },
-  { name: 'hybrid (default)', recall: {} },
-];
 
 type Scores = { r5: number; r10: number; mrr: number };
 /** One variant on one storage path. `speaker`: over questions naming exactly one of the two people, the share of the top 5 hits that are that person's turns, and the same share among the evidence turns. */
@@ -269,7 +258,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const here = new URL('.', import.meta.url).pathname;
     const embedder = new CachingEmbedder(new LocalEmbedder(), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
     const paths = (arg('--paths') ?? 'conversation,turns').split(',') as ('conversation' | 'turns')[];
-    const extra = (await import('./locomo-variants.js')).EXTRA_VARIANTS;
+    const extra = EXTRA_VARIANTS;
     const variants = arg('--variants') === 'core' ? LOCOMO_VARIANTS : [...LOCOMO_VARIANTS, ...extra];
     const rs = await runLocomo(dir, variants, paths, embedder);
     console.log(locomoReport(rs, dir));

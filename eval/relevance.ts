@@ -9,7 +9,7 @@
  * category-5 questions (about things the chat does not say) with `recall(limit 10)`, in hybrid and
  * keyword mode. Then prints, for thresholds 0.05…0.95: the share of off-topic queries that return
  * nothing and the share of answerable queries whose first relevant hit survives.
- * `--fit` also fits the logistic constants (src/search/relevance.ts) on the facts, conversations
+ * `--fit` also fits the logistic constants (src/recall/relevance.ts) on the facts, conversations
  * and off-topic hits, and prints them.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemory, type Memory } from '../src/index.js';
 import { LocalEmbedder } from '../src/embed/local.js';
-import { relevanceOf, type RelevanceEvidence } from '../src/search/relevance.js';
-import type { RecallOptions } from '../src/types.js';
+import { relevanceOf } from '../src/recall/relevance.js';
+import type { RelevanceEvidence } from '../src/types/recall.js';
+import type { RecallOptions } from '../src/types/memory.js';
 import { freshSchema, startPgliteProcess } from '../test/pg-servers.js';
 import { CachingEmbedder } from './embed-cache.js';
 import type { Dataset } from './gen-util.js';

@@ -88,7 +88,7 @@ const path = process.argv[2] ?? join(dir!, 'agent-memory.db');
 const mem = await openMemory({ path, embedder: process.env.MNEMOLITE_EMBEDDER === 'none' ? 'none' : 'local' });
 try {
   // minRelevance 0: this demo store holds two memories, too few for the idf-based relevance
-  // (src/search/relevance.ts) to mean much; real stores keep the default threshold.
+  // (src/recall/relevance.ts) to mean much; real stores keep the default threshold.
   const tools = memoryTools(mem, { namespace: 'user-42', sessionId: 'example', minRelevance: 0 });
   const model = process.env.OPENAI_API_KEY ? openAIModel(process.env.OPENAI_API_KEY) : scriptedModel;
   const system = 'You are a helpful assistant with long-term memory. Store durable facts the user tells you with memory_store; use memory_recall before answering questions about the user.';

@@ -2,11 +2,12 @@
  * mnemolite: long-term memory for AI agents in one SQLite file (or, for many app servers, PostgreSQL).
  * @packageDocumentation
  */
-export { Memory } from './memory.js';
-export type { ReindexOptions } from './memory.js';
+export { Memory } from './memory/memory.js';
+export type { ReindexOptions } from './memory/memory.js';
 export { openMemory } from './memory/open.js';
-export { migrateMemories } from './memory/transfer.js';
-export type { ExportOptions, ExportRecord, ImportOptions, ImportResult, MemoryExport, MigrateOptions, MigrateResult } from './memory/transfer.js';
+export { migrateMemories } from './memory/migrate.js';
+export type { MigrateOptions, MigrateResult } from './memory/migrate.js';
+export type { ExportOptions, ImportOptions, ImportResult, MemoryExport } from './memory/transfer.js';
 export type {
   AddInput,
   AddOptions,
@@ -22,7 +23,8 @@ export type {
   RecallOptions,
   Stats,
   UpdateInput,
-} from './types.js';
+  ExportRecord,
+} from './types/memory.js';
 export type { Embedder } from './embed/provider.js';
 export type {
   DedupInfo,
@@ -38,7 +40,7 @@ export type {
   PruneOptions,
   PruneResult,
   RecencyOptions,
-} from './lifecycle/types.js';
+} from './types/lifecycle.js';
 export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
 export type { LocalEmbedderOptions } from './embed/local.js';
 export type { WorkerStats } from './embed/pool.js';
@@ -47,9 +49,9 @@ export type { OpenAIEmbedderOptions } from './embed/openai.js';
 // Loads @huggingface/transformers (an optional dependency) only when a model is first used.
 export { TransformersEmbedder, transformersEmbedder } from './embed/transformers.js';
 export type { TransformersEmbedderOptions } from './embed/transformers.js';
-export { DEFAULT_MIN_RELEVANCE, relevanceOf, type RelevanceEvidence } from './search/relevance.js';
-export { DEFAULT_CONTEXT_TOKENS, type ContextOptions, type ContextResult, type ContextItem } from './context-block.js';
-export type { RelevanceRecallOptions } from './recall/options.js';
+export { DEFAULT_MIN_RELEVANCE, relevanceOf } from './recall/relevance.js';
+export { DEFAULT_CONTEXT_TOKENS, type ContextOptions, type ContextResult, type ContextItem } from './recall/context-block.js';
+export type { RelevanceEvidence, RelevanceRecallOptions } from './types/recall.js';
 export { MnemoliteError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';
@@ -69,7 +71,7 @@ export type {
 } from './tools.js';
 export { createMcpServer, serveMcpStdio } from './mcp/index.js';
 export type { McpServerOptions } from './mcp/server.js';
-export type { ConversationMemory, ConversationOptions, ConversationTurn } from './ingest/conversation.js';
+export type { ConversationMemory, ConversationOptions, ConversationTurn } from './memory/conversation.js';
 export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
 export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
 export { importHistory } from './ingest/history.js';

@@ -8,10 +8,10 @@
 import { z } from 'zod';
 import { MnemoliteError, publicMessage, type ErrorCode } from './errors.js';
 import { capBytes, poisonKeyIn } from './json-bounds.js';
-import type { Memory } from './memory.js';
-import type { MemoryRecord, RecallHit } from './types.js';
+import type { Memory } from './memory/memory.js';
+import type { MemoryRecord, RecallHit } from './types/memory.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
-import { DEFAULT_MIN_RELEVANCE } from './search/relevance.js';
+import { DEFAULT_MIN_RELEVANCE } from './recall/relevance.js';
 
 /** Names of the memory tools. */
 export type MemoryToolName = 'memory_store' | 'memory_recall' | 'memory_get' | 'memory_list' | 'memory_history' | 'memory_forget';

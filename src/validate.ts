@@ -1,12 +1,10 @@
-import { MAX_CONTEXT_WINDOW } from './search/context.js';
 import { z } from 'zod';
 import { MnemoliteError, invalid } from './errors.js';
-import type { RowFilter } from './store/rows.js';
+import type { RowFilter } from './types/rows.js';
 import { ALL_NAMESPACES, namespaceFor, type NamespacedVerb } from './namespaces.js';
 import { isoDate as dateLike } from './zod-dates.js';
-import { lifecycleAddShape, lifecycleRecallShape, lifecycleUpdateShape } from './lifecycle/options.js';
-import { relevanceRecallShape } from './recall/options.js';
-import { autoSupersedeShape } from './lifecycle/auto-supersede.js';
+import { lifecycleAddShape, lifecycleRecallShape, lifecycleUpdateShape } from './options/lifecycle.js';
+import { relevanceRecallShape } from './options/recall.js';
 
 /** Largest content accepted, in UTF-8 bytes. Split longer documents into several memories. */
 export const MAX_CONTENT_BYTES = 100_000;
@@ -16,6 +14,8 @@ export const MAX_METADATA_BYTES = 64_000;
 export const MAX_QUERY_CHARS = 100_000;
 /** Deepest nesting of objects and arrays accepted in metadata (SQLite's JSON functions stop at 1000). */
 export const MAX_METADATA_DEPTH = 64;
+/** Largest conversational context window accepted (memories of the session before a new one). */
+export const MAX_CONTEXT_WINDOW = 10;
 export { ALL_NAMESPACES, DEFAULT_NAMESPACE } from './namespaces.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -122,7 +122,6 @@ const addSchema = z
     createdAt: dateLike.optional(),
     eventAt: dateLike.optional(),
     ...lifecycleAddShape,
-    ...autoSupersedeShape,
   })
   .strict();
 

@@ -4,7 +4,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { DEFAULT_RECENCY_WEIGHT } from '../src/lifecycle/recency.js';
+import { DEFAULT_RECENCY_WEIGHT } from '../src/recall/recency.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS } from '../src/tools.js';
 import { ROOT, cli, cliAsync, tempDb, tempDir } from './helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * Conversational context (src/search/context.ts) on every store: a memory of a session is indexed
+ * Conversational context (src/lifecycle/context.ts) on every store: a memory of a session is indexed
  * with the memories before it, recall returns the memory itself, the window option (0 = off), a
  * later memory never changes an earlier one's context, and export → import and migrate keep it.
  */
@@ -192,9 +192,8 @@ test('a key upsert in a session does not take its own earlier version as context
 });
 
 test('the context rules: own + weighted context BM25, session evidence, mean and blended vectors, batch windows', async () => {
-  const { withContext, withSessionEvidence, meanVector, blendedVector, batchContexts, CONTEXT_KEYWORD_WEIGHT, SESSION_EVIDENCE_WEIGHT } = await import(
-    '../src/search/context.js'
-  );
+  const { meanVector, blendedVector, batchContexts } = await import('../src/lifecycle/context.js');
+  const { withContext, withSessionEvidence, CONTEXT_KEYWORD_WEIGHT, SESSION_EVIDENCE_WEIGHT } = await import('../src/recall/context-evidence.js');
   const own = [
     { seq: 1, bm25: -4 },
     { seq: 2, bm25: -1 },
@@ -262,7 +261,7 @@ test('the default fusion is adaptive with the cross-validated keyword weight 0.7
       def.map((h) => [h.id, h.score]),
       same.map((h) => [h.id, h.score]),
     );
-    const { ADAPTIVE_DEFAULTS } = await import('../src/search/fusion.js');
+    const { ADAPTIVE_DEFAULTS } = await import('../src/recall/fusion.js');
     assert.equal(ADAPTIVE_DEFAULTS.keywordWeight, 0.7);
   } finally {
     await mem.close();
@@ -273,7 +272,7 @@ test('PostgreSQL: a schema-2 store with vectors is migrated; the vector leg sear
   skip: !pglite.vectors && 'needs pgvector',
 }, async () => {
   const { default: pg } = await import('pg');
-  const { blendedVector } = await import('../src/search/context.js');
+  const { blendedVector } = await import('../src/lifecycle/context.js');
   const { parseVector } = await import('../src/pg/sql.js');
   const schema = freshSchema();
   const loc = { url: pglite.url, postgres: { schema, poolSize: 1 } };
@@ -447,7 +446,7 @@ test('surfaces: the CLI and the HTTP API take the context window; a bad one is r
 });
 
 test('with the bundled model, a memory takes its context only when related to it: chat turns do, unrelated facts of one session do not', async () => {
-  const { CONTEXT_MIN_SIMILARITY, contextGate } = await import('../src/search/context.js');
+  const { CONTEXT_MIN_SIMILARITY, contextGate } = await import('../src/lifecycle/context.js');
   const { LOCAL_MODEL_ID } = await import('../src/embed/local.js');
   assert.equal(contextGate(LOCAL_MODEL_ID), CONTEXT_MIN_SIMILARITY, 'the gate is measured for the bundled model');
   assert.equal(contextGate('hash-64'), -1, 'other embedders: no gate');

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openMemory, type Embedder, type Memory } from '../src/index.js';
-import { preferCurrent, QUERY_COSINE_GAP, type CurrentMeta } from '../src/lifecycle/current.js';
-import type { FusedHit } from '../src/search/fusion.js';
+import { preferCurrent, QUERY_COSINE_GAP, type CurrentMeta } from '../src/recall/current.js';
+import type { FusedHit } from '../src/recall/fusion.js';
 import { storeTargets } from './store-matrix.js';
 
 const targets = await storeTargets();

@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openMemory, type Memory } from '../src/index.js';
-import { namingTerms, preferCurrent, stems, type CurrentMeta } from '../src/lifecycle/current.js';
+import { namingTerms, preferCurrent, type CurrentMeta } from '../src/recall/current.js';
+import { stems } from '../src/text/stems.js';
 import { occasionDay, occasionPassed } from '../src/lifecycle/occasion.js';
 import { saysUpdate, statedAt } from '../src/lifecycle/update-cues.js';
-import type { FusedHit } from '../src/search/fusion.js';
+import type { FusedHit } from '../src/recall/fusion.js';
 import { HashEmbedder, tempDb } from './helpers.js';
 import { storeTargets } from './store-matrix.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { MnemoliteError, chunkMarkdown, importMarkdown, openMemory, type ConversationTurn, type Memory } from '../src/index.js';
-import { estimateTokens } from '../src/ingest/text.js';
+import { estimateTokens } from '../src/text/words.js';
 import { HashEmbedder, cli, tempDb, tempDir } from './helpers.js';
 
 // ---- conversations ----------------------------------------------------------------

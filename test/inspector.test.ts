@@ -8,16 +8,32 @@ import { CLI, ROOT, tempDb } from './helpers.js';
 
 // The web inspector, end to end: the built CLI serves it (`mnemolite serve`, the real bundled
 // embedding model), headless Chromium (Debian's /usr/bin/chromium) drives it through playwright-core.
-// Without a browser these tests skip with a loud notice, so `npm test` passes on a fresh clone;
-// CI installs Chromium and sets MNEMOLITE_REQUIRE_BROWSER=1, which turns a missing browser into a failure.
+// Without a usable browser (missing, or present but unable to start) these tests skip with a loud
+// notice, so `npm test` passes on a fresh clone; CI installs Chromium and sets
+// MNEMOLITE_REQUIRE_BROWSER=1, which turns a missing or broken browser into a failure.
 
 const CHROMIUM = process.env.MNEMOLITE_CHROMIUM || '/usr/bin/chromium';
 const REQUIRE_BROWSER = process.env.MNEMOLITE_REQUIRE_BROWSER === '1';
-const MISSING = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is missing: install it with apt-get install -y chromium (see .ci/run), or point MNEMOLITE_CHROMIUM at a Chromium binary`;
+const LAUNCH = {
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--no-first-run'],
+  timeout: 120_000,
+};
+
+/** A launched browser, or why there is none: missing, or present but unable to start (no libraries, a stub). */
+async function launchBrowser(): Promise<{ browser?: Browser; problem?: string }> {
+  if (!existsSync(CHROMIUM))
+    return { problem: `${CHROMIUM} is missing: install it with apt-get install -y chromium (see .ci/run), or point MNEMOLITE_CHROMIUM at a Chromium binary` };
+  try {
+    return { browser: await chromium.launch(LAUNCH) };
+  } catch (e) {
+    const why = String((e as Error).message ?? e).split('\n')[0];
+    return { problem: `${CHROMIUM} exists but cannot be launched (${why}): reinstall it with apt-get install -y chromium, or point MNEMOLITE_CHROMIUM at a working Chromium` };
+  }
+}
+const launched = await launchBrowser();
 // Skip (not fail) only when nobody asked for the browser tests to be mandatory.
-const SKIP = MISSING !== undefined && !REQUIRE_BROWSER ? `SKIPPED inspector browser tests: ${MISSING}` : undefined;
+const SKIP = launched.problem !== undefined && !REQUIRE_BROWSER ? `SKIPPED inspector browser tests: ${launched.problem}` : undefined;
 if (SKIP) {
   const bar = '!'.repeat(100);
   process.stderr.write(`\n${bar}\n!! ${SKIP}\n!! Set MNEMOLITE_REQUIRE_BROWSER=1 to make this a failure (CI does).\n${bar}\n\n`);
@@ -85,14 +101,10 @@ async function api(base: string, method: string, path: string, body?: unknown, t
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
-before(async () => {
+before(() => {
   if (SKIP) return;
-  assert.ok(MISSING === undefined, MISSING);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--no-first-run'],
-    timeout: 120_000,
-  });
+  assert.ok(launched.problem === undefined, launched.problem);
+  browser = launched.browser;
 });
 
 after(async () => {

@@ -1,12 +1,12 @@
 /**
- * The opt-in recall re-ranking of src/lifecycle/rank.ts (importance, recency, MMR) on every store:
+ * The opt-in recall re-ranking of src/recall/rank.ts (importance, recency, MMR) on every store:
  * the file, PGlite and, when available, a real PostgreSQL server (test/store-matrix.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MnemoliteError, openMemory } from '../src/index.js';
-import { mmrOrder } from '../src/lifecycle/mmr.js';
-import { recencyFactor } from '../src/lifecycle/recency.js';
+import { mmrOrder } from '../src/recall/mmr.js';
+import { recencyFactor } from '../src/recall/recency.js';
 import { HashEmbedder } from './helpers.js';
 import { storeTargets } from './store-matrix.js';
 

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { MnemoliteError, openMemory, type Embedder } from '../src/index.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../src/store/schema.js';
 import { normaliseContent } from '../src/lifecycle/dedup.js';
-import { durationMs } from '../src/lifecycle/options.js';
+import { durationMs } from '../src/options/lifecycle.js';
 import { HashEmbedder, cli, tempDb } from './helpers.js';
 
 const code = (c: string) => (err: unknown) => err instanceof MnemoliteError && err.code === c;

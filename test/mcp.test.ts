@@ -60,6 +60,7 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     const info = s.client.getServerVersion();
     assert.equal(info?.name, 'mnemolite');
     assert.match(s.client.getInstructions() ?? '', /namespace "a"/);
+    assert.match(s.client.getInstructions() ?? '', /store durable facts/);
 
     const { tools } = await s.client.listTools();
     assert.deepEqual(
@@ -224,6 +225,9 @@ test('mnemolite mcp --read-only offers only the reading tools; --namespace "*" i
       tools.map((t) => t.name),
       ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_context'],
     );
+    // The instructions do not ask the model to store what it cannot.
+    assert.doesNotMatch(s.client.getInstructions() ?? '', /store durable/);
+    assert.match(s.client.getInstructions() ?? '', /read-only/);
     assert.equal((await callOk(s, 'memory_recall', { query: 'note' })).data.count, 1);
     const r = (await s.client.callTool({ name: 'memory_store', arguments: { content: 'x' } })) as CallToolResult;
     assert.equal(r.isError, true);

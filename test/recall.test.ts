@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import { openMemory } from '../src/index.js';
-import { rrf } from '../src/search/fusion.js';
+import { rrf } from '../src/recall/fusion.js';
 import { toMatchExpression } from '../src/search/keyword.js';
-import { ADAPTIVE_DEFAULTS, adaptiveAlpha, convex, fuse, weighAlpha } from '../src/search/fusion.js';
+import { ADAPTIVE_DEFAULTS, adaptiveAlpha, convex, fuse, weighAlpha } from '../src/recall/fusion.js';
 import { HashEmbedder, tempDb } from './helpers.js';
 
 test('RRF arithmetic: score = sum of 1/(k + rank) with per-leg ranks', () => {

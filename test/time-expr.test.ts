@@ -1,10 +1,10 @@
-// The time-expression parser (src/search/time-expr.ts): a table of phrases with the window each
+// The time-expression parser (src/recall/time-expr.ts): a table of phrases with the window each
 // must give relative to a fixed `now`, phrases that must not parse, spans, and bad input.
 // Expected windows are written by hand from the grammar in docs/time.md, not copied from output.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MnemoliteError } from '../src/errors.js';
-import { parseTimeExpressions, type TimeExpression } from '../src/search/time-expr.js';
+import { parseTimeExpressions, type TimeExpression } from '../src/recall/time-expr.js';
 
 /** Wednesday 15 May 2024, 14:30 UTC. Weeks start on Monday 13 May. */
 const NOW = new Date('2024-05-15T14:30:00Z');

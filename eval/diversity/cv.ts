@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { preferSpeaker } from '../../src/recall/speaker-preference.js';
-import type { FusedHit } from '../../src/search/fusion.js';
+import type { FusedHit } from '../../src/recall/fusion.js';
 import { type C, type Hit, type Q, type S, cats, catName, fmt, leaveOneOut, mean, score } from '../speaker/cv-lib.js';
 
 const [files = '/tmp/q3-conv-nosp.json', objective = 'all', only = ''] = process.argv.slice(2);

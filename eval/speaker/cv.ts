@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { namedSpeakers, preferSpeaker } from '../../src/recall/speaker-preference.js';
-import type { FusedHit } from '../../src/search/fusion.js';
+import type { FusedHit } from '../../src/recall/fusion.js';
 import { type C, type Hit, type Q, type S, fmt, leaveOneOut, mean, score } from './cv-lib.js';
 
 const [file = '/tmp/speaker-conversation.json', who = 'any'] = process.argv.slice(2);

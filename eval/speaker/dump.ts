@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemory } from '../../src/index.js';
-import type { RecallOptions } from '../../src/types.js';
+import type { RecallOptions } from '../../src/types/memory.js';
 import { LocalEmbedder } from '../../src/embed/local.js';
 import { CachingEmbedder } from '../embed-cache.js';
 import { defaultLocomoDir, loadLocomo, storeConversation } from '../locomo.js';

@@ -9,17 +9,17 @@ import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
 import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import { nearPolicy } from '../lifecycle/add.js';
-import type { RankMeta } from '../lifecycle/rank.js';
-import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
+import type { RankMeta } from './types.js';
+import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
 import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
-import type { MemoryRow, RowFilter } from '../store/rows.js';
+import type { MemoryRow, RowFilter } from '../types/rows.js';
 import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
 import { prune as pruneExpired } from '../store/prune.js';
 import { Store } from '../store/store.js';
 import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
-import type { AddResult } from '../types.js';
+import type { AddResult } from '../types/memory.js';
 import { namespaceFor } from '../namespaces.js';
 import { toRowFilter, type ParsedAdd } from '../validate.js';
 import { inScope, keyTaken, notFound } from './scope.js';
@@ -327,7 +327,7 @@ export class SqliteBackend implements Backend {
     }
   }
 
-  // ---- lifecycle sources (src/lifecycle/rank.ts, history.ts) -------------------------
+  // ---- lifecycle sources (src/recall/rank.ts, history.ts) -------------------------
 
   async successors(seqs: number[]): Promise<Map<number, number>> {
     return this.read('rank by lifecycle', () => {

@@ -2,16 +2,39 @@
  * The store interface: what {@link Memory} needs from a place that keeps memories.
  *
  * Two implementations: the SQLite file (src/backend/sqlite.ts, over src/store/ and the in-memory
- * indexes of src/search/) and PostgreSQL (src/pg/). Validation, embedding, fusion and the
- * lifecycle re-ranking live above this line (src/memory.ts, src/lifecycle/rank.ts) and are
- * shared; everything here takes validated input.
+ * indexes of src/search/) and PostgreSQL (src/pg/). Validation and embedding (src/memory/) and the
+ * recall pipeline (src/recall/) live above this line and are shared; everything here takes
+ * validated input. The small read interfaces the shared rules need ({@link RankSource},
+ * {@link HistorySource}) are declared here or below, so each store can implement them.
  */
-import type { RankSource } from '../lifecycle/rank.js';
 import type { HistorySource } from '../lifecycle/history.js';
-import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
-import type { MemoryRow, RowFilter } from '../store/rows.js';
-import type { AddResult } from '../types.js';
+import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { MemoryRow, RowFilter } from '../types/rows.js';
+import type { AddResult } from '../types/memory.js';
 import type { ParsedAdd, ParsedUpdate } from '../validate.js';
+
+/** What the re-ranking reads about one candidate. */
+export interface RankMeta {
+  seq: number;
+  created_at: string;
+  category: string | null;
+  pinned: number;
+  importance: number | null;
+  /** Seq of the successor (the memory that superseded this one), if it exists. */
+  succ: number | null;
+  /** Latest content change (only when asked for). */
+  changed_at: string | null;
+}
+
+/** Where the re-ranking reads from: each store answers these in its own query language. */
+export interface RankSource {
+  /** Successor seq of each superseded memory among `seqs` (cheap when nothing is superseded). */
+  successors(seqs: number[]): Promise<Map<number, number>>;
+  rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]>;
+  /** Stored vectors of `model` for `seqs`. */
+  vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>>;
+  contentsOf(seqs: number[]): Promise<Map<number, string>>;
+}
 
 /** Embedding identity recorded in the store. */
 export interface EmbeddingIdentity {
@@ -26,7 +49,7 @@ export interface WriteItem {
   opts: ParsedAdd;
   hash: string;
   vector: Float32Array | null;
-  /** Conversational context (src/search/context.ts): the preceding memories' contents, and the mean of their vectors. */
+  /** Conversational context (src/lifecycle/context.ts): the preceding memories' contents, and the mean of their vectors. */
   context: string[] | null;
   contextVector: Float32Array | null;
 }
@@ -90,7 +113,7 @@ export interface LegResults {
   vector: { seq: number; score: number }[];
   /** Session (namespace + session id, as one key) of the candidates that have one, for session evidence. */
   sessions?: Map<number, string>;
-  /** Keyword candidates by their conversational context alone (src/search/context.ts); empty when no memory has one. */
+  /** Keyword candidates by their conversational context alone (src/lifecycle/context.ts); empty when no memory has one. */
   context: { seq: number; bm25: number }[];
   /** Sum of the query terms' idf (0 when the store cannot tell): the adaptive fusion's coverage signal. */
   idfMass: number;

@@ -4,8 +4,8 @@
  */
 import { Option, type Command } from 'commander';
 import { MnemoliteError, type AddOptions, type AddResult, type RecallOptions, type UpdateInput } from '../index.js';
-import type { MemoryVersion, PruneResult } from '../lifecycle/types.js';
-import { DEFAULT_RECENCY_WEIGHT } from '../lifecycle/recency.js';
+import type { MemoryVersion, PruneResult } from '../types/lifecycle.js';
+import { DEFAULT_RECENCY_WEIGHT } from '../recall/recency.js';
 import { durationFlag } from './duration.js';
 import { clip, table } from './format.js';
 import { resolveId } from './resolve-id.js';

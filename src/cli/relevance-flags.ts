@@ -1,6 +1,6 @@
-/** CLI flags of issue 15 on `recall`: the relevance threshold, "now" for time words, and the preferences' switches. */
+/** CLI flags on `recall` for relevance and the preferences: the relevance threshold, "now" for time words, and the preferences' switches. */
 import { Option, type Command } from 'commander';
-import type { RelevanceRecallOptions } from '../recall/options.js';
+import type { RelevanceRecallOptions } from '../types/recall.js';
 
 /** Parsed flags. */
 export interface RelevanceFlags {

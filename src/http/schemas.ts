@@ -89,7 +89,7 @@ export const AddManyBody = z
   })
   .strict();
 
-/** Recall fields of issue 15, shared by /api/recall and /api/context. */
+/** Recall fields for relevance, time words and the preferences, shared by /api/recall and /api/context. */
 const relevanceFields = {
   minRelevance: z.number().min(0).max(1).optional().describe('Drop hits whose calibrated relevance is below this, 0 to 1 (default: none)'),
   now: isoDate.optional().describe('"Now" for time words in the query ("last week", "in March"); default the clock'),

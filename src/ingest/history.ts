@@ -5,13 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { MnemoliteError, invalid } from '../errors.js';
-import type { Memory } from '../memory.js';
-import type { AddInput, MemoryRecord, Metadata } from '../types.js';
+import type { Memory } from '../memory/memory.js';
+import type { AddInput, MemoryRecord, Metadata } from '../types/memory.js';
 import { checkContent, parseAdd } from '../validate.js';
 import { parseChatGPT } from './chatgpt.js';
 import { parseChatJsonl } from './chat-jsonl.js';
 import { parseClaude } from './claude.js';
-import { conversationItems, type ConversationTurn } from './conversation.js';
+import { conversationItems, type ConversationTurn } from '../memory/conversation.js';
 import type { HistoryConversation, HistoryFact, ParsedHistory } from './history-types.js';
 import { dataText, parseJson, type HistoryData } from './json-source.js';
 import { parseMem0 } from './mem0.js';

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { MnemoliteError, invalid } from '../errors.js';
-import type { Memory } from '../memory.js';
-import type { AddInput, MemoryRecord } from '../types.js';
-import { estimateTokens } from './text.js';
+import type { Memory } from '../memory/memory.js';
+import type { AddInput, MemoryRecord } from '../types/memory.js';
+import { estimateTokens } from '../text/words.js';
 
 /** Options for {@link chunkMarkdown}. */
 export interface ChunkOptions {

@@ -3,15 +3,15 @@
  * or merge, insert, and supersession with its checks. Each store implements {@link AddTarget} in
  * its own query language (src/store/write.ts for the SQLite file, src/pg/write.ts for PostgreSQL)
  * and runs {@link addDecision} inside its write transaction: the pattern of `RankSource`
- * (src/lifecycle/rank.ts) for recall's re-ranking.
+ * (src/recall/rank.ts) for recall's re-ranking.
  *
  * The SQLite file answers synchronously (a better-sqlite3 transaction cannot await) and
  * PostgreSQL with promises, so the decision is a generator that yields each answer it needs:
  * {@link runSync} drives it for the file, {@link runAsync} for PostgreSQL.
  */
 import { MnemoliteError, invalid } from '../errors.js';
-import type { AddResult } from '../types.js';
-import { DEFAULT_DEDUP_THRESHOLD, expiryOnAdd, type ParsedLifecycleAdd } from './options.js';
+import type { AddResult } from '../types/memory.js';
+import { DEFAULT_DEDUP_THRESHOLD, expiryOnAdd, type ParsedLifecycleAdd } from '../options/lifecycle.js';
 
 /** A value, or a promise of one: what a store's answer is. */
 export type Answer<T> = T | Promise<T>;

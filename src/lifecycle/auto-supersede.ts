@@ -1,5 +1,5 @@
 /**
- * `supersede: 'auto'` on add (issue 15): link a new memory to the older one it updates, when the
+ * `supersede: 'auto'` on add: link a new memory to the older one it updates, when the
  * evidence is strong, as if the caller had passed `supersedes`. Opt-in and precision-first: a wrong
  * link ranks a true memory below another one (nothing is ever deleted), so every signal must agree:
  *
@@ -15,23 +15,16 @@
  *
  * The best such candidate (highest cosine) among the new text's top recall hits is linked.
  */
-import { z } from 'zod';
-import type { RecallHit } from '../types.js';
-import { STOP_WORDS } from '../search/stopwords.js';
-import type { RecallOptions } from '../types.js';
-import { stems } from './current.js';
+import type { RecallHit } from '../types/memory.js';
+import { STOP_WORDS } from '../text/stopwords.js';
+import type { RecallOptions } from '../types/memory.js';
+import { SPEAKER_PREFIX } from '../text/speaker.js';
+import { stems } from '../text/stems.js';
 import { occasionPassed } from './occasion.js';
 import { UPDATE_CUE, saysUpdate, statedAt } from './update-cues.js';
 
 /** Smallest cosine between an update and the memory it replaces (bundled model; EVAL.md). */
 export const AUTO_MIN_COSINE = 0.55;
-
-/** Add-schema field. */
-export const autoSupersedeShape = {
-  supersede: z.literal('auto', { message: 'must be "auto"' }).optional(),
-};
-
-const SPEAKER = /^([A-Z][\w .'-]{0,40}):\s/;
 
 /** Words that open a note rather than name its subject. */
 const STARTERS = new Set(['met', 'released', 'shipped', 'decided', 'note', 'reminder', 'update', 'user', 'heads-up', 'fyi', 'todo']);
@@ -42,7 +35,7 @@ const STARTERS = new Set(['met', 'released', 'shipped', 'decided', 'note', 'remi
  */
 function names(text: string, dropSpeaker: boolean): string[] {
   const out: string[] = [];
-  for (const w of (dropSpeaker ? text.replace(SPEAKER, '') : text).match(/[\p{L}\p{N}_-]+/gu) ?? []) {
+  for (const w of (dropSpeaker ? text.replace(SPEAKER_PREFIX, '') : text).match(/[\p{L}\p{N}_-]+/gu) ?? []) {
     const x = w.replace(/-+$/, '');
     const lower = x.toLowerCase();
     if (x.length < 2 || /^\p{Lu}{2,4}$/u.test(x) || STOP_WORDS.has(lower) || STARTERS.has(lower) || UPDATE_CUE.test(x)) continue;
@@ -73,14 +66,14 @@ export interface NewMemory {
 export function pickSuperseded(m: NewMemory, hits: readonly RecallHit[]): RecallHit | undefined {
   if (!saysUpdate(m.content)) return undefined;
   const nStems = stems(m.content);
-  const speaker = SPEAKER.exec(m.content)?.[1];
+  const speaker = SPEAKER_PREFIX.exec(m.content)?.[1];
   let best: RecallHit | undefined;
   for (const h of hits) {
     if (h.namespace !== m.namespace || h.category !== m.category || h.supersededBy) continue;
     if (statedAt(h) >= m.time || h.content.trim() === m.content.trim()) continue;
     // A note about one occasion ("moved to Friday") that has passed is not a value a new note updates.
     if (occasionPassed(h.content, statedAt(h), m.time)) continue;
-    const hs = SPEAKER.exec(h.content)?.[1];
+    const hs = SPEAKER_PREFIX.exec(h.content)?.[1];
     if (speaker !== undefined && hs !== undefined && speaker !== hs) continue;
     const cos = h.evidence.cosine;
     if (cos !== undefined && cos < AUTO_MIN_COSINE) continue;

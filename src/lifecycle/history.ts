@@ -6,7 +6,7 @@
  * ordered; then the texts of the versions on the asked page. A memory updated 1,000 times with
  * 100 kB each no longer loads 100 MB to show 20 versions.
  */
-import type { MemoryVersion } from './types.js';
+import type { MemoryVersion } from '../types/lifecycle.js';
 
 /** A memory as history orders it (no text). */
 export interface HistoryRow {

@@ -1,6 +1,6 @@
 /** Lifecycle fields on records, and the expiry rule. */
-import type { MemoryRow } from '../store/rows.js';
-import type { LifecycleFields } from './types.js';
+import type { MemoryRow } from '../types/rows.js';
+import type { LifecycleFields } from '../types/lifecycle.js';
 
 /** Add the lifecycle fields that are set on `row` to `rec` (absent ones stay absent). */
 export function withLifecycle<T extends object>(

@@ -1,6 +1,6 @@
 /**
  * Words by which a memory says that it states a changed value ("moved to", "now", "switched",
- * "no longer", "(was …)"). Both current-over-stale at recall (src/lifecycle/current.ts) and
+ * "no longer", "(was …)"). Both current-over-stale at recall (src/recall/current.ts) and
  * `supersede: 'auto'` on add (src/lifecycle/auto-supersede.ts) read them, so the list lives here once.
  */
 

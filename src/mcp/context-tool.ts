@@ -1,12 +1,12 @@
 /**
- * The MCP `memory_context` tool (issue 15): a prompt-ready block of the memories relevant to a
+ * The MCP `memory_context` tool: a prompt-ready block of the memories relevant to a
  * query (`Memory.context`), for clients that want text to paste into a prompt rather than hits.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MnemoliteError, publicMessage } from '../errors.js';
-import type { Memory } from '../memory.js';
+import type { Memory } from '../memory/memory.js';
 
 /** What a client reads when a tool fails by a bug (the server log has the stack). */
 export const INTERNAL_TOOL_ERROR = 'Error (INTERNAL): the tool failed unexpectedly. The server log has details.';

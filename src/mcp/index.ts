@@ -3,7 +3,7 @@
  * one of these is called.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Memory } from '../memory.js';
+import type { Memory } from '../memory/memory.js';
 import type { McpServerOptions } from './server.js';
 
 /**

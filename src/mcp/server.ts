@@ -11,7 +11,7 @@ import { AnsweringStdioTransport } from './stdio-transport.js';
 /** Largest MCP message accepted on stdio (the SDK's own reader limit). */
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Memory } from '../memory.js';
+import type { Memory } from '../memory/memory.js';
 import { INTERNAL_TOOL_ERROR } from './context-tool.js';
 import { registerContextTool } from './context-tool.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
@@ -57,13 +57,15 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
   });
+  const offered = new Set(tools.definitions.map((d) => d.name));
+  // A read-only server must not ask the model to store what it cannot.
+  const store = offered.has('memory_store')
+    ? ' store durable facts, preferences and decisions as short self-contained memories.'
+    : ' this memory is read-only: nothing can be stored or forgotten here.';
   const server = new McpServer(
     { name: 'mnemolite', version: options.version ?? VERSION },
-    {
-      instructions: `Long-term memory (namespace "${tools.namespace}"). Recall before answering questions about the user or past work; store durable facts, preferences and decisions as short self-contained memories.`,
-    },
+    { instructions: `Long-term memory (namespace "${tools.namespace}"). Recall before answering questions about the user or past work;${store}` },
   );
-  const offered = new Set(tools.definitions.map((d) => d.name));
   for (const name of MEMORY_TOOL_NAMES) {
     if (!offered.has(name)) continue;
     const write = WRITE_TOOLS.has(name);

@@ -1,5 +1,5 @@
 import { invalid } from '../errors.js';
-import type { ExportRecord } from './transfer.js';
+import type { ExportRecord } from '../types/memory.js';
 
 /** Every field of {@link ExportRecord}; the compiler refuses this table when export gains a field it lacks. */
 const EXPORT_FIELDS = {

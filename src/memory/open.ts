@@ -4,10 +4,10 @@ import type { Embedder } from '../embed/provider.js';
 import { MnemoliteError, invalid } from '../errors.js';
 import { SqliteBackend } from '../backend/sqlite.js';
 import type { Backend, EmbeddingIdentity } from '../backend/types.js';
-import { parseOpenDedup } from '../lifecycle/options.js';
-import { Memory } from '../memory.js';
+import { parseOpenDedup } from '../options/lifecycle.js';
+import { Memory } from './memory.js';
 import { isPostgresUrl } from '../pg/url.js';
-import type { OpenOptions } from '../types.js';
+import type { OpenOptions } from '../types/memory.js';
 
 /**
  * Open (or create) a memory file, or a PostgreSQL store with `url`.

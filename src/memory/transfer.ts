@@ -1,49 +1,18 @@
 /**
  * Moving memories in and out: export as plain records (JSON Lines), import them back (validated
- * and embedded before the first write), and migrate between two stores.
+ * and embedded before the first write). Moving between two stores is src/memory/migrate.ts.
  */
 import type { Backend, ExportRow, ImportItem } from '../backend/types.js';
 import { EmbeddingService, contentHash } from '../embed/cache.js';
 import type { Embedder } from '../embed/provider.js';
 import { MnemoliteError, invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
-import { Memory } from '../memory.js';
-import type { Filter } from '../types.js';
+import type { ExportRecord, Filter } from '../types/memory.js';
 import { namespaceFor } from '../namespaces.js';
 import { checkDuplicateIds, checkKnownFields } from './import-checks.js';
-import { DEFAULT_NAMESPACE, checkContent, checkId, parseAdd, parseList, toRowFilter, type ParsedAdd } from '../validate.js';
-import { storedContext, storedMetadata } from './records.js';
-import { MAX_CONTEXT_WINDOW, contextVectorsOf, meanVector } from '../search/context.js';
-
-/** One line of an export (JSON Lines): everything needed for a lossless round trip. */
-export interface ExportRecord {
-  id: string;
-  content: string;
-  key: string | null;
-  namespace: string;
-  category: string | null;
-  sessionId: string | null;
-  metadata: Record<string, unknown>;
-  /** ISO 8601. */
-  createdAt: string;
-  /** ISO 8601. */
-  updatedAt: string;
-  /** When it happened (ISO 8601), present only when set; exports made before schema 4 have none. */
-  eventAt?: string;
-  /** Present when exported with `vectors: true`. */
-  embedding?: number[];
-  /** Model that made `embedding`. */
-  embeddingModel?: string;
-  /** Conversational context: the contents of the memories before this one in its session (oldest first), when indexed with one. */
-  context?: string[];
-  /** Normalised mean of the context's vectors (same model), present with `embedding`. */
-  contextEmbedding?: number[];
-  /** Lifecycle fields (ISO 8601 dates), present only when set. */
-  expiresAt?: string;
-  pinned?: true;
-  importance?: number;
-  supersededBy?: string;
-}
+import { DEFAULT_NAMESPACE, MAX_CONTEXT_WINDOW, checkContent, checkId, parseAdd, parseList, toRowFilter, type ParsedAdd } from '../validate.js';
+import { storedContext, storedMetadata } from '../backend/records.js';
+import { contextVectorsOf, meanVector } from '../lifecycle/context.js';
 
 /** Options for {@link Memory.export}. */
 export interface ExportOptions extends Filter {
@@ -358,55 +327,4 @@ async function importBatch(m: ImportTarget, batch: ExportRecord[], vecs: RecordV
   res.imported += n.imported;
   res.replaced += n.replaced;
   res.skipped += n.skipped;
-}
-
-/** Options for {@link migrateMemories}. */
-export interface MigrateOptions {
-  /** Records per transaction in the destination (default 500). */
-  batchSize?: number;
-  /** What to do with ids (or namespace+keys) the destination already has: `skip` (default, so a stopped migration resumes) or `replace`. */
-  onConflict?: 'skip' | 'replace';
-  /** Called after each batch with (done, total). */
-  onProgress?: (done: number, total: number) => void;
-}
-
-/** Result of {@link migrateMemories}. */
-export interface MigrateResult extends ImportResult {
-  /** Memories read from the source (expired ones included). */
-  total: number;
-}
-
-/**
- * Copy every memory of `from` into `to` (a file into PostgreSQL, or back): ids, timestamps,
- * metadata, lifecycle fields and vectors, streamed in batches. Vectors are reused when both sides
- * use the same embedding model, else re-embedded by `to`'s embedder. History (previous contents)
- * is not copied.
- */
-export async function migrateMemories(from: Memory, to: Memory, options: MigrateOptions = {}): Promise<MigrateResult> {
-  if (!(from instanceof Memory) || !(to instanceof Memory)) throw invalid('migrateMemories expects two open Memory objects.');
-  if (from === to || (from.storage === to.storage && from.path === to.path && from.path !== ':memory:'))
-    throw invalid('The source and the destination are the same store.');
-  if (options.batchSize !== undefined && !(Number.isInteger(options.batchSize) && options.batchSize >= 1))
-    throw invalid('batchSize must be a whole number, 1 or more.');
-  const batchSize = Math.min(10_000, options.batchSize ?? 500);
-  const s = await from.stats();
-  const total = s.memories + s.expired;
-  const res: MigrateResult = { imported: 0, replaced: 0, skipped: 0, total };
-  let batch: ExportRecord[] = [];
-  const flush = async (): Promise<void> => {
-    if (!batch.length) return;
-    const r = await to.import(batch, { batchSize, onConflict: options.onConflict ?? 'skip' });
-    res.imported += r.imported;
-    res.replaced += r.replaced;
-    res.skipped += r.skipped;
-    batch = [];
-    options.onProgress?.(res.imported + res.replaced + res.skipped, total);
-  };
-  options.onProgress?.(0, total);
-  for await (const rec of from.export({ vectors: true })) {
-    batch.push(rec);
-    if (batch.length >= batchSize) await flush();
-  }
-  await flush();
-  return res;
 }

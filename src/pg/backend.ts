@@ -6,10 +6,10 @@
 import { scopedKey } from '../embed/cache.js';
 import { MnemoliteError } from '../errors.js';
 import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
-import type { RankMeta } from '../lifecycle/rank.js';
-import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
-import type { MemoryRow, RowFilter } from '../store/rows.js';
-import type { AddResult } from '../types.js';
+import type { RankMeta } from '../backend/types.js';
+import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { MemoryRow, RowFilter } from '../types/rows.js';
+import type { AddResult } from '../types/memory.js';
 import type {
   Backend,
   DedupDefaults,

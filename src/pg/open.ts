@@ -2,7 +2,7 @@
 import type { Embedder } from '../embed/provider.js';
 import { MnemoliteError, invalid } from '../errors.js';
 import type { Backend } from '../backend/types.js';
-import type { PostgresOptions } from '../types.js';
+import type { PostgresOptions } from '../types/memory.js';
 import { PostgresBackend } from './backend.js';
 import { PgClient, type Query } from './client.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION, SCHEMA_NAME, vectorColumnSql } from './schema.js';

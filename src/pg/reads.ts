@@ -1,7 +1,7 @@
 /** Reads from a PostgreSQL store: rows, counts, stats, export pages, and the lifecycle sources. */
 import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
-import type { RankMeta } from '../lifecycle/rank.js';
-import type { MemoryRow, RowFilter } from '../store/rows.js';
+import type { RankMeta } from '../backend/types.js';
+import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { ExportRow, StoreStats } from '../backend/types.js';
 import { Params, ROW_COLUMNS, iso, parseVector, where } from './sql.js';
 import { rows, type PgStore } from './store.js';

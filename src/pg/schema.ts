@@ -4,7 +4,7 @@
  * terms: a generated `tsvector` with a GIN index for the keyword leg, a pgvector `vector(d)`
  * column with an HNSW index (cosine) for the vector leg, triggers for history and the cache.
  *
- * Conversational context (schema 3, src/search/context.ts): `context` lists the contents of the
+ * Conversational context (schema 3, src/lifecycle/context.ts): `context` lists the contents of the
  * memories before a memory in its session, `ctx_tsv` is its own keyword field, `context_embedding`
  * the mean of their vectors. `embedding` stays the memory's own vector (export, cache);
  * `search_embedding` is what the vector leg searches (the blend of own and context vectors, or
@@ -104,7 +104,7 @@ export const PG_MIGRATIONS: string[] = [
     df   integer NOT NULL    -- memories containing it
   );
   `,
-  // 2 -> 3: conversational context (src/search/context.ts): the memories before a memory in its session.
+  // 2 -> 3: conversational context (src/lifecycle/context.ts): the memories before a memory in its session.
   `
   ALTER TABLE memories ADD COLUMN context json; -- array of the preceding memories' contents in the session, oldest first (json: kept as written)
   ALTER TABLE memories ADD COLUMN ctx_tsv tsvector GENERATED ALWAYS AS (json_to_tsvector('english', context, '["string"]')) STORED;
@@ -159,7 +159,7 @@ export const PG_MIGRATIONS: string[] = [
   );
   DELETE FROM meta WHERE key IN ('term_stats_docs', 'term_stats_avgdl', 'ctx_stats_docs', 'ctx_stats_avgdl');
   `,
-  // 4 -> 5: when it happened (issue 15): a memory's event time, set by the caller (a chat's date, a meeting's).
+  // 4 -> 5: when it happened: a memory's event time, set by the caller (a chat's date, a meeting's).
   `
   ALTER TABLE memories ADD COLUMN event_at timestamptz; -- NULL = not given (its time is created_at)
   -- since / until filter on "when it happened" (src/pg/sql.ts uses this exact expression).

@@ -29,7 +29,7 @@ interface TermWeight {
 
 /**
  * One keyword field of a recall: the memory's own words (`tsv`, leg `kw`) or its conversational
- * context's (`ctx_tsv`, leg `ctx`, src/search/context.ts), each with its own statistics.
+ * context's (`ctx_tsv`, leg `ctx`, src/lifecycle/context.ts), each with its own statistics.
  */
 interface FieldLeg {
   leg: 'kw' | 'ctx';
@@ -70,7 +70,7 @@ export class PgSearch {
    * (ts_rank has no idf, so common words would rank as high as rare ones). The text only ever
    * reaches `to_tsvector` as a value: no syntax in it is interpreted. The context field is scored
    * the same way with its own statistics (`ctx_term_stats`); recall adds the two
-   * (src/search/context.ts), with the sessions of the candidates for session evidence.
+   * (src/recall/context-evidence.ts), with the sessions of the candidates for session evidence.
    *
    * Candidates come from the rarest terms first (max-score pruning): the terms that select rows
    * are the rarest ones up to about {@link KEYWORD_POOL} matching memories, and every term scores.
@@ -175,7 +175,7 @@ export class PgSearch {
     if (withVector && lq.vector !== null && this.pg.vectors && lq.model !== null) {
       const v = p.add(vectorText(lq.vector));
       // The HNSW index serves `ORDER BY search_embedding <=> v`; `exact` orders by an expression it cannot serve, so every row is scored.
-      // `search_embedding` is the own vector blended with the context's (src/search/context.ts), as the file's index holds it.
+      // `search_embedding` is the own vector blended with the context's (src/lifecycle/context.ts), as the file's index holds it.
       const order = lq.exact ? `(m.search_embedding <=> ${v}::vector) + 0` : `m.search_embedding <=> ${v}::vector`;
       ctes.push(`vec AS (SELECT m.seq, 1 - (m.search_embedding <=> ${v}::vector) AS s FROM memories m
         WHERE m.search_embedding IS NOT NULL AND m.embedding_model = ${p.add(lq.model)} AND ${where(lq.filter, p)} ORDER BY ${order} LIMIT ${p.add(lq.depth)})`);

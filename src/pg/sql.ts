@@ -1,6 +1,6 @@
 /** SQL fragments for PostgreSQL: row columns, filters, vectors as pgvector text. All values are bound. */
-import { blendedVector } from '../search/context.js';
-import type { MemoryRow, RowFilter } from '../store/rows.js';
+import { blendedVector } from '../lifecycle/context.js';
+import type { MemoryRow, RowFilter } from '../types/rows.js';
 
 /** ISO 8601 UTC with milliseconds, the form the SQLite file stores and the API returns. */
 export const iso = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -55,7 +55,7 @@ export function vectorText(v: Float32Array): string {
 
 /**
  * What the vector leg searches for a memory (`search_embedding`): its own vector blended with its
- * context's (src/search/context.ts), or its own when it has no context vector.
+ * context's (src/lifecycle/context.ts), or its own when it has no context vector.
  */
 export function searchVectorText(own: Float32Array, context: Float32Array | null): string {
   return vectorText(context && context.length === own.length ? blendedVector(own, context) : own);

@@ -1,5 +1,5 @@
 /** What the parts of a PostgreSQL store (src/pg/write.ts, reads.ts, search.ts) share. */
-import type { MemoryRow } from '../store/rows.js';
+import type { MemoryRow } from '../types/rows.js';
 import type { PgClient } from './client.js';
 
 /** One open PostgreSQL store, as its parts see it. */

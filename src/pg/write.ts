@@ -7,10 +7,10 @@
 import { uuidv7 } from '../ids.js';
 import { dedupHash } from '../lifecycle/dedup.js';
 import { addDecision, nearPolicy, runAsync, type AddTarget, type MergeFields } from '../lifecycle/add.js';
-import { expiryOnAdd, expiryOnUpdate } from '../lifecycle/options.js';
-import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
-import type { MemoryRow } from '../store/rows.js';
-import type { AddResult } from '../types.js';
+import { expiryOnAdd, expiryOnUpdate } from '../options/lifecycle.js';
+import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { MemoryRow } from '../types/rows.js';
+import type { AddResult } from '../types/memory.js';
 import { namespaceFor } from '../namespaces.js';
 import { inScope, keyTaken, notFound } from '../backend/scope.js';
 import type { DedupDefaults, ImportItem, UpdateChange, WriteItem } from '../backend/types.js';

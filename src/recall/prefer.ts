@@ -1,15 +1,15 @@
 /**
  * The query-time preferences, applied to the fused candidates before the lifecycle re-ranking:
  * time windows named in the query (src/recall/time-preference.ts), the speaker the query names
- * (src/recall/speaker-preference.ts), then current over stale (src/lifecycle/current.ts), which is
+ * (src/recall/speaker-preference.ts), then current over stale (src/recall/current.ts), which is
  * skipped when the query names a time window. Reads the candidates' rows once.
  */
 import type { Backend } from '../backend/types.js';
-import { CALIBRATED_MODEL, currentPoolSize, preferCurrent, type CurrentMeta } from '../lifecycle/current.js';
+import { CALIBRATED_MODEL, currentPoolSize, preferCurrent, type CurrentMeta } from './current.js';
 import { dot } from '../lifecycle/dedup.js';
 import { statedAt } from '../lifecycle/update-cues.js';
-import type { FusedHit } from '../search/fusion.js';
-import { storedMetadata } from '../memory/records.js';
+import type { FusedHit } from './fusion.js';
+import { storedMetadata } from '../backend/records.js';
 import { preferSpeaker, speakersOf } from './speaker-preference.js';
 import { preferWindows, queryWindows } from './time-preference.js';
 

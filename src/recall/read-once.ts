@@ -5,7 +5,7 @@
  * across calls.
  */
 import type { Backend } from '../backend/types.js';
-import type { MemoryRow } from '../store/rows.js';
+import type { MemoryRow } from '../types/rows.js';
 
 /** The reads recall repeats. */
 export type RecallReads = Pick<Backend, 'rowsBySeqs' | 'vectorsOf'>;

@@ -12,8 +12,8 @@
  * name known in another namespace never counts. Names are compared as word tokens
  * (case-insensitive; "Caroline's" names Caroline); nothing of the query reaches SQL or FTS5.
  */
-import { SPEAKER_PREFIX } from '../lifecycle/current.js';
-import type { FusedHit } from '../search/fusion.js';
+import { SPEAKER_PREFIX } from '../text/speaker.js';
+import type { FusedHit } from './fusion.js';
 
 /**
  * Factor applied to the score of a candidate not spoken by the person the query names. Chosen by

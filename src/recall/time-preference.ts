@@ -1,14 +1,14 @@
 /**
- * Time in questions (issue 15): "what happened last week", "in March", "two days ago" become a soft
- * preference for memories whose time falls in the window the phrase names (src/search/time-expr.ts).
+ * Time in questions: "what happened last week", "in March", "two days ago" become a soft
+ * preference for memories whose time falls in the window the phrase names (src/recall/time-expr.ts).
  * Nothing is filtered out: a memory outside the window keeps its place relative to the others
  * outside it and can still win on strong evidence; only `since` / `until` filter.
  *
  * A memory's time is its `eventAt` (when it happened) when set, else its `createdAt`; with
  * `timeField: 'created'`, its `createdAt` (src/recall/prefer.ts reads the times).
  */
-import type { FusedHit } from '../search/fusion.js';
-import { parseTimeExpressions, type TimeExpression } from '../search/time-expr.js';
+import type { FusedHit } from './fusion.js';
+import { parseTimeExpressions, type TimeExpression } from './time-expr.js';
 
 /**
  * Factor applied to the score of a candidate outside every window the query names. 0.5 measured on

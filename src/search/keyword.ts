@@ -1,4 +1,4 @@
-import { STOP_WORDS } from './stopwords.js';
+import { STOP_WORDS } from '../text/stopwords.js';
 
 /** Tokens: runs of letters, marks and digits (same idea as FTS5's unicode61 tokenizer). */
 const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;

@@ -1,6 +1,6 @@
-import type { RowFilter } from '../store/rows.js';
+import type { RowFilter } from '../types/rows.js';
 import type { FtsField, Store } from '../store/store.js';
-import { blendedBytes } from './context.js';
+import { blendedBytes } from '../lifecycle/context.js';
 import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
@@ -101,7 +101,7 @@ export class SearchIndex {
   private nsLive: number[] = [];
   private vec: VectorIndex | null = null;
   private kw = new KeywordIndex();
-  /** The context field (src/search/context.ts): the words of the memories before each one in its session. */
+  /** The context field (src/lifecycle/context.ts): the words of the memories before each one in its session. */
   private ctx = new KeywordIndex();
 
   /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */

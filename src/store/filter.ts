@@ -1,4 +1,4 @@
-import type { RowFilter } from './rows.js';
+import type { RowFilter } from '../types/rows.js';
 
 /** Turn a filter into a parameterised WHERE fragment over alias `m`. Values are always bound, never spliced. */
 export function whereClause(f: RowFilter): { sql: string; params: unknown[] } {

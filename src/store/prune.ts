@@ -9,7 +9,7 @@
  */
 import type { Store } from './store.js';
 import { storageError } from './connection.js';
-import type { PruneOptions, PruneResult } from '../lifecycle/types.js';
+import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
 
 const MODES = ['none', 'full', 'incremental'] as const;
 const MAX_IDS = 1000;

@@ -133,7 +133,7 @@ export const MIGRATIONS: string[] = [
     UPDATE memories SET superseded_by = NULL WHERE superseded_by = old.id;
   END;
   `,
-  // 2 -> 3: conversational context (src/search/context.ts): the turns before a memory in its session.
+  // 2 -> 3: conversational context (src/lifecycle/context.ts): the turns before a memory in its session.
   `
   ALTER TABLE memories ADD COLUMN context TEXT CHECK (context IS NULL OR json_valid(context)); -- JSON array of the preceding memories' contents in the session, oldest first
   ALTER TABLE memories ADD COLUMN context_embedding BLOB;          -- float32, L2-normalised mean of those memories' vectors (model = embedding_model)
@@ -157,7 +157,7 @@ export const MIGRATIONS: string[] = [
   END;
   CREATE INDEX memories_session ON memories(namespace, session_id, seq) WHERE session_id IS NOT NULL;
   `,
-  // 3 -> 4: when it happened (issue 15): a memory's event time, set by the caller (a chat's date, a meeting's).
+  // 3 -> 4: when it happened: a memory's event time, set by the caller (a chat's date, a meeting's).
   `
   ALTER TABLE memories ADD COLUMN event_at TEXT;                   -- ISO 8601 UTC; NULL = not given (its time is created_at)
   -- since / until filter on "when it happened" (src/store/filter.ts uses this exact expression).

@@ -3,7 +3,7 @@ import { scopedKey } from '../embed/cache.js';
 import { statSync } from 'node:fs';
 import { whereClause } from './filter.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
-import type { MemoryRow, NewRow, RowFilter } from './rows.js';
+import type { MemoryRow, NewRow, RowFilter } from '../types/rows.js';
 
 const ROW_COLUMNS =
   'm.seq, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.metadata, m.created_at, m.updated_at, m.content_hash, m.embedding_model, m.expires_at, m.pinned, m.importance, m.superseded_by, m.context, m.event_at';

@@ -5,10 +5,10 @@
  */
 import { addDecision, runSync, type AddPlan, type AddTarget, type MergeFields, type NearMatch, type NearPolicy } from '../lifecycle/add.js';
 import { dedupHash } from '../lifecycle/dedup.js';
-import { expiryOnAdd, expiryOnUpdate, type ParsedLifecycleUpdate } from '../lifecycle/options.js';
-import type { AddResult } from '../types.js';
+import { expiryOnAdd, expiryOnUpdate, type ParsedLifecycleUpdate } from '../options/lifecycle.js';
+import type { AddResult } from '../types/memory.js';
 import { NearDuplicates, findExactDuplicate, type NearCandidate } from './dedup.js';
-import type { MemoryRow, NewRow } from './rows.js';
+import type { MemoryRow, NewRow } from '../types/rows.js';
 import type { Store } from './store.js';
 
 /** Lifecycle columns that can be set on a row. */

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { jsonSchema, tool, type Tool } from 'ai';
-import type { Memory } from '../../memory.js';
+import type { Memory } from '../../memory/memory.js';
 import { memoryTools, type MemoryToolsOptions } from '../../tools.js';
 
 /**

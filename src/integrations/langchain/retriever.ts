@@ -5,8 +5,8 @@
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
 import { MnemoliteError } from '../../errors.js';
-import type { Memory } from '../../memory.js';
-import type { Metadata, RecallHit, RecallOptions } from '../../types.js';
+import type { Memory } from '../../memory/memory.js';
+import type { Metadata, RecallHit, RecallOptions } from '../../types/memory.js';
 
 /** What each returned `Document`'s `metadata` holds. */
 export interface MnemoliteDocumentMetadata {

@@ -3,7 +3,7 @@
  * `ToolNode` or `createAgent`.
  */
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import type { Memory } from '../../memory.js';
+import type { Memory } from '../../memory/memory.js';
 import { memoryTools, type MemoryToolsOptions } from '../../tools.js';
 
 /**

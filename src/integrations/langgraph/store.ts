@@ -27,8 +27,8 @@ import {
   type SearchOperation,
 } from '@langchain/langgraph-checkpoint';
 import { MnemoliteError } from '../../errors.js';
-import type { Memory } from '../../memory.js';
-import type { AddInput, MemoryRecord, RecallMode } from '../../types.js';
+import type { Memory } from '../../memory/memory.js';
+import type { AddInput, MemoryRecord, RecallMode } from '../../types/memory.js';
 import { ALL_NAMESPACES } from '../../validate.js';
 import { searchText } from './fields.js';
 import { checkFilter, matches, pushDown } from './filter.js';

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { tool, type FunctionTool } from '@openai/agents';
-import type { Memory } from '../../memory.js';
+import type { Memory } from '../../memory/memory.js';
 import { memoryTools, type MemoryToolsOptions } from '../../tools.js';
 
 /** The JSON-Schema parameter type `tool()` takes in non-strict mode. */

@@ -3,8 +3,8 @@
  * ("ok", "haha yes") merged into a neighbour so they keep their context.
  */
 import { MnemoliteError, invalid } from '../errors.js';
-import type { AddInput, AddResult, Metadata } from '../types.js';
-import { wordCount } from './text.js';
+import type { AddInput, AddResult, Metadata } from '../types/memory.js';
+import { wordCount } from '../text/words.js';
 import { isoDate } from '../zod-dates.js';
 
 /** One chat turn. */

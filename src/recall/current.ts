@@ -1,5 +1,5 @@
 /**
- * Current over stale without hints (issue 15). When two recall candidates state different values
+ * Current over stale without hints. When two recall candidates state different values
  * about the same thing ("Falcon's API listens on port 6985" / later "Changed the Falcon service port
  * to 8961"), the newer one ranks first, whether or not the agent said which memory it replaces.
  *
@@ -15,11 +15,13 @@
  * The same judgement, with a stricter similarity, backs `supersede: 'auto'` on add
  * (src/lifecycle/auto-supersede.ts).
  */
-import type { FusedHit } from '../search/fusion.js';
-import { STOP_WORDS } from '../search/stopwords.js';
-import { dot } from './dedup.js';
+import type { FusedHit } from './fusion.js';
+import { STOP_WORDS } from '../text/stopwords.js';
+import { stem, stems } from '../text/stems.js';
+import { SPEAKER_PREFIX } from '../text/speaker.js';
+import { dot } from '../lifecycle/dedup.js';
 import { jaccard, tokenSet } from './mmr.js';
-import { saysUpdate } from './update-cues.js';
+import { saysUpdate } from '../lifecycle/update-cues.js';
 import { LOCAL_MODEL_ID } from '../embed/local.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
@@ -65,29 +67,6 @@ export interface CurrentMeta {
   /** When the memory's statement was made (ms): its `eventAt` when set, else `createdAt`. */
   time: number;
   vector?: Float32Array;
-}
-
-/** A chat turn's "Name: " prefix (as `addConversation` writes it); the speaker preference reads the same. */
-export const SPEAKER_PREFIX = /^([A-Z][\w .'-]{0,40}):\s/;
-
-/**
- * Light stem: plural, then a simple verb ending, then a final "e", so "moved"/"moves"/"moving",
- * "release"/"released" and "meeting"/"meetings" meet.
- */
-function stem(w: string): string {
-  let x = w.replace(/'s$/, '');
-  if (x.length > 3 && x.endsWith('s') && !x.endsWith('ss')) x = x.slice(0, -1);
-  if (x.length > 5) x = x.replace(/ing$/, '');
-  if (x.length > 4) x = x.replace(/ed$/, '');
-  if (x.length > 4) x = x.replace(/e$/, '');
-  return x;
-}
-
-/** Content words of a text, lower-cased and lightly stemmed; identifiers (`snake_case`, `camelCase`) stay whole. */
-export function stems(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) if (!STOP_WORDS.has(w) && w.length > 1) out.add(stem(w));
-  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Calibrated relevance of a recall hit (issue 15): a number in [0, 1] that means the same for every
+ * Calibrated relevance of a recall hit: a number in [0, 1] that means the same for every
  * query and every fusion method, so a caller can cut at one threshold.
  *
  * The fused score cannot do this: fusion rescales each query's candidates so the best always scores
@@ -20,20 +20,8 @@
  * A different embedder has a different cosine scale: check the threshold on your own data.
  */
 import type { Backend } from '../backend/types.js';
+import type { RelevanceEvidence } from '../types/recall.js';
 import type { FusedHit } from './fusion.js';
-
-/** Raw evidence for one hit. `undefined` = that leg did not run. */
-export interface RelevanceEvidence {
-  /** BM25 / query idf mass, clamped to [0, 1]; 0 when the memory matched no query term. */
-  coverage?: number;
-  /** Cosine between the memory's vector and the query's. */
-  cosine?: number;
-  /**
-   * The best coverage any keyword candidate reaches for this query: how much of the query's
-   * vocabulary the store knows at all (low for a question about something no memory mentions).
-   */
-  queryCoverage?: number;
-}
 
 /** Logistic model: relevance = σ(bias + Σ w·feature). */
 export interface RelevanceModel {

@@ -1,24 +1,21 @@
 /**
- * Conversational context: a memory of a session is also found through the memories just before it
- * ("What did you paint?" → "A sunset over the lake."). What is indexed, and how it is weighed at
- * recall; the same for every store. Measured on real chats (EVAL.md, "Conversational context").
+ * Conversational context, the write side: a memory of a session is also found through the memories
+ * just before it ("What did you paint?" → "A sunset over the lake."). What is stored and indexed
+ * with a memory; the same for every store. Measured on real chats (EVAL.md, "Conversational context").
  *
  * - Keyword: the context's words are a field of their own, so BM25 scores the sharp signal (the
- *   memory's own words) and the broad one (its context) separately, and recall adds them with
- *   {@link CONTEXT_KEYWORD_WEIGHT}.
+ *   memory's own words) and the broad one (its context) separately; recall weighs them
+ *   (src/recall/context-evidence.ts).
  * - Vector: the context vector is the normalised mean of the context memories' own vectors (no
  *   extra model call); the index searches `normalise(own + CONTEXT_VECTOR_WEIGHT · context)`.
  *
  * The context is fixed when a memory is written: later memories never change it.
  */
 import { LOCAL_MODEL_ID } from '../embed/local.js';
+import { MAX_CONTEXT_WINDOW } from '../validate.js';
 
 /** Memories of the same session before a new one that form its context, unless the caller says otherwise. */
 export const DEFAULT_CONTEXT_WINDOW = 2;
-/** Largest window accepted. */
-export const MAX_CONTEXT_WINDOW = 10;
-/** Weight of the context field's BM25 next to the memory's own (1). */
-export const CONTEXT_KEYWORD_WEIGHT = 0.35;
 /** Weight of the context vector added to the memory's own before normalising. */
 export const CONTEXT_VECTOR_WEIGHT = 1;
 /**
@@ -87,32 +84,6 @@ export async function contextVectorsOf(lists: readonly string[][], embed: (texts
   return lists.map((l) => meanVector(l.map((t) => byText.get(t)!)));
 }
 
-/** One keyword candidate: `bm25` lower is better (FTS5's sign). */
-export interface KeywordCandidate {
-  seq: number;
-  bm25: number;
-}
-
-/**
- * The keyword leg with context: own BM25 + {@link CONTEXT_KEYWORD_WEIGHT} × context BM25, over the
- * candidates of both fields (a memory missing from one list scores 0 there), best first.
- */
-export function withContext(
-  own: readonly KeywordCandidate[],
-  context: readonly KeywordCandidate[],
-  depth: number,
-  weight = CONTEXT_KEYWORD_WEIGHT,
-): KeywordCandidate[] {
-  if (!context.length || weight === 0) return own.slice(0, depth);
-  const s = new Map<number, number>();
-  for (const h of own) s.set(h.seq, h.bm25);
-  for (const h of context) s.set(h.seq, (s.get(h.seq) ?? 0) + weight * h.bm25);
-  return [...s]
-    .map(([seq, bm25]) => ({ seq, bm25 }))
-    .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq)
-    .slice(0, depth);
-}
-
 /** A memory to be written, as far as its context is concerned. */
 export interface ContextItem {
   namespace: string;
@@ -164,34 +135,4 @@ export async function batchContexts(
     prev.push({ content: contents[i]!, vector: vectors ? (vectors[i] ?? null) : null, key: it.key ?? null });
   }
   return out;
-}
-
-/** Weight of session evidence: how much a session's best keyword match lifts its other matches. */
-export const SESSION_EVIDENCE_WEIGHT = 0.6;
-/** Keyword candidates looked at for session evidence. */
-export const SESSION_EVIDENCE_DEPTH = 50;
-
-/**
- * Session evidence: a session in which some memory matches the query well is likely the one the
- * question is about, so each keyword candidate of a session gains {@link SESSION_EVIDENCE_WEIGHT}
- * × the best keyword score among that session's candidates (its own included). Candidates without
- * a session keep their score. Returns the candidates re-sorted, best first.
- */
-export function withSessionEvidence(
-  kw: readonly KeywordCandidate[],
-  sessionOf: ReadonlyMap<number, string>,
-  weight = SESSION_EVIDENCE_WEIGHT,
-): KeywordCandidate[] {
-  if (!sessionOf.size || weight === 0) return kw.slice();
-  const best = new Map<string, number>();
-  for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
-    const s = sessionOf.get(h.seq);
-    if (s !== undefined) best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
-  }
-  return kw
-    .map((h, i) => {
-      const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
-      return s === undefined ? h : { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! };
-    })
-    .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
 }

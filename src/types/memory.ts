@@ -1,7 +1,6 @@
-import type { Embedder } from './embed/provider.js';
-import type { DedupInfo, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, NearDuplicateMode } from './lifecycle/types.js';
-import type { RelevanceRecallOptions } from './recall/options.js';
-import type { RelevanceEvidence } from './search/relevance.js';
+import type { Embedder } from '../embed/provider.js';
+import type { DedupInfo, LifecycleAddOptions, LifecycleFields, LifecycleRecallOptions, LifecycleUpdateInput, NearDuplicateMode } from './lifecycle.js';
+import type { RelevanceEvidence, RelevanceRecallOptions } from './recall.js';
 
 /** JSON-serialisable metadata attached to a memory. */
 export type Metadata = Record<string, unknown>;
@@ -44,7 +43,7 @@ export interface RecallHit extends MemoryRecord {
   vectorRank?: number;
   /**
    * Calibrated relevance in [0, 1], comparable across queries and fusion methods (unlike `score`):
-   * filter with `minRelevance`. See src/search/relevance.ts.
+   * filter with `minRelevance`. See src/recall/relevance.ts.
    */
   relevance: number;
   /** The raw leg evidence `relevance` was computed from. */
@@ -253,4 +252,34 @@ export interface OpenOptions {
   nearDuplicates?: NearDuplicateMode;
   /** Default cosine threshold for near-duplicates (default 0.92). */
   dedupThreshold?: number;
+}
+
+/** One line of an export (JSON Lines): everything needed for a lossless round trip. */
+export interface ExportRecord {
+  id: string;
+  content: string;
+  key: string | null;
+  namespace: string;
+  category: string | null;
+  sessionId: string | null;
+  metadata: Record<string, unknown>;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601. */
+  updatedAt: string;
+  /** When it happened (ISO 8601), present only when set; exports made before schema 4 have none. */
+  eventAt?: string;
+  /** Present when exported with `vectors: true`. */
+  embedding?: number[];
+  /** Model that made `embedding`. */
+  embeddingModel?: string;
+  /** Conversational context: the contents of the memories before this one in its session (oldest first), when indexed with one. */
+  context?: string[];
+  /** Normalised mean of the context's vectors (same model), present with `embedding`. */
+  contextEmbedding?: number[];
+  /** Lifecycle fields (ISO 8601 dates), present only when set. */
+  expiresAt?: string;
+  pinned?: true;
+  importance?: number;
+  supersededBy?: string;
 }

@@ -1,11 +1,6 @@
-/**
- * Recall options of issue 15 (relevance threshold, the clock for time expressions). The shape is
- * spread into the recall schema of src/validate.ts, as the lifecycle options are.
- */
-import { z } from 'zod';
-import { isoDate } from '../zod-dates.js';
+/** Public types of recall: the relevance options and the evidence behind a hit's relevance. */
 
-/** Options of issue 15 on recall. */
+/** Recall options for relevance, time words and the preferences. */
 export interface RelevanceRecallOptions {
   /**
    * Drop hits whose calibrated `relevance` is below this (0..1). Unset in the library (every hit is
@@ -33,15 +28,15 @@ export interface RelevanceRecallOptions {
   preferSpeaker?: boolean;
 }
 
-/** Fields added to the recall schema. */
-export const relevanceRecallShape = {
-  minRelevance: z
-    .number()
-    .refine(Number.isFinite, 'must be finite')
-    .refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1')
-    .optional(),
-  now: isoDate.optional(),
-  timePreference: z.boolean().optional(),
-  preferCurrent: z.boolean().optional(),
-  preferSpeaker: z.boolean().optional(),
-};
+/** Raw evidence for one hit. `undefined` = that leg did not run. */
+export interface RelevanceEvidence {
+  /** BM25 / query idf mass, clamped to [0, 1]; 0 when the memory matched no query term. */
+  coverage?: number;
+  /** Cosine between the memory's vector and the query's. */
+  cosine?: number;
+  /**
+   * The best coverage any keyword candidate reaches for this query: how much of the query's
+   * vocabulary the store knows at all (low for a question about something no memory mentions).
+   */
+  queryCoverage?: number;
+}

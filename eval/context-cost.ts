@@ -2,15 +2,15 @@
  * What conversational context costs at write time and on disk: the LoCoMo dev half (2,820 real
  * chat turns, read where it lies) stored through addConversation with `contextWindow` 0 (off) and 2
  * (the default), vectors served from the eval cache so the model's time is left out.
- *   npx tsx bench/context-cost.ts [--locomo DIR] [--rounds 3]
+ *   npx tsx eval/context-cost.ts [--locomo DIR] [--rounds 3]
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemory } from '../src/index.js';
 import { LocalEmbedder } from '../src/embed/local.js';
-import { CachingEmbedder } from '../eval/embed-cache.js';
-import { defaultLocomoDir, loadLocomo, storeConversation } from '../eval/locomo.js';
+import { CachingEmbedder } from './embed-cache.js';
+import { defaultLocomoDir, loadLocomo, storeConversation } from './locomo.js';
 
 const arg = (n: string): string | undefined => {
   const i = process.argv.indexOf(n);
@@ -18,7 +18,7 @@ const arg = (n: string): string | undefined => {
 };
 const convs = loadLocomo(arg('--locomo') ?? defaultLocomoDir());
 const turns = convs.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-const embedder = new CachingEmbedder(new LocalEmbedder(), join(new URL('.', import.meta.url).pathname, '.cache', 'eval'));
+const embedder = new CachingEmbedder(new LocalEmbedder(), join(new URL('.', import.meta.url).pathname, '..', 'bench', '.cache', 'eval'));
 const rounds = Number(arg('--rounds') ?? 3);
 const dir = mkdtempSync(join(tmpdir(), 'mnemolite-ctxcost-'));
 const rows: string[] = [];

@@ -1,34 +1,30 @@
 /**
- * The {@link Memory} class: the public entry of the library. Writes, reads and recall are here;
- * opening is in src/memory/open.ts, export / import / migrate in src/memory/transfer.ts, and row →
- * record in src/memory/records.ts.
+ * The {@link Memory} class: the public entry of the library. It validates, embeds and calls the
+ * store; recall runs the pipeline of src/recall/pipeline.ts. Opening is src/memory/open.ts, export
+ * and import src/memory/transfer.ts, migration src/memory/migrate.ts.
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EmbeddingService, contentHash } from './embed/cache.js';
-import type { Embedder } from './embed/provider.js';
-import { MnemoliteError, invalid } from './errors.js';
-import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './ingest/conversation.js';
-import { evidenceFor, relevanceOf } from './search/relevance.js';
-import { applyPreferences } from './recall/prefer.js';
-import { readOnce } from './recall/read-once.js';
-import { resolveAutoSupersede } from './lifecycle/auto-supersede.js';
-import { buildContext, type ContextOptions, type ContextResult } from './context-block.js';
-import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './search/fusion.js';
-import { DEFAULT_CONTEXT_WINDOW, batchContexts, contextGate, contextVectorsOf, withContext, withSessionEvidence } from './search/context.js';
-import type { MemoryRow } from './store/rows.js';
-import { inScope, notFound } from './backend/scope.js';
-import type { Backend, DedupDefaults } from './backend/types.js';
-import { memoryHistory } from './lifecycle/history.js';
-import { lifecycleRank } from './lifecycle/rank.js';
-import { isExpired } from './lifecycle/record.js';
-import type { MemoryVersion, PruneOptions, PruneResult } from './lifecycle/types.js';
-import { DEFAULTS } from './defaults.js';
-import { toRecord } from './memory/records.js';
-import { namespaceFor } from './namespaces.js';
-import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './memory/transfer.js';
-import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput } from './types.js';
-import { ALL_NAMESPACES, checkContent, checkId, checkQuery, parseAdd, parseList, parseRecall, parseScope, parseUpdate, toRowFilter } from './validate.js';
+import { inScope, notFound } from '../backend/scope.js';
+import { toRecord } from '../backend/records.js';
+import type { Backend, DedupDefaults } from '../backend/types.js';
+import { DEFAULTS } from '../defaults.js';
+import { EmbeddingService, contentHash } from '../embed/cache.js';
+import type { Embedder } from '../embed/provider.js';
+import { MnemoliteError, invalid } from '../errors.js';
+import { resolveAutoSupersede } from '../lifecycle/auto-supersede.js';
+import { DEFAULT_CONTEXT_WINDOW, batchContexts, contextGate, contextVectorsOf } from '../lifecycle/context.js';
+import { memoryHistory } from '../lifecycle/history.js';
+import { isExpired } from '../lifecycle/record.js';
+import { namespaceFor } from '../namespaces.js';
+import { buildContext, type ContextOptions, type ContextResult } from '../recall/context-block.js';
+import { recall } from '../recall/pipeline.js';
+import type { MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput } from '../types/memory.js';
+import type { MemoryRow } from '../types/rows.js';
+import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
+import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
+import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
 
 /** Options for {@link Memory.reindex}. */
 export interface ReindexOptions {
@@ -113,7 +109,7 @@ export class Memory {
       const { content, ...opts } = it;
       return { content: checkContent(content, items.length > 1 ? `item ${i} content` : 'content'), opts: parseAdd(opts) };
     });
-    // supersede: 'auto' (issue 15): find the memory each such item updates before writing.
+    // supersede: 'auto': find the memory each such item updates before writing.
     const links = parsed.some((p) => p.opts.supersede === 'auto') ? await resolveAutoSupersede((q, o) => this.recall(q, o), parsed) : null;
     const hashes = parsed.map((p) => contentHash(p.content));
     // Each text's cache lookup stays inside its own namespace (no timing signal about others).
@@ -241,87 +237,17 @@ export class Memory {
    */
   async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     this.live();
-    const q = checkQuery(query);
-    const o = parseRecall(options);
-    const f = toRowFilter('recall', o);
-    const mode = o.mode ?? (this.embedder ? 'hybrid' : 'keyword');
-    if (mode !== 'keyword' && !this.embeddings) {
-      throw new MnemoliteError(
-        'SEMANTIC_DISABLED',
-        `Semantic recall is off (${this.semanticOff ?? 'no embedder'}), so mode "${mode}" cannot run. Use mode "keyword", or open with an embedder.`,
-      );
-    }
-    const limit = o.limit ?? DEFAULTS.recallLimit;
-    const depth = Math.min(DEFAULTS.maxCandidates, Math.max(o.candidates ?? Math.max(DEFAULTS.recallCandidates, limit * 3), limit));
-    // A query of one namespace looks its vector up in that namespace's caches only.
-    const qvec = mode === 'keyword' ? null : await this.embeddings!.embedQuery(q, f.namespace);
-    this.live();
-    const legs = await this.backend.legs({
-      text: mode === 'vector' ? null : q,
-      vector: qvec,
-      model: this.embedder?.id ?? null,
-      depth,
-      filter: f,
-      exact: o.exact === true,
-    });
-    // The sharp signal (a memory's own words) and the broad one (its conversational context), added.
-    // Then session evidence: a session with a strong match lifts its other matches.
-    const kw = withSessionEvidence(withContext(legs.keyword, legs.context, depth), legs.sessions ?? new Map());
-    const vec = legs.vector;
-    let fused: FusedHit[];
-    if (mode === 'keyword') fused = kw.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
-    else if (mode === 'vector') fused = vec.map((h, i) => ({ seq: h.seq, score: h.score, vectorRank: i + 1 }));
-    else {
-      fused = fuse(
-        kw.map((h) => ({ seq: h.seq, score: -h.bm25 })),
-        vec,
-        {
-          method: o.fusion ?? 'adaptive',
-          weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
-          rrfK: o.rrfK ?? 60,
-          adaptive: ADAPTIVE_DEFAULTS,
-          signals: { keywordIdfMass: legs.idfMass },
-        },
-      );
-    }
-    // Time windows named in the query, and current over stale (issue 15, src/recall/prefer.ts).
-    // Rows and vectors the steps below share are read once (src/recall/read-once.ts).
-    const reads = readOnce(this.backend);
-    fused = await applyPreferences(reads, fused, q, o, this.embedder?.id ?? null, {
-      keyword: mode === 'vector' ? null : kw,
-      vector: qvec ? vec : null,
-      qvec,
-    });
-    // Supersession, and opt-in importance / recency / MMR (src/lifecycle/rank.ts).
-    fused = await lifecycleRank(this.backend, fused, o, this.embedder?.id ?? null, limit, legs.successors);
-    // Calibrated relevance from the raw leg evidence (src/search/relevance.ts), then the threshold.
-    const evidence = await evidenceFor(reads, fused.slice(0, limit), {
-      keyword: mode === 'vector' ? null : kw,
-      idfMass: legs.idfMass,
-      vector: qvec ? vec : null,
-      qvec,
-      model: this.embedder?.id ?? null,
-    });
-    const relevance = new Map([...evidence].map(([seq, e]) => [seq, relevanceOf(e)]));
-    const top = fused.slice(0, limit).filter((h) => relevance.get(h.seq)! >= (o.minRelevance ?? 0));
-    const rows = await reads.rowsBySeqs(top.map((h) => h.seq));
-    this.live();
-    const hits: RecallHit[] = [];
-    for (const h of top) {
-      const r = rows.get(h.seq);
-      if (!r) continue; // deleted between legs and fetch
-      const hit: RecallHit = { ...toRecord(r), score: h.score, relevance: relevance.get(h.seq)!, evidence: evidence.get(h.seq)! };
-      if (h.keywordRank !== undefined) hit.keywordRank = h.keywordRank;
-      if (h.vectorRank !== undefined) hit.vectorRank = h.vectorRank;
-      hits.push(hit);
-    }
-    return hits;
+    return recall(
+      { backend: this.backend, embeddings: this.embeddings, model: this.embedder?.id ?? null, semanticOff: this.semanticOff, live: () => this.live() },
+      query,
+      options,
+    );
   }
 
   /**
-   * A compact, prompt-ready block of the memories relevant to `query` (issue 15): above the
+   * A compact, prompt-ready block of the memories relevant to `query`: above the
    * relevance threshold (default `DEFAULT_MIN_RELEVANCE`), with dates, current facts first,
-   * superseded ones left out, within `maxTokens` (src/context-block.ts).
+   * superseded ones left out, within `maxTokens` (src/recall/context-block.ts).
    */
   async context(query: string, options: ContextOptions = {}): Promise<ContextResult> {
     return buildContext((q, o) => this.recall(q, o), query, options);

@@ -1,13 +1,13 @@
 /**
- * Prompt-ready memory (issue 15): `mem.context(query, { maxTokens })` turns a recall into a compact
+ * Prompt-ready memory: `mem.context(query, { maxTokens })` turns a recall into a compact
  * text block for a system prompt. Only memories above the relevance threshold, each with its date;
  * current facts first (recall's current-over-stale order), superseded memories left out; cut to a
  * token budget (whole memories only, best first).
  */
-import { MnemoliteError } from './errors.js';
-import { estimateTokens } from './ingest/text.js';
-import { DEFAULT_MIN_RELEVANCE } from './search/relevance.js';
-import type { RecallHit, RecallOptions } from './types.js';
+import { MnemoliteError } from '../errors.js';
+import { estimateTokens } from '../text/words.js';
+import { DEFAULT_MIN_RELEVANCE } from './relevance.js';
+import type { RecallHit, RecallOptions } from '../types/memory.js';
 
 /** Options of {@link buildContext} / `Memory.context`. */
 export interface ContextOptions extends Omit<RecallOptions, 'limit' | 'mmr'> {

@@ -9,34 +9,12 @@
  *    max(3 × limit, 30) candidates, using the stored vectors (token overlap for memories without
  *    one); their `score` stays the relevance score.
  */
-import type { FusedHit } from '../search/fusion.js';
-import { dot } from './dedup.js';
+import type { RankSource } from '../backend/types.js';
+import type { FusedHit } from './fusion.js';
+import { dot } from '../lifecycle/dedup.js';
 import { jaccard, mmrOrder, tokenSet } from './mmr.js';
-import { DEFAULT_MMR_LAMBDA, type ParsedLifecycleRecall } from './options.js';
+import { DEFAULT_MMR_LAMBDA, type ParsedLifecycleRecall } from '../options/lifecycle.js';
 import { CORE_CATEGORY, DEFAULT_RECENCY_WEIGHT, recencyFactor } from './recency.js';
-
-/** What the re-ranking reads about one candidate. */
-export interface RankMeta {
-  seq: number;
-  created_at: string;
-  category: string | null;
-  pinned: number;
-  importance: number | null;
-  /** Seq of the successor (the memory that superseded this one), if it exists. */
-  succ: number | null;
-  /** Latest content change (only when asked for). */
-  changed_at: string | null;
-}
-
-/** Where the re-ranking reads from: each store answers these in its own query language. */
-export interface RankSource {
-  /** Successor seq of each superseded memory among `seqs` (cheap when nothing is superseded). */
-  successors(seqs: number[]): Promise<Map<number, number>>;
-  rankMeta(seqs: number[], withChangedAt: boolean): Promise<RankMeta[]>;
-  /** Stored vectors of `model` for `seqs`. */
-  vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>>;
-  contentsOf(seqs: number[]): Promise<Map<number, string>>;
-}
 
 /** Smallest MMR candidate pool. */
 const MMR_MIN_POOL = 30;

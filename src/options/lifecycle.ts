@@ -51,6 +51,8 @@ export const lifecycleAddShape = {
     .number()
     .refine((n) => Number.isFinite(n) && n > 0 && n <= 1, 'must be in (0, 1]')
     .optional(),
+  /** Link the new memory to the older one it updates, when the evidence is strong (src/lifecycle/auto-supersede.ts). */
+  supersede: z.literal('auto', { message: 'must be "auto"' }).optional(),
 };
 
 /** Lifecycle fields of the update schema. */

@@ -4,8 +4,8 @@
  */
 import { MnemoliteError } from '../errors.js';
 import { withLifecycle } from '../lifecycle/record.js';
-import type { MemoryRow } from '../store/rows.js';
-import type { MemoryRecord } from '../types.js';
+import type { MemoryRow } from '../types/rows.js';
+import type { MemoryRecord } from '../types/memory.js';
 
 const TEXT_COLUMNS = ['id', 'namespace', 'content', 'metadata', 'created_at', 'updated_at'] as const;
 const OPTIONAL_TEXT_COLUMNS = ['key', 'category', 'session_id', 'event_at'] as const;

@@ -9,7 +9,7 @@
  * for a soft preference. The grammar, and what deliberately does not parse, is in docs/time.md.
  */
 import { invalid } from '../errors.js';
-import { STOP_WORDS } from './stopwords.js';
+import { STOP_WORDS } from '../text/stopwords.js';
 
 /** One time expression found in a query. */
 export interface TimeExpression {

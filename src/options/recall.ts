@@ -1,0 +1,20 @@
+/**
+ * The recall options' schema for relevance, time words and the preferences ({@link RelevanceRecallOptions}
+ * in src/types/recall.ts). The shape is spread into the recall schema of src/validate.ts, as the
+ * lifecycle options are.
+ */
+import { z } from 'zod';
+import { isoDate } from '../zod-dates.js';
+
+/** Fields added to the recall schema. */
+export const relevanceRecallShape = {
+  minRelevance: z
+    .number()
+    .refine(Number.isFinite, 'must be finite')
+    .refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1')
+    .optional(),
+  now: isoDate.optional(),
+  timePreference: z.boolean().optional(),
+  preferCurrent: z.boolean().optional(),
+  preferSpeaker: z.boolean().optional(),
+};

@@ -1,0 +1,63 @@
+/**
+ * Conversational context and session evidence at query time, over the keyword candidates: a
+ * memory's own BM25 plus its context field's, then a session with a strong match lifts its other
+ * matches. The write side (what the context is) is src/lifecycle/context.ts.
+ */
+
+/** Weight of the context field's BM25 next to the memory's own (1). */
+export const CONTEXT_KEYWORD_WEIGHT = 0.35;
+/** One keyword candidate: `bm25` lower is better (FTS5's sign). */
+export interface KeywordCandidate {
+  seq: number;
+  bm25: number;
+}
+
+/**
+ * The keyword leg with context: own BM25 + {@link CONTEXT_KEYWORD_WEIGHT} × context BM25, over the
+ * candidates of both fields (a memory missing from one list scores 0 there), best first.
+ */
+export function withContext(
+  own: readonly KeywordCandidate[],
+  context: readonly KeywordCandidate[],
+  depth: number,
+  weight = CONTEXT_KEYWORD_WEIGHT,
+): KeywordCandidate[] {
+  if (!context.length || weight === 0) return own.slice(0, depth);
+  const s = new Map<number, number>();
+  for (const h of own) s.set(h.seq, h.bm25);
+  for (const h of context) s.set(h.seq, (s.get(h.seq) ?? 0) + weight * h.bm25);
+  return [...s]
+    .map(([seq, bm25]) => ({ seq, bm25 }))
+    .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq)
+    .slice(0, depth);
+}
+
+/** Weight of session evidence: how much a session's best keyword match lifts its other matches. */
+export const SESSION_EVIDENCE_WEIGHT = 0.6;
+/** Keyword candidates looked at for session evidence. */
+export const SESSION_EVIDENCE_DEPTH = 50;
+
+/**
+ * Session evidence: a session in which some memory matches the query well is likely the one the
+ * question is about, so each keyword candidate of a session gains {@link SESSION_EVIDENCE_WEIGHT}
+ * × the best keyword score among that session's candidates (its own included). Candidates without
+ * a session keep their score. Returns the candidates re-sorted, best first.
+ */
+export function withSessionEvidence(
+  kw: readonly KeywordCandidate[],
+  sessionOf: ReadonlyMap<number, string>,
+  weight = SESSION_EVIDENCE_WEIGHT,
+): KeywordCandidate[] {
+  if (!sessionOf.size || weight === 0) return kw.slice();
+  const best = new Map<string, number>();
+  for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
+    const s = sessionOf.get(h.seq);
+    if (s !== undefined) best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
+  }
+  return kw
+    .map((h, i) => {
+      const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
+      return s === undefined ? h : { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! };
+    })
+    .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
+}

@@ -1,0 +1,119 @@
+/**
+ * The recall pipeline, in order: validate → embed the query → both legs → conversational context
+ * and session evidence → fusion → preferences → re-ranking → relevance → rows. Each step is a file
+ * of this folder; this one only says the order and what flows between them. {@link Memory.recall}
+ * calls it; both stores run it, through the {@link Backend} they implement.
+ */
+import type { Backend, LegResults } from '../backend/types.js';
+import { toRecord } from '../backend/records.js';
+import { DEFAULTS } from '../defaults.js';
+import type { EmbeddingService } from '../embed/cache.js';
+import { MnemoliteError } from '../errors.js';
+import type { RecallHit, RecallMode, RecallOptions } from '../types/memory.js';
+import type { RelevanceEvidence } from '../types/recall.js';
+import { checkQuery, parseRecall, toRowFilter, type ParsedRecall } from '../validate.js';
+import { type KeywordCandidate, withContext, withSessionEvidence } from './context-evidence.js';
+import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './fusion.js';
+import { applyPreferences } from './prefer.js';
+import { lifecycleRank } from './rank.js';
+import { type RecallReads, readOnce } from './read-once.js';
+import { evidenceFor, relevanceOf } from './relevance.js';
+
+/** What the pipeline needs from the {@link Memory} that runs it. */
+export interface RecallContext {
+  backend: Backend;
+  /** The query embedder with its caches, or null when semantic recall is off. */
+  embeddings: EmbeddingService | null;
+  /** The embedder's id (the model whose stored vectors count), or null. */
+  model: string | null;
+  /** Why semantic recall is off, for the error a vector or hybrid recall gets. */
+  semanticOff: string | undefined;
+  /** Throws `CLOSED` once the Memory is closed (checked after every await). */
+  live: () => void;
+}
+
+/** Recall `query` with `options` (unvalidated: the first step checks them). */
+export async function recall(c: RecallContext, query: string, options: RecallOptions): Promise<RecallHit[]> {
+  const q = checkQuery(query);
+  const o = parseRecall(options);
+  const filter = toRowFilter('recall', o);
+  const mode = modeOf(c, o);
+  const limit = o.limit ?? DEFAULTS.recallLimit;
+  const depth = Math.min(DEFAULTS.maxCandidates, Math.max(o.candidates ?? Math.max(DEFAULTS.recallCandidates, limit * 3), limit));
+  // A query of one namespace looks its vector up in that namespace's caches only.
+  const qvec = mode === 'keyword' ? null : await c.embeddings!.embedQuery(q, filter.namespace);
+  c.live();
+  const legs = await c.backend.legs({ text: mode === 'vector' ? null : q, vector: qvec, model: c.model, depth, filter, exact: o.exact === true });
+  // The sharp signal (a memory's own words) and the broad one (its context), added; then a session
+  // with a strong match lifts its other matches.
+  const keyword = withSessionEvidence(withContext(legs.keyword, legs.context, depth), legs.sessions ?? new Map());
+  const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
+  // Rows and vectors the later steps share are read once per recall.
+  const reads = readOnce(c.backend);
+  let ranked = fuseLegs(mode, keyword, legs, o);
+  ranked = await applyPreferences(reads, ranked, q, o, c.model, evidence);
+  ranked = await lifecycleRank(c.backend, ranked, o, c.model, limit, legs.successors);
+  const judged = await withRelevance(reads, ranked.slice(0, limit), { ...evidence, idfMass: legs.idfMass, model: c.model });
+  const kept = judged.filter((h) => h.relevance >= (o.minRelevance ?? 0));
+  const hits = await toHits(reads, kept);
+  c.live();
+  return hits;
+}
+
+function modeOf(c: RecallContext, o: ParsedRecall): RecallMode {
+  const mode = o.mode ?? (c.embeddings ? 'hybrid' : 'keyword');
+  if (mode !== 'keyword' && !c.embeddings) {
+    throw new MnemoliteError(
+      'SEMANTIC_DISABLED',
+      `Semantic recall is off (${c.semanticOff ?? 'no embedder'}), so mode "${mode}" cannot run. Use mode "keyword", or open with an embedder.`,
+    );
+  }
+  return mode;
+}
+
+/** One ranked list from the legs the mode runs: a leg's own order, or the fusion of both. */
+function fuseLegs(mode: RecallMode, keyword: readonly KeywordCandidate[], legs: LegResults, o: ParsedRecall): FusedHit[] {
+  if (mode === 'keyword') return keyword.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
+  if (mode === 'vector') return legs.vector.map((h, i) => ({ seq: h.seq, score: h.score, vectorRank: i + 1 }));
+  return fuse(
+    keyword.map((h) => ({ seq: h.seq, score: -h.bm25 })),
+    legs.vector,
+    {
+      method: o.fusion ?? 'adaptive',
+      weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
+      rrfK: o.rrfK ?? 60,
+      adaptive: ADAPTIVE_DEFAULTS,
+      signals: { keywordIdfMass: legs.idfMass },
+    },
+  );
+}
+
+/** A ranked hit with its calibrated relevance and the raw evidence behind it. */
+interface JudgedHit extends FusedHit {
+  relevance: number;
+  evidence: RelevanceEvidence;
+}
+
+/** Calibrated relevance from each hit's raw leg evidence (src/recall/relevance.ts). */
+async function withRelevance(reads: RecallReads, hits: FusedHit[], e: Parameters<typeof evidenceFor>[2]): Promise<JudgedHit[]> {
+  const evidence = await evidenceFor(reads, hits, e);
+  return hits.map((h) => {
+    const ev = evidence.get(h.seq)!;
+    return { ...h, relevance: relevanceOf(ev), evidence: ev };
+  });
+}
+
+/** The hits as records (rows already read by the preferences are not read again). */
+async function toHits(reads: RecallReads, hits: JudgedHit[]): Promise<RecallHit[]> {
+  const rows = await reads.rowsBySeqs(hits.map((h) => h.seq));
+  const out: RecallHit[] = [];
+  for (const h of hits) {
+    const r = rows.get(h.seq);
+    if (!r) continue; // deleted between the legs and this read
+    const hit: RecallHit = { ...toRecord(r), score: h.score, relevance: h.relevance, evidence: h.evidence };
+    if (h.keywordRank !== undefined) hit.keywordRank = h.keywordRank;
+    if (h.vectorRank !== undefined) hit.vectorRank = h.vectorRank;
+    out.push(hit);
+  }
+  return out;
+}
