@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { MnemoliteError, publicMessage, type ErrorCode } from './errors.js';
-import { capBytes, poisonKeyIn } from './json-bounds.js';
+import { capBytes, poisonKeyIn } from './text/json-bounds.js';
 import type { Memory } from './memory/memory.js';
 import type { MemoryRecord, RecallHit } from './types/memory.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';

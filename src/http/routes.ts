@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AddOptions, Memory, MemoryRecord } from '../index.js';
-import { capBytes } from '../json-bounds.js';
+import { capBytes } from '../text/json-bounds.js';
 import { allows, type Principal } from './auth.js';
 import { HttpError } from './errors.js';
 import { route, type RouteDef } from './route.js';

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { MnemoliteError, type Memory } from '../index.js';
-import { isPoisonKey } from '../json-bounds.js';
+import { isPoisonKey } from '../text/json-bounds.js';
 import { isLoopback, matchToken, type Principal, type TokenEntry } from './auth.js';
 import { HttpError, describeIssues, toErrorResponse, type ErrorBody } from './errors.js';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector/assets.js';

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { poisonKeyIn } from '../json-bounds.js';
+import { poisonKeyIn } from '../text/json-bounds.js';
 
 type OnMessage = (message: JSONRPCMessage) => void;
 
