@@ -33,6 +33,7 @@ export type {
   LifecycleFields,
   LifecycleRecallOptions,
   LifecycleUpdateInput,
+  HistoryOptions,
   MemoryVersion,
   MmrOptions,
   NearDuplicate,

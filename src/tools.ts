@@ -510,7 +510,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         const offset = (a.offset as number | undefined) ?? 0;
         const limit = (a.limit as number | undefined) ?? 20;
         // One more than asked tells whether another page follows.
-        const versions = (await mem.history(a.id as string, scope)).slice(offset, offset + limit + 1);
+        const versions = await mem.history(a.id as string, { ...scope, offset, limit: limit + 1 });
         if (!versions.length && !(offset > 0 && (await mem.get(a.id as string, { ...scope, includeExpired: true }))))
           throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
         const shown = capBytes(versions.slice(0, limit), TOOL_ANSWER_BYTES);

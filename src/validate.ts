@@ -182,6 +182,13 @@ const updateSchema = z
   .strict();
 
 const scopeSchema = z.object({ namespace: label(128).optional() }).strict();
+const historySchema = z
+  .object({
+    namespace: label(128).optional(),
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).optional(),
+  })
+  .strict();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
@@ -248,6 +255,12 @@ export function parseScope(v: unknown, verb: NamespacedVerb): { namespace: strin
 export function parseScope(v: unknown, verb?: NamespacedVerb): { namespace?: string } {
   const o = parse(scopeSchema, v, 'options');
   return verb ? { namespace: namespaceFor(verb, o.namespace) } : o;
+}
+
+/** `history` options: its scope, and the page of versions. */
+export function parseHistory(v: unknown): { namespace: string; offset?: number; limit?: number } {
+  const o = parse(historySchema, v, 'options');
+  return { ...o, namespace: namespaceFor('history', o.namespace) };
 }
 
 /** Storage filter from parsed options for `verb` (its namespace default applies); `*` means every namespace. */

@@ -381,3 +381,34 @@ test('slow or idle sockets cannot hold every slot: a per-address cap closes the 
   assert.equal(server.keepAliveTimeout, 5_000);
   assert.throws(() => createServer({ memory: mem, maxConnectionsPerAddress: 0 }), { code: 'INVALID_INPUT' });
 });
+
+test('GET /api/memories/{id}/history pages (limit, offset) and cuts a page at about 16 MiB of JSON; paging returns every version once', {
+  timeout: 300_000,
+}, async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  // 60 versions of 100 kB of control characters: 600 kB of JSON each, 36 MB in all.
+  const { id } = await mem.add(`v0 ${'\u0001'.repeat(99_000)}`, { namespace: 'agent-1' });
+  for (let v = 1; v < 60; v++) await mem.update(id, { content: `v${v} ${'\u0001'.repeat(99_000)}` });
+  const u = await start(mem);
+  const seen: string[] = [];
+  let pages = 0;
+  for (let offset: number | undefined = 0; offset !== undefined; pages++) {
+    const r = await req(u, 'GET', `/api/memories/${id}/history?offset=${offset}`, { token: AGENT });
+    assert.equal(r.status, 200, r.text.slice(0, 300));
+    assert.ok(r.body.length <= 16 * 1024 * 1024 + 700_000, `page of ${r.body.length} bytes`);
+    seen.push(...(r.json.versions as { content: string }[]).map((v) => v.content.split(' ')[0]!));
+    offset = r.json.nextOffset;
+  }
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 60 }, (_, i) => `v${i}`),
+  );
+  assert.ok(pages >= 3, `${pages} pages`);
+  const small = await req(u, 'GET', `/api/memories/${id}/history?limit=5&offset=58`, { token: AGENT });
+  assert.deepEqual(
+    small.json.versions.map((v: { content: string }) => v.content.split(' ')[0]),
+    ['v58', 'v59'],
+  );
+  assert.equal(small.json.nextOffset, undefined);
+  assert.equal((await req(u, 'GET', `/api/memories/${id}/history?limit=0`, { token: AGENT })).status, 400);
+});

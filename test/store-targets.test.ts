@@ -401,6 +401,23 @@ for (const T of targets) {
             ['Carol moved to Lisbon, she lives in Lisbon now', 'current'],
           ],
         );
+        // Paged: each page in order, across the superseded predecessor and the memory's own versions.
+        await mem.update(neu.id, { content: 'Carol lives in Porto' });
+        const whole = (await mem.history(neu.id)).map((v) => v.content);
+        assert.equal(whole.length, 3);
+        for (const [offset, limit] of [
+          [0, 1],
+          [1, 1],
+          [1, 5],
+          [2, 1],
+          [3, 2],
+        ] as const)
+          assert.deepEqual(
+            (await mem.history(neu.id, { offset, limit })).map((v) => v.content),
+            whole.slice(offset, offset + limit),
+            `offset ${offset}, limit ${limit}`,
+          );
+        await rejects('INVALID_INPUT', () => mem.history(neu.id, { limit: 0 }));
         const before = JSON.stringify(await all(mem));
         await rejects('NOT_FOUND', () => mem.add('Dave lives in Rome', { supersedes: '01900000-0000-7000-8000-000000000000' }));
         await rejects('NOT_FOUND', () => mem.add('Erin lives in Oslo', { supersedes: old.id, namespace: 'elsewhere' }));

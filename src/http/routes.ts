@@ -9,6 +9,7 @@ import {
   AddManyBody,
   ExportQuery,
   GetQuery,
+  HistoryQuery,
   IdParams,
   ListQuery,
   PruneBody,
@@ -158,14 +159,18 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       auth: true,
       summary: 'Earlier versions of a memory',
       description:
-        'Content changes (by update or a key upsert) keep the previous text; memories it superseded contribute theirs. Oldest first; the last version is the current content.',
+        'Content changes (by update or a key upsert) keep the previous text; memories it superseded contribute theirs. Oldest first; the last version is the current content. Paged: limit (default 100) and offset; a page is also cut at ~16 MiB of JSON. nextOffset is set when more versions follow.',
       params: IdParams,
-      query: ScopeQuery,
-      responses: { 200: { description: 'The versions', schema: 'HistoryResult' } },
+      query: HistoryQuery,
+      responses: { 200: { description: 'A page of versions', schema: 'HistoryResult' } },
       errors: [400, 401, 403, 404],
       async handler({ params, query, principal }) {
-        const rec = await visible(mem, principal, params.id, query.namespace);
-        return { versions: await mem.history(params.id, { namespace: rec.namespace }) };
+        const { limit = 100, offset = 0, namespace } = query;
+        const rec = await visible(mem, principal, params.id, namespace);
+        // One more than asked tells whether another page follows; only the page's texts are read.
+        const got = await mem.history(params.id, { namespace: rec.namespace, offset, limit: limit + 1 });
+        const versions = capBytes(got.slice(0, limit), LIST_PAGE_BYTES);
+        return versions.length < got.length ? { versions, limit, offset, nextOffset: offset + versions.length } : { versions, limit, offset };
       },
     }),
     route({

@@ -163,6 +163,11 @@ export const ScopeQuery = z
   })
   .strict();
 
+export const HistoryQuery = ScopeQuery.extend({
+  limit: qInt(1, 1000, 'Maximum versions (default 100)').optional(),
+  offset: qInt(0, Number.MAX_SAFE_INTEGER, 'Versions to skip, oldest first (default 0)').optional(),
+}).strict();
+
 export const GetQuery = ScopeQuery.extend({
   includeExpired: qBool('Return it even if it has expired (and is not pruned yet)').optional(),
 }).strict();
@@ -352,6 +357,9 @@ export const HistoryResult = z.object({
       }),
     )
     .describe('Oldest first; the last is the current content'),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  nextOffset: z.number().int().optional().describe('Set when more versions follow (the limit was reached, or the page was cut at about 16 MiB of JSON)'),
 });
 
 export const PruneResultSchema = z.looseObject({

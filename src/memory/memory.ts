@@ -19,10 +19,10 @@ import { isExpired } from '../lifecycle/record.js';
 import { namespaceFor } from '../namespaces.js';
 import { buildContext, type ContextOptions, type ContextResult } from '../recall/context-block.js';
 import { recall } from '../recall/pipeline.js';
-import type { MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { HistoryOptions, MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput } from '../types/memory.js';
 import type { MemoryRow } from '../types/rows.js';
-import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
+import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
 
@@ -283,14 +283,15 @@ export class Memory {
    * Versions of a memory, oldest first; the last is its current content. Content changes (by
    * `update` or a key upsert) keep the previous text here, and memories it superseded (`supersedes`)
    * contribute theirs. Empty when the memory does not exist (in the scope). `forget` deletes history.
+   * `offset` and `limit` page the versions (oldest first); only the page's texts are read.
    */
-  async history(id: string, scope: { namespace?: string } = {}): Promise<MemoryVersion[]> {
+  async history(id: string, options: HistoryOptions = {}): Promise<MemoryVersion[]> {
     this.live();
     checkId(id);
-    const ns = parseScope(scope, 'history').namespace;
+    const { namespace: ns, offset, limit } = parseHistory(options);
     const row = await this.backend.getById(id);
     if (!row || !inScope(row, ns)) return [];
-    return memoryHistory(this.backend, id);
+    return memoryHistory(this.backend, id, { ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) });
   }
 
   /**
