@@ -86,6 +86,13 @@ export const ERROR_CODES = {
     retryable: true,
     meaning: 'The PostgreSQL server cannot be reached, refused the login, or has no such database.',
   },
+  FILE_REPLACED: {
+    http: 500,
+    httpShowsMessage: true,
+    exit: 1,
+    retryable: false,
+    meaning: 'The memory file was deleted, moved or replaced while it was open; nothing was written. Open it again (restart the server).',
+  },
   UNSUPPORTED: {
     http: 501,
     httpShowsMessage: false,

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { scopedKey } from '../embed/cache.js';
 import { statSync } from 'node:fs';
 import { whereClause } from './filter.js';
+import { MnemoliteError } from '../errors.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
 import type { MemoryRow, NewRow, RowFilter } from '../types/rows.js';
 
@@ -62,10 +63,28 @@ export class Store {
   readonly db: Database.Database;
   readonly path: string;
   private readonly stmts = new Map<string, Database.Statement>();
+  /** Device and inode of the file opened, to notice when the path names another file. */
+  private readonly identity: { dev: number; ino: number } | null;
 
   constructor(path: string, opts: ConnectionOptions = {}) {
     this.path = path;
     this.db = openDatabase(path, opts);
+    const st = path === ':memory:' ? undefined : statSync(path, { throwIfNoEntry: false });
+    this.identity = st ? { dev: st.dev, ino: st.ino } : null;
+  }
+
+  /**
+   * Refuse to write when the path no longer names the open file (deleted, or replaced by a copy or
+   * a restore): the writes would go to an unlinked inode and be lost at close, though acknowledged.
+   */
+  private checkSameFile(action: string): void {
+    if (!this.identity) return;
+    const st = statSync(this.path, { throwIfNoEntry: false });
+    if (st && st.dev === this.identity.dev && st.ino === this.identity.ino) return;
+    throw new MnemoliteError(
+      'FILE_REPLACED',
+      `Cannot ${action}: ${this.path} ${st ? 'is now another file' : 'was deleted'} since this Memory opened it (moved, replaced or restored while open), so the write would be lost. Nothing was written; open the file again (restart the server).`,
+    );
   }
 
   /** Cached prepared statement: the one statement cache of the file (the lifecycle and add SQL use it too). */
@@ -80,6 +99,7 @@ export class Store {
 
   /** Run `fn` in one IMMEDIATE write transaction, mapping SQLite errors to typed ones. */
   write<T>(action: string, fn: () => T): T {
+    this.checkSameFile(action);
     try {
       return this.db.transaction(fn).immediate();
     } catch (err) {
