@@ -494,8 +494,10 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
           until: a.until as string | undefined,
         });
         const offset = (a.offset as number | undefined) ?? 0;
-        const page = (await mem.list({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset })).map(toToolMemory);
-        const total = await mem.count(filter);
+        // The page and its total in one snapshot.
+        const got = await mem.listWithTotal({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset });
+        const page = got.memories.map(toToolMemory);
+        const total = got.total;
         const rows = capBytes(page, TOOL_ANSWER_BYTES);
         const next = rows.length < page.length ? offset + rows.length : undefined;
         const more = next !== undefined ? `\n(The answer is limited to about 1 MiB: list again with offset ${next} for the rest.)` : '';

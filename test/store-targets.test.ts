@@ -615,6 +615,38 @@ for (const T of targets) {
       );
     });
 
+    test('a list page and its total are one snapshot while another process writes (HTTP list pages, memory_list)', {
+      skip: !T.concurrent && 'PGlite serves one backend session; covered by the other targets',
+      timeout: 120_000,
+    }, async () => {
+      const loc = T.fresh();
+      const mem = await open(loc);
+      try {
+        const shared = await mem.add('shared memory, version 0');
+        const writer = runTs('test/workers/store-writer.ts', [JSON.stringify({ loc, vectors: false, shared: shared.id, rounds: 150 }), '9']);
+        let done = false;
+        void writer.then(() => {
+          done = true;
+        });
+        let reads = 0;
+        while (!done || reads < 5) {
+          const { memories, total } = await mem.listWithTotal({ namespace: 'own', limit: 1000 });
+          assert.equal(memories.length, total, `read ${reads}: a page of ${memories.length} with a total of ${total}`);
+          reads++;
+          // The file answers synchronously: let the event loop see the writer exit.
+          await new Promise((r) => setImmediate(r));
+        }
+        assert.equal((await writer).code, 0);
+        assert.equal((await mem.listWithTotal({ namespace: 'own', limit: 1000 })).total, 150);
+        const page = await mem.listWithTotal({ namespace: 'own', limit: 10, offset: 145 });
+        assert.deepEqual([page.memories.length, page.total], [5, 150]);
+        const past = await mem.listWithTotal({ namespace: 'own', limit: 10, offset: 500 });
+        assert.deepEqual([past.memories.length, past.total], [0, 150]);
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('several processes write at once: no lost update, one row per key, one row per duplicate text', {
       skip: !T.concurrent && 'PGlite serves one backend session; covered by the other targets',
       timeout: 120_000,

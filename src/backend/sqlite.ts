@@ -276,6 +276,13 @@ export class SqliteBackend implements Backend {
     return this.read('count memories', () => this.store.count(f));
   }
 
+  async listPage(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }> {
+    // One read transaction: another process's commit cannot land between the page and the count.
+    return this.read('list memories', () =>
+      this.store.db.transaction(() => ({ rows: this.store.list(f, limit, offset, order), total: this.store.count(f) }))(),
+    );
+  }
+
   async stats(f: RowFilter, model: string | null): Promise<StoreStats> {
     return this.read('compute stats', () => {
       const memories = this.store.count(f);

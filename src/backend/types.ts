@@ -166,6 +166,8 @@ export interface Backend extends RankSource, HistorySource {
   getById(id: string): Promise<MemoryRow | undefined>;
   list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]>;
   count(f: RowFilter): Promise<number>;
+  /** A page of `list` and the count of every match, read in one snapshot (so the two agree). */
+  listPage(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }>;
   stats(f: RowFilter, model: string | null): Promise<StoreStats>;
 
   /** Both legs of a recall (one round trip where the store allows it). */

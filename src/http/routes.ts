@@ -128,8 +128,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ query, principal }) {
         const { limit = 50, offset = 0, order, namespace, ...filter } = query;
         const f = defined({ ...filter, namespace: scopeNamespace(principal, namespace, ALL) });
-        const page = await mem.list(defined({ ...f, limit, offset, order }) as Parameters<Memory['list']>[0]);
-        const total = await mem.count(f as Parameters<Memory['count']>[0]);
+        const { memories: page, total } = await mem.listWithTotal(defined({ ...f, limit, offset, order }) as Parameters<Memory['list']>[0]);
         const memories = capBytes(page, LIST_PAGE_BYTES);
         // A page cut short by its size says where the next one starts.
         return memories.length < page.length ? { memories, total, limit, offset, nextOffset: offset + memories.length } : { memories, total, limit, offset };

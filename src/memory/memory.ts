@@ -223,6 +223,19 @@ export class Memory {
     return (await this.backend.list(f, o.limit ?? DEFAULTS.listLimit, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
   }
 
+  /**
+   * @internal A page of {@link Memory.list} and the {@link Memory.count} of the same filters, read
+   * in one snapshot (HTTP list pages and the memory_list tool), so a write in between cannot make
+   * the total disagree with the page.
+   */
+  async listWithTotal(options: ListOptions = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
+    this.live();
+    const o = parseList(options);
+    const f = toRowFilter('list', o);
+    const { rows, total } = await this.backend.listPage(f, o.limit ?? DEFAULTS.listLimit, o.offset ?? 0, o.order ?? 'desc');
+    return { memories: rows.map(toRecord), total };
+  }
+
   /** Count memories matching filters. */
   async count(options: Filter & { includeExpired?: boolean } = {}): Promise<number> {
     this.live();

@@ -200,6 +200,9 @@ export class PostgresBackend implements Backend, PgStore {
   count(f: RowFilter): Promise<number> {
     return reads.count(this, f);
   }
+  listPage(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }> {
+    return reads.listPage(this, f, limit, offset, order);
+  }
   stats(f: RowFilter, model: string | null): Promise<StoreStats> {
     return reads.stats(this, f, model);
   }

@@ -27,6 +27,21 @@ export async function list(pg: PgStore, f: RowFilter, limit: number, offset: num
   );
 }
 
+/** A page and the count of every match in one statement: one snapshot, so they agree. */
+export async function listPage(pg: PgStore, f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }> {
+  const p = new Params();
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  const got = await pg.db.query<Record<string, unknown> & { total: number }>(
+    'list memories',
+    `SELECT t.total, page.* FROM (SELECT count(*)::int AS total FROM memories m WHERE ${where(f, p)}) t
+     LEFT JOIN LATERAL (SELECT ${ROW_COLUMNS} FROM memories m WHERE ${where(f, p)}
+       ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}) page ON true`,
+    p.values,
+  );
+  const total = got[0]?.total ?? 0;
+  return { rows: rows(got.filter((r) => r.id !== null).map(({ total: _t, ...r }) => r)), total };
+}
+
 export async function count(pg: PgStore, f: RowFilter): Promise<number> {
   const p = new Params();
   const [r] = await pg.db.query<{ n: number }>('count memories', `SELECT count(*)::int AS n FROM memories m WHERE ${where(f, p)}`, p.values);
