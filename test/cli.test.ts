@@ -335,3 +335,26 @@ test('help texts match the code: recency weight default, prune, mcp --read-only 
   assert.ok(reads.length >= 4);
   assert.match(help('mcp'), new RegExp(`--read-only offer only the read tools: ${reads.join(', ')}`));
 });
+
+test('--json errors are one JSON object on stderr: { error: { code, message } }, with the same exit codes', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none', '--json'];
+  assert.equal(cli([...base, 'add', 'a note']).code, 0);
+  const errorOf = (r: { code: number; stderr: string }): { code: string; message: string } => {
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    return (JSON.parse(lines[0]!) as { error: { code: string; message: string } }).error;
+  };
+  const missing = cli([...base, 'get', '0190aaaa-0000-7000-8000-000000000000']);
+  assert.equal(missing.code, 1);
+  assert.equal(errorOf(missing).code, 'NOT_FOUND');
+  const bad = cli([...base, 'recall', 'x', '--limit', 'many']);
+  assert.equal(bad.code, 1);
+  assert.equal(errorOf(bad).code, 'INVALID_INPUT');
+  const usage = cli([...base, 'recall']);
+  assert.equal(usage.code, 1);
+  assert.deepEqual(errorOf(usage), { code: 'INVALID_INPUT', message: "missing required argument 'query'" });
+  assert.equal(errorOf(cli([...base, '--bogus', 'stats'])).code, 'INVALID_INPUT');
+  // Without --json the same errors stay readable lines.
+  assert.match(cli(['--db', db, '--embedder', 'none', 'recall']).stderr, /^error: missing required argument 'query'/);
+});

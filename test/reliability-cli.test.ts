@@ -243,7 +243,11 @@ test('CLI stdout: a failed write (> /dev/full) fails every command with one erro
     });
     closeSync(full);
     assert.equal(r.status, 1, `${args.join(' ')} > /dev/full: exit ${r.status}\n${r.stderr}`);
-    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+    // One error: a line of text, or with --json one JSON object.
+    const errors = r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('error: ') || l.startsWith('{'))
+      .map((l) => (l.startsWith('{') ? `error: ${(JSON.parse(l) as { error: { code: string; message: string } }).error.message}` : l));
     assert.equal(errors.length, 1, `${args.join(' ')}: one error line: ${r.stderr}`);
     assert.match(errors[0]!, /^error: Writing to stdout failed \(ENOSPC\); the (export|output) is incomplete\./, args.join(' '));
     assert.doesNotMatch(r.stderr, /\n\s+at |internal error/, `no stack trace: ${r.stderr}`);

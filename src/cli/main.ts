@@ -615,10 +615,31 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Whether `--json` was asked for, before any `--` (also when parsing fails before options are read). */
+function wantsJson(argv: string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+/** One error on stderr: a line of text, or with `--json` one JSON object `{ "error": { code, message } }`. */
+function reportError(asJson: boolean, code: string, message: string): void {
+  process.stderr.write(asJson ? `${JSON.stringify({ error: { code, message } })}\n` : `${message}\n`);
+}
+
 /** Run the CLI; resolves to the exit code (0 ok, 1 user error, 2 internal error). */
 export async function main(argv: string[]): Promise<number> {
   watchStdout();
+  const asJson = wantsJson(argv);
   const program = buildProgram().exitOverride();
+  // With --json, commander's usage errors become the same JSON object as every other error.
+  if (asJson) {
+    const each = (c: Command): void => {
+      c.showHelpAfterError(false).configureOutput({ outputError: (str) => reportError(true, 'INVALID_INPUT', str.trim().replace(/^error: /, '')) });
+      c.commands.forEach(each);
+    };
+    each(program);
+  }
   try {
     await program.parseAsync(argv);
     // Output that did not reach its file is a failed command, not a success.
@@ -632,10 +653,11 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 1;
     }
     if (err instanceof MnemoliteError) {
-      process.stderr.write(`error: ${visible(err.message)}\n`);
+      reportError(asJson, err.code, asJson ? err.message : `error: ${visible(err.message)}`);
       return ERROR_CODES[err.code]?.exit ?? 1;
     }
-    process.stderr.write(`internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.\n`);
+    const internal = `internal error: ${(err as Error)?.stack ?? String(err)}\nThis is a bug in mnemolite; please report it.`;
+    reportError(asJson, 'INTERNAL', asJson ? `internal error: ${(err as Error)?.message ?? String(err)} (a bug in mnemolite; please report it)` : internal);
     return 2;
   }
 }
