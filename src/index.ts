@@ -33,6 +33,8 @@ export type {
   LifecycleFields,
   LifecycleRecallOptions,
   LifecycleUpdateInput,
+  EraseOptions,
+  EraseResult,
   HistoryOptions,
   MemoryVersion,
   MmrOptions,

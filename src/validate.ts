@@ -257,6 +257,17 @@ export function parseScope(v: unknown, verb?: NamespacedVerb): { namespace?: str
   return verb ? { namespace: namespaceFor(verb, o.namespace) } : o;
 }
 
+const eraseSchema = z.object({ namespace: label(128) }).strict();
+
+/** `erase` options: one concrete namespace (never `"*"`: erasing every namespace is not one call). */
+export function parseErase(v: unknown): { namespace: string } {
+  if (v === undefined || v === null || typeof v !== 'object' || !('namespace' in v))
+    throw invalid('erase needs the namespace to erase: erase({ namespace: "user-42" }).');
+  const o = parse(eraseSchema, v, 'erase options');
+  if (o.namespace === ALL_NAMESPACES) throw invalid('erase takes one namespace, not "*": erase each namespace by name.');
+  return o;
+}
+
 /** `history` options: its scope, and the page of versions. */
 export function parseHistory(v: unknown): { namespace: string; offset?: number; limit?: number } {
   const o = parse(historySchema, v, 'options');

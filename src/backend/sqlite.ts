@@ -10,13 +10,14 @@ import { uuidv7 } from '../ids.js';
 import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import { nearPolicy } from '../lifecycle/add.js';
 import type { RankMeta } from './types.js';
-import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
 import { prune as pruneExpired } from '../store/prune.js';
 import { Store } from '../store/store.js';
+import { eraseMemory, eraseNamespace } from './sqlite-erase.js';
 import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types/memory.js';
@@ -48,11 +49,14 @@ export class SqliteBackend implements Backend {
   private readonly index: SearchIndex;
   private writes = 0;
   private cacheWrites = 0;
+  /** How long forget waits for other connections before leaving the WAL's truncation to a later checkpoint. */
+  private readonly checkpointWaitMs: number;
 
   constructor(path: string, opts: ConnectionOptions & { model: string | null; dims: number }) {
     const { model, dims, ...conn } = opts;
     this.store = new Store(path, conn);
     this.location = path;
+    this.checkpointWaitMs = Math.min(conn.busyTimeoutMs ?? 5000, 2000);
     // One search index serves both legs; without an embedder it holds keywords only.
     this.index = new SearchIndex(this.store, model, dims);
   }
@@ -92,7 +96,7 @@ export class SqliteBackend implements Backend {
   }
 
   async cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void> {
-    this.store.putCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector));
+    this.store.putCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector), namespace ?? null);
     if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
   }
 
@@ -193,13 +197,23 @@ export class SqliteBackend implements Backend {
   }
 
   async forget(id: string, ns: string | undefined): Promise<boolean> {
-    const gone = this.store.write('forget a memory', () => {
+    const erased = this.store.write('forget a memory', () => {
       const row = this.store.getById(id);
-      if (!row || !inScope(row, ns)) return false;
-      return this.store.deleteBySeq(row.seq);
+      if (!row || !inScope(row, ns)) return null;
+      return eraseMemory(this.store, row);
     });
-    if (gone) this.afterWrite();
-    return gone;
+    if (!erased) return false;
+    this.afterWrite(1 + erased.contextsRewritten);
+    // The WAL still holds the pages as they were before: copy and truncate it now.
+    this.store.checkpoint(this.checkpointWaitMs);
+    return true;
+  }
+
+  async erase(namespace: string): Promise<EraseResult> {
+    const r = this.store.write('erase a namespace', () => eraseNamespace(this.store, namespace));
+    if (r.memories) this.afterWrite(r.memories);
+    this.store.checkpoint(this.checkpointWaitMs);
+    return { namespace, memories: r.memories, historyVersions: r.historyVersions, cachedVectors: r.cachedVectors };
   }
 
   async importBatch(

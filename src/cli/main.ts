@@ -432,6 +432,21 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('erase')
+    .description("erase everything of one namespace: memories, history, cached vectors (no trace left in the file's bytes)")
+    .requiredOption('-n, --namespace <ns>', 'the namespace to erase')
+    .action(async (o: { namespace: string }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const r = await m.erase({ namespace: o.namespace });
+        if (g.json) json(r);
+        else
+          out(
+            `erased namespace ${JSON.stringify(r.namespace)}: ${r.memories} memories, ${r.historyVersions} earlier versions, ${r.cachedVectors} cached vectors`,
+          );
+      });
+    });
+
+  program
     .command('stats')
     .description('counts, embedding model, file size')
     .option('-n, --namespace <ns>', 'only this namespace')

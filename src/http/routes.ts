@@ -12,6 +12,7 @@ import {
   HistoryQuery,
   IdParams,
   ListQuery,
+  NamespaceParams,
   PruneBody,
   RecallBody,
   ContextBody,
@@ -208,6 +209,23 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
           throw new HttpError(404, 'NOT_FOUND', `No memory with id ${params.id}. List ids with GET /api/memories.`, { id: params.id });
         }
         return { id: params.id, forgotten: true };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/namespaces/:namespace',
+      operationId: 'eraseNamespace',
+      tag: 'memories',
+      auth: true,
+      summary: 'Erase everything of one namespace',
+      description:
+        "Deletes every memory of the namespace with its history, the vectors cached for it and its keyword statistics, leaving no trace in the file's bytes (as forget does). The token must cover the namespace. Answers what was removed.",
+      params: NamespaceParams,
+      responses: { 200: { description: 'What was removed', schema: 'EraseResult' } },
+      errors: [400, 401, 403, 409],
+      async handler({ params, principal }) {
+        if (params.namespace === ALL) throw new HttpError(400, 'INVALID_INPUT', 'Erase one namespace at a time, by name: "*" is not a namespace.');
+        return mem.erase({ namespace: scopeNamespace(principal, params.namespace, ALL) });
       },
     }),
     route({

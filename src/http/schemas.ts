@@ -327,6 +327,13 @@ export const ContextResultSchema = z.object({
 });
 export const AddManyResult = z.object({ results: z.array(AddResultSchema) });
 export const ForgetResult = z.object({ id: z.string(), forgotten: z.literal(true) });
+export const NamespaceParams = z.object({ namespace: z.string().min(1).max(128).describe('The namespace to erase (one name, not "*")') });
+export const EraseResultSchema = z.object({
+  namespace: z.string(),
+  memories: z.number().int().describe('Memories deleted'),
+  historyVersions: z.number().int().describe('Earlier versions deleted with them'),
+  cachedVectors: z.number().int().describe('Cached vectors removed (query vectors cached for the namespace, vectors of its texts)'),
+});
 export const MeResult = z.object({
   auth: z.enum(['none', 'token']).describe('none: no token is configured (loopback only); token: authenticated by a bearer token'),
   namespaces: z.union([z.literal('*'), z.array(z.string())]).describe('"*" or the namespaces (and prefix* patterns) this caller may use'),

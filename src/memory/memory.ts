@@ -19,10 +19,10 @@ import { isExpired } from '../lifecycle/record.js';
 import { namespaceFor } from '../namespaces.js';
 import { buildContext, type ContextOptions, type ContextResult } from '../recall/context-block.js';
 import { recall } from '../recall/pipeline.js';
-import type { HistoryOptions, MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { EraseOptions, EraseResult, HistoryOptions, MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput } from '../types/memory.js';
 import type { MemoryRow } from '../types/rows.js';
-import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
+import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseErase, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
 
@@ -185,12 +185,28 @@ export class Memory {
     return toRecord(row);
   }
 
-  /** Delete a memory. Returns `false` when no such memory exists (in the scope). */
+  /**
+   * Delete a memory, and every copy of its text the store holds: its history, the conversational
+   * context of the memories after it in its session, its cached vectors; on the file, the deleted
+   * bytes are overwritten and the WAL is checkpointed (src/lifecycle/erase.ts). Returns `false`
+   * when no such memory exists (in the scope).
+   */
   async forget(id: string, scope: { namespace?: string } = {}): Promise<boolean> {
     this.writable();
     checkId(id);
     const ns = parseScope(scope, 'forget').namespace;
     return this.backend.forget(id, ns);
+  }
+
+  /**
+   * Erase everything of one namespace (mem0's `deleteAll({ userId })`): its memories, their
+   * history, the vectors cached for it and its keyword statistics, with the same guarantee as
+   * {@link Memory.forget} (no trace in the file's bytes). Other namespaces are untouched.
+   */
+  async erase(options: EraseOptions): Promise<EraseResult> {
+    this.writable();
+    const { namespace } = parseErase(options);
+    return this.backend.erase(namespace);
   }
 
   // ---- reads -------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { scopedKey } from '../embed/cache.js';
 import { MnemoliteError } from '../errors.js';
 import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import type { RankMeta } from '../backend/types.js';
-import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { AddResult } from '../types/memory.js';
 import type {
@@ -28,6 +28,7 @@ import { vectorWidthSql } from './schema.js';
 import { PgSearch } from './search.js';
 import { parseVector } from './sql.js';
 import type { PgStore } from './store.js';
+import * as erasing from './erase.js';
 import * as write from './write.js';
 
 const CACHE_MAX_ROWS = 20_000;
@@ -139,9 +140,9 @@ export class PostgresBackend implements Backend, PgStore {
     const key = namespace === undefined ? hash : scopedKey(namespace, hash);
     await this.db.query(
       'write the embedding cache',
-      `INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES ($1, $2, $3::real[], now())
+      `INSERT INTO embedding_cache(model, content_hash, embedding, used_at, namespace) VALUES ($1, $2, $3::real[], now(), $4)
        ON CONFLICT (model, content_hash) DO UPDATE SET used_at = excluded.used_at`,
-      [model, key, `{${Array.from(vector).join(',')}}`],
+      [model, key, `{${Array.from(vector).join(',')}}`, namespace ?? null],
     );
     if (++this.cacheWrites % 500 === 0) {
       await this.db.query(
@@ -168,7 +169,10 @@ export class PostgresBackend implements Backend, PgStore {
   }
 
   forget(id: string, ns: string | undefined): Promise<boolean> {
-    return write.forget(this, id, ns);
+    return erasing.forget(this, id, ns);
+  }
+  erase(namespace: string): Promise<EraseResult> {
+    return erasing.erase(this, namespace);
   }
 
   importBatch(items: ImportItem[], model: string | null, onConflict: 'skip' | 'replace'): Promise<{ imported: number; replaced: number; skipped: number }> {

@@ -479,10 +479,11 @@ export class Store {
     return out;
   }
 
-  putCache(model: string, hash: string, embedding: Buffer): void {
+  /** Keep a vector under `key`, recording the namespace it was cached for (null: every namespace). */
+  putCache(model: string, key: string, embedding: Buffer, namespace: string | null): void {
     this.stmt(
-      'INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at',
-    ).run(model, hash, embedding, new Date().toISOString());
+      'INSERT INTO embedding_cache(model, content_hash, embedding, used_at, namespace) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at',
+    ).run(model, key, embedding, new Date().toISOString(), namespace);
   }
 
   /** Bound the cache to `max` entries, dropping the least recently used. */
@@ -516,6 +517,26 @@ export class Store {
       await this.db.backup(dest);
     } catch (err) {
       throw storageError(err, dest, 'write the backup');
+    }
+  }
+
+  /**
+   * Copy the WAL into the file and truncate it to zero bytes, so old images of pages (a forgotten
+   * memory's text) do not linger in it. Waits at most `busyMs` for other connections' readers and
+   * writers; returns false when they kept it from completing (the next checkpoint finishes it).
+   */
+  checkpoint(busyMs: number): boolean {
+    if (this.path === ':memory:' || !this.db.open) return true;
+    const before = this.db.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyMs))}`);
+      const [r] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      return !!r && r.busy === 0;
+    } catch {
+      // A locked file is not the forget's failure: it is committed; a later checkpoint finishes it.
+      return false;
+    } finally {
+      this.db.pragma(`busy_timeout = ${before}`);
     }
   }
 
