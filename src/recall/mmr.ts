@@ -53,7 +53,10 @@ export function numberedTokenSets(sets: readonly (ReadonlySet<string> | undefine
     if (!set) return undefined;
     const out = Int32Array.from(set, (t) => {
       let id = ids.get(t);
-      if (id === undefined) ids.set(t, (id = ids.size));
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(t, id);
+      }
       return id;
     });
     return out.sort();

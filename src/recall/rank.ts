@@ -54,7 +54,9 @@ export function demoteSuperseded(list: FusedHit[], successorOf: ReadonlyMap<numb
     const j = s === undefined ? undefined : index.get(s);
     if (j === undefined || j === i) continue;
     succ[i] = j;
-    (preds[j] ??= []).push(i);
+    const p = preds[j];
+    if (p) p.push(i);
+    else preds[j] = [i];
   }
   const ord = Int32Array.from({ length: n }, (_, i) => i);
   const pos = Int32Array.from({ length: n }, (_, i) => i);
