@@ -28,7 +28,9 @@ async function launchBrowser(): Promise<{ browser?: Browser; problem?: string }>
     return { browser: await chromium.launch(LAUNCH) };
   } catch (e) {
     const why = String((e as Error).message ?? e).split('\n')[0];
-    return { problem: `${CHROMIUM} exists but cannot be launched (${why}): reinstall it with apt-get install -y chromium, or point MNEMOLITE_CHROMIUM at a working Chromium` };
+    return {
+      problem: `${CHROMIUM} exists but cannot be launched (${why}): reinstall it with apt-get install -y chromium, or point MNEMOLITE_CHROMIUM at a working Chromium`,
+    };
   }
 }
 const launched = await launchBrowser();
