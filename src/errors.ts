@@ -4,8 +4,11 @@ export interface ErrorCodeInfo {
   readonly http: number;
   /** Whether the HTTP server shows the library's message (else a generic one; the log has the details). */
   readonly httpShowsMessage: boolean;
-  /** CLI exit code: 1 for what the user can fix, 2 for a failure of the store itself. */
-  readonly exit: 1 | 2;
+  /**
+   * CLI exit code: 1 for every error the library reports, disk full included (the docs promise
+   * that 2 means an internal error, a bug, and nothing else).
+   */
+  readonly exit: 1;
   /** Whether the same call may succeed later unchanged (after a wait, or once the server is back). */
   readonly retryable: boolean;
   /** One sentence: when it happens. */
@@ -72,7 +75,7 @@ export const ERROR_CODES = {
   STORAGE: {
     http: 500,
     httpShowsMessage: false,
-    exit: 2,
+    exit: 1,
     retryable: false,
     meaning: 'The storage failed (disk full, I/O error, permission, a PostgreSQL error).',
   },
@@ -82,6 +85,13 @@ export const ERROR_CODES = {
     exit: 1,
     retryable: true,
     meaning: 'The PostgreSQL server cannot be reached, refused the login, or has no such database.',
+  },
+  FILE_REPLACED: {
+    http: 500,
+    httpShowsMessage: true,
+    exit: 1,
+    retryable: false,
+    meaning: 'The memory file was deleted, moved or replaced while it was open; nothing was written. Open it again (restart the server).',
   },
   UNSUPPORTED: {
     http: 501,
@@ -116,4 +126,24 @@ export class MnemoliteError extends Error {
 /** Shorthand for an {@link MnemoliteError} with code `INVALID_INPUT`. */
 export function invalid(message: string, details?: Record<string, unknown>): MnemoliteError {
   return new MnemoliteError('INVALID_INPUT', message, details);
+}
+
+/**
+ * `message` with every string of `hide` (the server's file path, the database URL) replaced by
+ * "the memory file": what a caller outside the process (an HTTP client, a model) may read.
+ */
+export function hidePaths(message: string, hide: readonly string[]): string {
+  let m = message;
+  for (const h of hide) if (h && m.includes(h)) m = m.split(h).join('the memory file');
+  return m;
+}
+
+/**
+ * What a caller outside the process may read of `err`: its message without server paths, or, for
+ * the codes whose details stay in the server's log (`httpShowsMessage: false`: storage failures,
+ * damaged files), a generic sentence.
+ */
+export function publicMessage(err: MnemoliteError, hide: readonly string[]): string {
+  if (!ERROR_CODES[err.code].httpShowsMessage) return 'The memory store could not complete the call because of a storage problem. The server log has details.';
+  return hidePaths(err.message, hide);
 }

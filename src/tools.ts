@@ -6,7 +6,8 @@
  * namespace.
  */
 import { z } from 'zod';
-import { MnemoliteError, type ErrorCode } from './errors.js';
+import { MnemoliteError, publicMessage, type ErrorCode } from './errors.js';
+import { capBytes, poisonKeyIn } from './text/json-bounds.js';
 import type { Memory } from './memory/memory.js';
 import type { MemoryRecord, RecallHit } from './types/memory.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
@@ -61,13 +62,20 @@ export type ToolResult =
     }
   | {
       ok: false;
-      /** The error message, readable by the model. */
+      /** The error message, readable by the model (no server path; storage details left out). */
       text: string;
-      /** `{ error: { code, message } }`. */
+      /** `{ error: { code, message } }`, with the same message as `text`. */
       data: { error: { code: ErrorCode; message: string } };
-      /** The typed error. */
+      /** The typed error with its full message, for the host's log. */
       error: MnemoliteError;
     };
+
+/**
+ * Largest answer of one tool call, in bytes of JSON of its memories (at least one is returned):
+ * a model cannot use more, and an MCP message must stay far below its 10 MiB limit. An answer cut
+ * short says so (`omitted`, or `nextOffset` to page on).
+ */
+export const TOOL_ANSWER_BYTES = 1024 * 1024;
 
 /** Options for {@link memoryTools}. */
 export interface MemoryToolsOptions {
@@ -195,6 +203,8 @@ export const inputSchemas = {
   memory_history: z
     .object({
       id: z.string().min(1).describe('The memory id whose earlier versions to show.'),
+      limit: z.number().int().min(1).max(100).optional().describe('Maximum versions (1-100, default 20).'),
+      offset: z.number().int().min(0).optional().describe('Versions to skip, oldest first, for paging (default 0).'),
     })
     .strict(),
   memory_forget: z
@@ -222,14 +232,23 @@ export const outputSchemas = {
   memory_recall: z.object({
     query: z.string(),
     count: z.number().int(),
+    omitted: z.number().int().optional(),
     hits: z.array(
       memoryOut.extend({ score: z.number(), relevance: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() }),
     ),
   }),
   memory_get: z.object({ memory: memoryOut }),
-  memory_list: z.object({ count: z.number().int(), total: z.number().int(), offset: z.number().int(), memories: z.array(memoryOut) }),
+  memory_list: z.object({
+    count: z.number().int(),
+    total: z.number().int(),
+    offset: z.number().int(),
+    nextOffset: z.number().int().optional(),
+    memories: z.array(memoryOut),
+  }),
   memory_history: z.object({
     id: z.string(),
+    offset: z.number().int(),
+    nextOffset: z.number().int().optional(),
     versions: z.array(
       z.object({
         id: z.string(),
@@ -354,6 +373,9 @@ function parseArgs(tool: MemoryToolName, args: unknown): Record<string, unknown>
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new MnemoliteError('INVALID_INPUT', `${tool}: the arguments must be a JSON object.`, { tool });
   }
+  // zod (and any object spread) drops such a key silently; HTTP refuses it, so the tools do too.
+  if (poisonKeyIn(value) !== null)
+    throw new MnemoliteError('INVALID_INPUT', `${tool}: the arguments use the forbidden key "__proto__" or "constructor.prototype"; rename it.`, { tool });
   const r = inputSchemas[tool].safeParse(value);
   if (!r.success) throw argError(tool, r.error.issues);
   return r.data as Record<string, unknown>;
@@ -448,10 +470,13 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
             }),
           )
         ).map(toToolHit);
-        const text = hits.length
-          ? `${hits.length} ${hits.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(hits)}`
+        const shown = capBytes(hits, TOOL_ANSWER_BYTES);
+        const omitted = hits.length - shown.length;
+        const more = omitted ? `\n(${omitted} more left out: the answer is limited to about 1 MiB; ask for fewer with limit.)` : '';
+        const text = shown.length
+          ? `${shown.length} ${shown.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(shown)}${more}`
           : `No relevant memory for "${query}".`;
-        return { text, data: { query, count: hits.length, hits } };
+        return { text, data: { query, count: shown.length, ...(omitted ? { omitted } : {}), hits: shown } };
       }
       case 'memory_get': {
         const m = await mem.get(a.id as string, scope);
@@ -469,20 +494,30 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
           until: a.until as string | undefined,
         });
         const offset = (a.offset as number | undefined) ?? 0;
-        const rows = (await mem.list({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset })).map(toToolMemory);
-        const total = await mem.count(filter);
+        // The page and its total in one snapshot.
+        const got = await mem.listWithTotal({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset });
+        const page = got.memories.map(toToolMemory);
+        const total = got.total;
+        const rows = capBytes(page, TOOL_ANSWER_BYTES);
+        const next = rows.length < page.length ? offset + rows.length : undefined;
+        const more = next !== undefined ? `\n(The answer is limited to about 1 MiB: list again with offset ${next} for the rest.)` : '';
         const text = rows.length
-          ? `${rows.length} of ${total} ${total === 1 ? 'memory' : 'memories'}, newest first${offset ? ` (skipping ${offset})` : ''}:\n${numbered(rows)}`
+          ? `${rows.length} of ${total} ${total === 1 ? 'memory' : 'memories'}, newest first${offset ? ` (skipping ${offset})` : ''}:\n${numbered(rows)}${more}`
           : total
             ? `No memories at offset ${offset}; there are ${total}.`
             : 'No memories stored yet.';
-        return { text, data: { count: rows.length, total, offset, memories: rows } };
+        return { text, data: { count: rows.length, total, offset, ...(next !== undefined ? { nextOffset: next } : {}), memories: rows } };
       }
       case 'memory_history': {
-        const versions = await mem.history(a.id as string, scope);
-        if (!versions.length)
+        const offset = (a.offset as number | undefined) ?? 0;
+        const limit = (a.limit as number | undefined) ?? 20;
+        // One more than asked tells whether another page follows.
+        const versions = await mem.history(a.id as string, { ...scope, offset, limit: limit + 1 });
+        if (!versions.length && !(offset > 0 && (await mem.get(a.id as string, { ...scope, includeExpired: true }))))
           throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
-        const out = versions.map((v) => ({
+        const shown = capBytes(versions.slice(0, limit), TOOL_ANSWER_BYTES);
+        const next = shown.length < versions.length ? offset + shown.length : undefined;
+        const out = shown.map((v) => ({
           id: v.id,
           content: v.content,
           validFrom: v.validFrom.toISOString(),
@@ -496,7 +531,12 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
               `${i + 1}. ${v.current ? '(current) ' : ''}${v.content}\n   ${v.validFrom.slice(0, 10)} → ${v.validUntil ? v.validUntil.slice(0, 10) : 'now'}${v.endedBy ? ` (${v.endedBy})` : ''}`,
           )
           .join('\n');
-        return { text: `${out.length} ${out.length === 1 ? 'version' : 'versions'}, oldest first:\n${text}`, data: { id: a.id as string, versions: out } };
+        const head = `${out.length} ${out.length === 1 ? 'version' : 'versions'}, oldest first${offset ? ` (skipping ${offset})` : ''}:`;
+        const more = next !== undefined ? `\n(More versions follow: call again with offset ${next}.)` : '';
+        return {
+          text: out.length ? `${head}\n${text}${more}` : `No versions at offset ${offset}.`,
+          data: { id: a.id as string, offset, ...(next !== undefined ? { nextOffset: next } : {}), versions: out },
+        };
       }
       case 'memory_forget': {
         const gone = await mem.forget(a.id as string, scope);
@@ -521,7 +561,9 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
       return { ok: true, ...r };
     } catch (err) {
       if (!(err instanceof MnemoliteError)) throw err;
-      return { ok: false, text: `Error (${err.code}): ${err.message}`, data: { error: { code: err.code, message: err.message } }, error: err };
+      // A model (and whoever reads its output) sees no server path and no storage details.
+      const message = publicMessage(err, [mem.path]);
+      return { ok: false, text: `Error (${err.code}): ${message}`, data: { error: { code: err.code, message } }, error: err };
     }
   };
 

@@ -182,6 +182,13 @@ const updateSchema = z
   .strict();
 
 const scopeSchema = z.object({ namespace: label(128).optional() }).strict();
+const historySchema = z
+  .object({
+    namespace: label(128).optional(),
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).optional(),
+  })
+  .strict();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
@@ -248,6 +255,23 @@ export function parseScope(v: unknown, verb: NamespacedVerb): { namespace: strin
 export function parseScope(v: unknown, verb?: NamespacedVerb): { namespace?: string } {
   const o = parse(scopeSchema, v, 'options');
   return verb ? { namespace: namespaceFor(verb, o.namespace) } : o;
+}
+
+const eraseSchema = z.object({ namespace: label(128) }).strict();
+
+/** `erase` options: one concrete namespace (never `"*"`: erasing every namespace is not one call). */
+export function parseErase(v: unknown): { namespace: string } {
+  if (v === undefined || v === null || typeof v !== 'object' || !('namespace' in v))
+    throw invalid('erase needs the namespace to erase: erase({ namespace: "user-42" }).');
+  const o = parse(eraseSchema, v, 'erase options');
+  if (o.namespace === ALL_NAMESPACES) throw invalid('erase takes one namespace, not "*": erase each namespace by name.');
+  return o;
+}
+
+/** `history` options: its scope, and the page of versions. */
+export function parseHistory(v: unknown): { namespace: string; offset?: number; limit?: number } {
+  const o = parse(historySchema, v, 'options');
+  return { ...o, namespace: namespaceFor('history', o.namespace) };
 }
 
 /** Storage filter from parsed options for `verb` (its namespace default applies); `*` means every namespace. */

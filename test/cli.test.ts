@@ -322,7 +322,7 @@ test('an unbuilt better-sqlite3 says to run npm rebuild better-sqlite3', () => {
   const r = spawnSync(process.execPath, [join(dir, 'dist', 'cli', 'main.js'), '--db', join(dir, 'm.db'), '--embedder', 'none', 'add', 'x'], {
     encoding: 'utf8',
   });
-  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /npm rebuild better-sqlite3/);
   assert.doesNotMatch(r.stderr, /Database error/);
 });

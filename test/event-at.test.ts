@@ -213,7 +213,7 @@ test('migrate file → PostgreSQL → file keeps eventAt', async () => {
   }
 });
 
-test('a schema-3 file (the previous DDL) migrates to 4: rows kept without eventAt, the time index is used', async () => {
+test('a schema-3 file (an earlier DDL) migrates to the current schema: rows kept without eventAt, the time index is used', async () => {
   const path = tempDb();
   const raw = new Database(path);
   raw.pragma('journal_mode = WAL');
@@ -226,10 +226,10 @@ test('a schema-3 file (the previous DDL) migrates to 4: rows kept without eventA
       VALUES ('old-1', 'default', 'Legacy memory about Oslo', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 'h')`)
     .run();
   raw.close();
-  assert.equal(SCHEMA_VERSION, 4);
+  assert.ok(SCHEMA_VERSION >= 4);
   const mem = await openMemory({ path, embedder: 'none' });
   try {
-    assert.equal((await mem.stats()).schemaVersion, 4);
+    assert.equal((await mem.stats()).schemaVersion, SCHEMA_VERSION);
     assert.equal((await mem.get('old-1'))!.eventAt, null);
     const n = await mem.add('New memory about Oslo', { eventAt: '2020-02-02T00:00:00Z' });
     assert.deepEqual(
@@ -272,7 +272,7 @@ for (const from of [3, 4]) {
     } finally {
       await c.end();
     }
-    assert.equal(PG_SCHEMA_VERSION, 5, 'schema 4 of PostgreSQL is the per-namespace keyword statistics; eventAt is 5');
+    assert.ok(PG_SCHEMA_VERSION >= 5, 'schema 4 of PostgreSQL is the per-namespace keyword statistics; eventAt is 5');
     const mem = await openMemory({ url: targets.pglite.url, postgres: { schema, poolSize: 1 }, embedder: 'none' });
     try {
       assert.equal((await mem.stats()).schemaVersion, PG_SCHEMA_VERSION);

@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { openMemory, type Memory } from '../src/index.js';
 import { parseTokens } from '../src/http/auth.js';
-import { DEFAULT_MAX_CONNECTIONS, createServer, serverUrl } from '../src/http/server.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, createServer, serverUrl } from '../src/http/server.js';
 import { cli, tempDb } from './helpers.js';
 import { startWorker } from './stress/lib/procs.js';
 
@@ -112,14 +113,14 @@ test('BUSY and READ_ONLY messages name no server path; stats for a namespace-lim
   assert.ok(!r.text.includes(path), r.text);
 });
 
-test('a list page is cut at about 16 MiB of JSON and says where the next one starts; paging that way returns every memory once', {
+test('a list page is cut at about 16 MiB of JSON and says where the next one starts; paging that way returns every memory once; a recall answer is cut the same way', {
   timeout: 300_000,
 }, async () => {
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   // 100 kB of control characters: each is 6 bytes of JSON (\u0001), 600 kB per memory.
   const n = 120;
   for (let i = 0; i < n; i += 20) {
-    await mem.addMany(Array.from({ length: 20 }, (_, j) => ({ content: `m${i + j} ${'\u0001'.repeat(99_000)}`, namespace: 'agent-1' })));
+    await mem.addMany(Array.from({ length: 20 }, (_, j) => ({ content: `m${i + j} harbour ${'\u0001'.repeat(99_000)}`, namespace: 'agent-1' })));
   }
   const u = await start(mem);
   const seen = new Set<string>();
@@ -141,6 +142,12 @@ test('a list page is cut at about 16 MiB of JSON and says where the next one sta
   }
   assert.equal(seen.size, n);
   assert.ok(pages >= 4, `${pages} pages`);
+  // The same memories as 1000 recall hits: a 500 (a string past V8's limit) before they were cut.
+  const rec = await req(u, 'POST', '/api/recall', { token: AGENT, body: { query: 'harbour', limit: 1000, mode: 'keyword' } });
+  assert.equal(rec.status, 200, rec.text.slice(0, 300));
+  assert.ok(rec.body.length <= 16 * 1024 * 1024 + 700_000, `recall answer of ${rec.body.length} bytes`);
+  assert.ok(rec.json.omitted > 0, 'the answer says how many hits it left out');
+  assert.equal(rec.json.hits.length + rec.json.omitted, n);
 });
 
 test('a body that is not valid UTF-8 is a 400 in the JSON error shape and stores nothing (no U+FFFD)', async () => {
@@ -269,4 +276,139 @@ test('connections beyond maxConnections are closed at once; a freed slot is usab
   const flag = cli(['--db', tempDb(), '--embedder', 'none', 'serve', '--port', '0', '--max-connections', '0']);
   assert.equal(flag.code, 1);
   assert.match(flag.stderr, /--max-connections must be a whole number from 1/);
+});
+
+test('prune through a namespace-limited token deletes only its expired memories: no vacuum or checkpoint of the shared file, no file-level numbers', async () => {
+  const path = tempDb();
+  const mem = await openMemory({ path, embedder: 'none' });
+  const old = { createdAt: '2020-01-01T00:00:00Z', ttl: '1d' };
+  const filler = 'x'.repeat(20_000);
+  await mem.addMany([
+    ...Array.from({ length: 20 }, (_, i) => ({ content: `agent-1 expired ${i} ${filler}`, namespace: 'agent-1', ...old })),
+    ...Array.from({ length: 20 }, (_, i) => ({ content: `agent-2 expired ${i} ${filler}`, namespace: 'agent-2', ...old })),
+  ]);
+  const u = await start(mem);
+  const FILE_FIELDS = ['autoVacuum', 'vacuum', 'freePagesBefore', 'freePagesAfter', 'bytesBefore', 'bytesAfter', 'note'];
+  for (const vacuum of ['auto', 'full']) {
+    const r = await req(u, 'POST', '/api/prune', { token: AGENT, body: { vacuum } });
+    assert.equal(r.status, 403, r.text);
+    assert.match(r.json.error.message, /every namespace/);
+  }
+  for (const dryRun of [true, false]) {
+    const r = await req(u, 'POST', '/api/prune', { token: AGENT, body: { dryRun } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.deleted, 20);
+    assert.deepEqual(
+      Object.keys(r.json).filter((k) => FILE_FIELDS.includes(k)),
+      [],
+      `no file-level field: ${r.text}`,
+    );
+  }
+  const free = (): number => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db.pragma('freelist_count', { simple: true }) as number;
+    } finally {
+      db.close();
+    }
+  };
+  assert.ok(free() > 0, 'the limited prune left the freed pages in place (no vacuum)');
+  const admin = await req(u, 'POST', '/api/prune', { token: ADMIN, body: {} });
+  assert.equal(admin.status, 200, admin.text);
+  assert.equal(admin.json.deleted, 20);
+  assert.equal(admin.json.vacuum, 'incremental');
+  assert.equal(typeof admin.json.bytesBefore, 'number');
+  assert.equal(free(), 0);
+});
+
+test('slow or idle sockets cannot hold every slot: a per-address cap closes the extra ones at once, and headers must arrive within the (short) headers timeout', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  const u = await start(mem, { maxConnections: 20, maxConnectionsPerAddress: 3, headersTimeoutMs: 300 });
+  const app = open[open.length - 1]!.app;
+  const url = new URL(u);
+  const connections = (): Promise<number> => new Promise<number>((r) => app.server.getConnections((_e, n) => r(n)));
+  const openFrom = (localAddress: string): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const s = connect({ port: Number(url.port), host: url.hostname, localAddress }, () => resolve(s));
+      s.once('error', reject);
+    });
+  /** What the server sends until it closes the socket. */
+  const untilClosed = (s: Socket): Promise<string> =>
+    new Promise((resolve) => {
+      let out = '';
+      s.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+      });
+      s.on('error', () => {});
+      s.on('close', () => resolve(out));
+    });
+  // Three sockets from one address that never finish their headers.
+  const slow = await Promise.all([0, 1, 2].map(() => openFrom('127.0.0.1')));
+  const slowEnds = slow.map((s) => {
+    s.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n');
+    return untilClosed(s);
+  });
+  // A fourth from the same address (once the server has counted the three) is closed at once, without an answer.
+  while ((await connections()) < 3) await new Promise((r) => setImmediate(r));
+  const extra = await openFrom('127.0.0.1');
+  const extraEnd = untilClosed(extra);
+  extra.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+  assert.equal(await extraEnd, '', 'the connection over the per-address cap gets no answer');
+  // Another address is served meanwhile (Linux routes all of 127/8 to loopback).
+  let other: Socket | undefined;
+  try {
+    other = await openFrom('127.0.0.2');
+  } catch {
+    other = undefined;
+  }
+  if (other) {
+    const end = untilClosed(other);
+    other.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    assert.match(await end, /^HTTP\/1.1 200/);
+  }
+  // The slow ones are answered 408 and closed by the server once the headers timeout passes.
+  for (const [i, end] of slowEnds.entries()) assert.match(await end, /^HTTP\/1.1 408/, `slow socket ${i}`);
+  // A socket that sends nothing at all is closed the same way (once the server has counted the others closed).
+  while ((await connections()) > 0) await new Promise((r) => setImmediate(r));
+  const silent = await openFrom('127.0.0.1');
+  assert.match(await untilClosed(silent), /^HTTP\/1.1 408/, 'silent socket');
+  // Defaults: 10 s for the headers (was 30 s, checked every 30 s), 5 s for an idle keep-alive connection (was Fastify's 72 s).
+  const u2 = await start(await openMemory({ path: tempDb(), embedder: 'none' }));
+  assert.ok(u2);
+  const server = open[open.length - 1]!.app.server;
+  assert.equal(server.headersTimeout, DEFAULT_HEADERS_TIMEOUT_MS);
+  assert.ok(DEFAULT_HEADERS_TIMEOUT_MS <= 10_000);
+  assert.equal(server.keepAliveTimeout, 5_000);
+  assert.throws(() => createServer({ memory: mem, maxConnectionsPerAddress: 0 }), { code: 'INVALID_INPUT' });
+});
+
+test('GET /api/memories/{id}/history pages (limit, offset) and cuts a page at about 16 MiB of JSON; paging returns every version once', {
+  timeout: 300_000,
+}, async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  // 60 versions of 100 kB of control characters: 600 kB of JSON each, 36 MB in all.
+  const { id } = await mem.add(`v0 ${'\u0001'.repeat(99_000)}`, { namespace: 'agent-1' });
+  for (let v = 1; v < 60; v++) await mem.update(id, { content: `v${v} ${'\u0001'.repeat(99_000)}` });
+  const u = await start(mem);
+  const seen: string[] = [];
+  let pages = 0;
+  for (let offset: number | undefined = 0; offset !== undefined; pages++) {
+    const r = await req(u, 'GET', `/api/memories/${id}/history?offset=${offset}`, { token: AGENT });
+    assert.equal(r.status, 200, r.text.slice(0, 300));
+    assert.ok(r.body.length <= 16 * 1024 * 1024 + 700_000, `page of ${r.body.length} bytes`);
+    seen.push(...(r.json.versions as { content: string }[]).map((v) => v.content.split(' ')[0]!));
+    offset = r.json.nextOffset;
+  }
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 60 }, (_, i) => `v${i}`),
+  );
+  assert.ok(pages >= 3, `${pages} pages`);
+  const small = await req(u, 'GET', `/api/memories/${id}/history?limit=5&offset=58`, { token: AGENT });
+  assert.deepEqual(
+    small.json.versions.map((v: { content: string }) => v.content.split(' ')[0]),
+    ['v58', 'v59'],
+  );
+  assert.equal(small.json.nextOffset, undefined);
+  assert.equal((await req(u, 'GET', `/api/memories/${id}/history?limit=0`, { token: AGENT })).status, 400);
 });

@@ -304,3 +304,65 @@ test('mnemolite mcp: a message over 10 MiB gets a JSON-RPC error and the server 
   p.stdin.end();
   assert.equal(await exited, 0);
 });
+
+test('mnemolite mcp: a "__proto__" key in the arguments is refused (-32602), not dropped; memory_history of 60 versions of 100 kB answers in pages', {
+  timeout: 180_000,
+}, async () => {
+  const db = tempDb();
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  const { id } = await mem.add(`version 0 ${'y'.repeat(99_000)}`, { namespace: 'a' });
+  for (let v = 1; v < 60; v++) await mem.update(id, { content: `version ${v} ${'y'.repeat(99_000)}` });
+  await mem.close();
+  const s = await startServer(db, ['--namespace', 'a']);
+  try {
+    await assert.rejects(
+      call(s, 'memory_store', JSON.parse('{"content":"poisoned","metadata":{"__proto__":{"admin":true},"b":1}}') as Record<string, unknown>),
+      (err: Error & { code?: number }) => err.code === -32602 && /"__proto__" is not allowed/.test(err.message),
+    );
+    const seen: string[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const r = await callOk(s, 'memory_history', { id, limit: 100, offset });
+      assert.ok(Buffer.byteLength(JSON.stringify(r.data)) <= 2 * 1024 * 1024, 'one page is about 1 MiB');
+      seen.push(...(r.data.versions as { content: string }[]).map((v) => v.content.slice(0, 11)));
+      offset = r.data.nextOffset as number | undefined;
+    }
+    assert.equal(seen.length, 60);
+    assert.equal(new Set(seen).size, 60);
+    assert.match(s.stderr(), /refused a message using the forbidden key "__proto__"/);
+  } finally {
+    await s.close();
+  }
+  const after = await openMemory({ path: db, embedder: 'none', readonly: true });
+  assert.equal(await after.count({ namespace: '*' }), 1, 'the poisoned memory was not stored');
+  await after.close();
+});
+
+test('the MCP stdio transport answers an answer it cannot send (not serialisable, or past the limit) with a JSON-RPC error, logged', async () => {
+  const { PassThrough } = await import('node:stream');
+  const { AnsweringStdioTransport } = await import('../src/mcp/stdio-transport.js');
+  const out = new PassThrough();
+  const logged: string[] = [];
+  const t = new AnsweringStdioTransport(new PassThrough(), out, { maxBytes: 1000, log: (l) => logged.push(l) });
+  let written = '';
+  out.on('data', (d: Buffer) => {
+    written += d;
+  });
+  await t.send({ jsonrpc: '2.0', id: 7, result: { big: 10n } as unknown as Record<string, unknown> });
+  await t.send({ jsonrpc: '2.0', id: 'x', result: { text: 'z'.repeat(2000) } });
+  await t.send({ jsonrpc: '2.0', id: 8, result: { fine: true } });
+  const lines = written
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: unknown; error?: { code: number }; result?: unknown });
+  assert.deepEqual(
+    lines.map((l) => [l.id, l.error?.code ?? 'ok']),
+    [
+      [7, -32603],
+      ['x', -32603],
+      [8, 'ok'],
+    ],
+  );
+  assert.equal(logged.length, 2);
+  assert.match(logged[0]!, /could not send the answer to request 7: .*BigInt/);
+  assert.match(logged[1]!, /more than the limit of 1000/);
+});

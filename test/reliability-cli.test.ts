@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { openMemory } from '../src/index.js';
 import { CLI, cli, tempDir } from './helpers.js';
 import { checkFile } from './stress/lib/filecheck.js';
 import { runs } from './stress/lib/prop.js';
@@ -169,9 +170,8 @@ test('CLI files: --db at a FIFO or /dev/null is refused before SQLite opens it (
     for (const args of [['list'], ['add', 'x'], ['--json', 'stats']]) {
       const r = cli(['--db', path, '--embedder', 'none', ...args]);
       assert.equal(r.code, 1, `${path} ${args.join(' ')}: exit ${r.code} ${r.stderr}`);
-      // With --json the error is one JSON object on stderr (docs/cli.md).
-      if (args[0] === '--json') assert.equal((JSON.parse(r.stderr) as { error: { code: string } }).error.code, 'NOT_A_DATABASE');
-      else assert.match(r.stderr, /^error: .*not a regular file/);
+      // With --json the error is one JSON object on stderr.
+      assert.match(args[0] === '--json' ? (JSON.parse(r.stderr) as { error: { message: string } }).error.message : r.stderr, /^(error: )?.*not a regular file/);
     }
   }
   assert.equal(existsSync('/dev/null-journal'), false);
@@ -220,4 +220,52 @@ test('CLI files: a failed import (or a dry run) into a new path leaves no file b
   const made = join(dir, 'made.db');
   assert.equal(cli(['--db', made, '--embedder', 'none', 'import', good]).code, 0);
   assert.equal(existsSync(made), true);
+});
+
+test('CLI stdout: a failed write (> /dev/full) fails every command with one error line (export: "the export is incomplete"); a reader closing the pipe ends it quietly', async (t) => {
+  if (!existsSync('/dev/full')) {
+    t.skip('no /dev/full on this system');
+    return;
+  }
+  const dir = tempDir();
+  const db = join(dir, 'm.db');
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  // Past the pipe buffer and Node's write chunks: about 300 kB of JSON.
+  await mem.addMany(Array.from({ length: 600 }, (_, i) => ({ content: `memory ${i} about tea and ${'biscuits '.repeat(50)}`, namespace: 'default' })));
+  const id = (await mem.list({ limit: 1 }))[0]!.id;
+  await mem.close();
+  const base = ['--db', db, '--embedder', 'none'];
+  for (const args of [['export'], ['--json', 'list', '--limit', '1000'], ['list'], ['recall', 'tea'], ['get', id], ['stats'], ['--json', 'stats']]) {
+    const full = openSync('/dev/full', 'w');
+    const r = spawnSync(process.execPath, [CLI, ...base, ...args], {
+      stdio: ['ignore', full, 'pipe'],
+      encoding: 'utf8',
+      env: { ...process.env, MNEMOLITE_DB: '' },
+    });
+    closeSync(full);
+    assert.equal(r.status, 1, `${args.join(' ')} > /dev/full: exit ${r.status}\n${r.stderr}`);
+    // One error: a line of text, or with --json one JSON object.
+    const errors = r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('error: ') || l.startsWith('{'))
+      .map((l) => (l.startsWith('{') ? `error: ${(JSON.parse(l) as { error: { code: string; message: string } }).error.message}` : l));
+    assert.equal(errors.length, 1, `${args.join(' ')}: one error line: ${r.stderr}`);
+    assert.match(errors[0]!, /^error: Writing to stdout failed \(ENOSPC\); the (export|output) is incomplete\./, args.join(' '));
+    assert.doesNotMatch(r.stderr, /\n\s+at |internal error/, `no stack trace: ${r.stderr}`);
+    if (args[0] === 'export') assert.match(r.stderr, /the export is incomplete/);
+  }
+  // `| head -c 100`: the reader stops early; no error, no stack trace, exit 0.
+  for (const args of [['export'], ['--json', 'list', '--limit', '1000']]) {
+    const r = await new Promise<{ code: number | null; stderr: string }>((res) => {
+      const p = spawn(process.execPath, [CLI, ...base, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MNEMOLITE_DB: '' } });
+      let stderr = '';
+      p.stderr.on('data', (d) => {
+        stderr += d;
+      });
+      p.stdout.once('data', () => p.stdout.destroy());
+      p.on('close', (code) => res({ code, stderr }));
+    });
+    assert.equal(r.code, 0, `${args.join(' ')} | head: exit ${r.code}\n${r.stderr}`);
+    assert.equal(r.stderr, '', args.join(' '));
+  }
 });

@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { MnemoliteError, openMemory, type Memory } from '../src/index.js';
 import { SCHEMA_VERSION } from '../src/store/schema.js';
+import { createServer, serverUrl } from '../src/http/server.js';
 import { CLI, HashEmbedder, cli, tempDir } from './helpers.js';
 import { property, runs } from './stress/lib/prop.js';
 
@@ -379,5 +380,59 @@ test('an immutable file (chattr +i): writes fail READ_ONLY through the API, read
     assertUntouched(path, before, 'immutable file');
   } finally {
     chattr('-i', path);
+  }
+});
+
+test('a file deleted or replaced while open: every write is FILE_REPLACED and writes nothing (it used to be acknowledged, then lost); HTTP answers it without the path', async () => {
+  const dir = tempDir();
+  for (const how of ['deleted', 'replaced by a restore', 'renamed away']) {
+    const path = join(dir, `${how.replace(/\W+/g, '-')}.db`);
+    const mem = await openMemory({ path, embedder: 'none' });
+    const { id } = await mem.add('written before the file went away');
+    if (how === 'deleted') {
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    } else if (how === 'replaced by a restore') {
+      const other = join(dir, 'restore.db');
+      const o = await openMemory({ path: other, embedder: 'none' });
+      await o.add('the restored copy');
+      await o.close();
+      renameSync(other, path);
+    } else {
+      renameSync(path, join(dir, 'moved.db'));
+    }
+    const writes: [string, () => Promise<unknown>][] = [
+      ['add', () => mem.add('lost if acknowledged')],
+      ['addMany', () => mem.addMany([{ content: 'lost too' }])],
+      ['update', () => mem.update(id, { content: 'changed' })],
+      ['forget', () => mem.forget(id)],
+      ['import', () => mem.import([{ content: 'imported' }])],
+    ];
+    for (const [what, run] of writes) {
+      await assert.rejects(run, (err: MnemoliteError) => {
+        assert.equal(err.code, 'FILE_REPLACED', `${how}, ${what}: ${err.message}`);
+        assert.match(err.message, /Nothing was written; open the file again/);
+        return true;
+      });
+    }
+    // Reads still see the file that was opened.
+    assert.equal((await mem.get(id))?.content, 'written before the file went away', how);
+    await mem.close();
+  }
+  // Over HTTP: a 500 naming "the memory file", not the server's path.
+  const path = join(dir, 'served.db');
+  const mem = await openMemory({ path, embedder: 'none' });
+  const app = createServer({ memory: mem, logError: () => {} });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    rmSync(path);
+    const r = await fetch(`${serverUrl(app)}/api/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"content":"x"}' });
+    const body = (await r.json()) as { error: { code: string; message: string } };
+    assert.equal(r.status, 500);
+    assert.equal(body.error.code, 'FILE_REPLACED');
+    assert.ok(!body.error.message.includes(dir), body.error.message);
+    assert.match(body.error.message, /the memory file was deleted/);
+  } finally {
+    await app.close();
+    await mem.close();
   }
 });

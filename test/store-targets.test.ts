@@ -17,6 +17,7 @@ import { CLI, HashEmbedder, cliAsync, runTs, tempDb } from './helpers.js';
 import { memory } from './arbitraries.js';
 import { freshSchema, startPglite, startPostgres, type PgServer } from './pg-servers.js';
 import { PG_SCHEMA_VERSION } from '../src/pg/schema.js';
+import { erasedCacheKeys } from '../src/lifecycle/erase.js';
 
 type Location = Pick<OpenOptions, 'path' | 'url' | 'postgres'>;
 
@@ -75,6 +76,52 @@ async function all(mem: Memory): Promise<ExportRecord[]> {
   const out: ExportRecord[] = [];
   for await (const r of mem.export({ vectors: true })) out.push(r);
   return out;
+}
+
+/** Rows of the store's tables (memories with their context, history, cache) whose text holds `needle`, and cache rows under `keys`. */
+async function rowsHolding(loc: Location, needle: string, keys: string[]): Promise<string[]> {
+  const like = `%${needle}%`;
+  const queries: [string, string][] = [
+    ['memories', 'SELECT count(*) AS n FROM memories WHERE content LIKE $1 OR context::text LIKE $1'],
+    ['memory_history', 'SELECT count(*) AS n FROM memory_history WHERE content LIKE $1'],
+  ];
+  const found: string[] = [];
+  if (loc.path) {
+    const db = new Database(loc.path, { readonly: true });
+    try {
+      for (const [t, q] of queries)
+        if (
+          (db
+            .prepare(q.replace(/::text/g, '').replace(/\$1/g, '@like'))
+            .pluck()
+            .get({ like }) as number) > 0
+        )
+          found.push(t);
+      if (
+        (db
+          .prepare('SELECT count(*) FROM embedding_cache WHERE content_hash IN (SELECT value FROM json_each(?))')
+          .pluck()
+          .get(JSON.stringify(keys)) as number) > 0
+      )
+        found.push('embedding_cache');
+    } finally {
+      db.close();
+    }
+    return found;
+  }
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: loc.url });
+  await c.connect();
+  try {
+    // Tables named with the schema: PGlite's one session is shared, so no SET search_path here.
+    const qualified = (q: string): string => q.replace(/\b(memories|memory_history|embedding_cache)\b/g, `"${loc.postgres!.schema}".$1`);
+    for (const [t, q] of queries) if (Number((await c.query(qualified(q), [like])).rows[0].n) > 0) found.push(t);
+    if (Number((await c.query(qualified('SELECT count(*) AS n FROM embedding_cache WHERE content_hash = ANY($1)'), [keys])).rows[0].n) > 0)
+      found.push('embedding_cache');
+  } finally {
+    await c.end();
+  }
+  return found;
 }
 
 for (const T of targets) {
@@ -401,6 +448,23 @@ for (const T of targets) {
             ['Carol moved to Lisbon, she lives in Lisbon now', 'current'],
           ],
         );
+        // Paged: each page in order, across the superseded predecessor and the memory's own versions.
+        await mem.update(neu.id, { content: 'Carol lives in Porto' });
+        const whole = (await mem.history(neu.id)).map((v) => v.content);
+        assert.equal(whole.length, 3);
+        for (const [offset, limit] of [
+          [0, 1],
+          [1, 1],
+          [1, 5],
+          [2, 1],
+          [3, 2],
+        ] as const)
+          assert.deepEqual(
+            (await mem.history(neu.id, { offset, limit })).map((v) => v.content),
+            whole.slice(offset, offset + limit),
+            `offset ${offset}, limit ${limit}`,
+          );
+        await rejects('INVALID_INPUT', () => mem.history(neu.id, { limit: 0 }));
         const before = JSON.stringify(await all(mem));
         await rejects('NOT_FOUND', () => mem.add('Dave lives in Rome', { supersedes: '01900000-0000-7000-8000-000000000000' }));
         await rejects('NOT_FOUND', () => mem.add('Erin lives in Oslo', { supersedes: old.id, namespace: 'elsewhere' }));
@@ -596,6 +660,81 @@ for (const T of targets) {
         }),
         { numRuns: 12, seed: 7 },
       );
+    });
+
+    test('forget and erase leave no row holding the text: not its history, the next turns’ context, a cached vector; erase reports and spares the others', async () => {
+      const loc = T.fresh();
+      const mem = await open(loc);
+      try {
+        const secret = 'the door code is qzvxkplmt 4451';
+        const before = 'the door code was wjrbnhgfd 1170';
+        for (let i = 0; i < 3; i++) await mem.add(`we talked about the garden, turn ${i}`, { namespace: 'u1', sessionId: 's' });
+        const { id } = await mem.add(before, { namespace: 'u1', sessionId: 's', key: 'door' });
+        await mem.update(id, { content: secret });
+        for (let i = 0; i < 3; i++) await mem.add(`and then about the garden again, turn ${i}`, { namespace: 'u1', sessionId: 's' });
+        if (T.vectors) await mem.recall(secret, { namespace: 'u1' });
+        const keys = erasedCacheKeys([secret, before], 'u1');
+        // The scan finds them before: the content and a later turn's context, the earlier version in the history, the cache when vectors are kept.
+        assert.ok((await rowsHolding(loc, 'qzvxkplmt', keys)).includes('memories'));
+        assert.ok((await rowsHolding(loc, 'wjrbnhgfd', keys)).includes('memory_history'));
+        if (T.vectors) assert.ok((await rowsHolding(loc, 'qzvxkplmt', keys)).includes('embedding_cache'));
+        assert.equal(await mem.forget(id), true);
+        for (const needle of ['qzvxkplmt', 'wjrbnhgfd']) assert.deepEqual(await rowsHolding(loc, needle, keys), [], needle);
+        // The later turns keep their other context and are still found through it.
+        const hits = await mem.recall('garden', { namespace: 'u1', mode: 'keyword', limit: 10 });
+        assert.equal(hits.length, 6);
+        if (T.vectors) assert.equal((await mem.recall('garden again turn', { namespace: 'u1', mode: 'vector', limit: 10 })).length, 6);
+        // Erase: the namespace, not its neighbour.
+        await mem.addMany([
+          { content: 'u2 keeps this', namespace: 'u2' },
+          { content: 'u2 and this too', namespace: 'u2' },
+        ]);
+        if (T.vectors) await mem.recall('what does u1 keep', { namespace: 'u1' });
+        const other = JSON.stringify((await all(mem)).filter((r) => r.namespace === 'u2'));
+        const r = await mem.erase({ namespace: 'u1' });
+        assert.deepEqual([r.namespace, r.memories, r.historyVersions], ['u1', 6, 0]);
+        if (T.vectors) assert.ok(r.cachedVectors >= 1, `${r.cachedVectors} cached vectors`);
+        assert.equal(await mem.count({ namespace: 'u1' }), 0);
+        assert.equal(JSON.stringify((await all(mem)).filter((x) => x.namespace === 'u2')), other);
+        assert.deepEqual(Object.keys((await mem.stats()).namespaces), ['u2']);
+        assert.equal((await mem.recall('keeps', { namespace: 'u2', mode: 'keyword' })).length, 1);
+        assert.equal((await mem.recall('garden', { namespace: 'u1', mode: 'keyword' })).length, 0);
+        await rejects('INVALID_INPUT', () => mem.erase({ namespace: '*' }));
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('a list page and its total are one snapshot while another process writes (HTTP list pages, memory_list)', {
+      skip: !T.concurrent && 'PGlite serves one backend session; covered by the other targets',
+      timeout: 120_000,
+    }, async () => {
+      const loc = T.fresh();
+      const mem = await open(loc);
+      try {
+        const shared = await mem.add('shared memory, version 0');
+        const writer = runTs('test/workers/store-writer.ts', [JSON.stringify({ loc, vectors: false, shared: shared.id, rounds: 150 }), '9']);
+        let done = false;
+        void writer.then(() => {
+          done = true;
+        });
+        let reads = 0;
+        while (!done || reads < 5) {
+          const { memories, total } = await mem.listWithTotal({ namespace: 'own', limit: 1000 });
+          assert.equal(memories.length, total, `read ${reads}: a page of ${memories.length} with a total of ${total}`);
+          reads++;
+          // The file answers synchronously: let the event loop see the writer exit.
+          await new Promise((r) => setImmediate(r));
+        }
+        assert.equal((await writer).code, 0);
+        assert.equal((await mem.listWithTotal({ namespace: 'own', limit: 1000 })).total, 150);
+        const page = await mem.listWithTotal({ namespace: 'own', limit: 10, offset: 145 });
+        assert.deepEqual([page.memories.length, page.total], [5, 150]);
+        const past = await mem.listWithTotal({ namespace: 'own', limit: 10, offset: 500 });
+        assert.deepEqual([past.memories.length, past.total], [0, 150]);
+      } finally {
+        await mem.close();
+      }
     });
 
     test('several processes write at once: no lost update, one row per key, one row per duplicate text', {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MEMORY_TOOL_NAMES, MnemoliteError, memoryTools, openMemory, type Memory, type ToolResult } from '../src/index.js';
+import { TOOL_ANSWER_BYTES } from '../src/tools.js';
+import { startWorker } from './stress/lib/procs.js';
 import { ROOT, runTs, tempDb } from './helpers.js';
 
 function ok(r: ToolResult): Record<string, unknown> {
@@ -311,5 +313,79 @@ test('memory_recall keeps only relevant memories by default and says so plainly 
     const all = ok(await t.execute('memory_recall', { query: 'deploy target standup', minRelevance: 0 })) as { count: number };
     assert.ok(all.count >= 2);
     fails(await t.execute('memory_recall', { query: 'Raspberry', minRelevance: 1.5 }), 'INVALID_INPUT', /minRelevance/);
+  });
+});
+
+test('tool errors name no server path and keep storage details for the host: BUSY says "the memory file"; result.error has the full message', async () => {
+  const path = tempDb();
+  const mem = await openMemory({ path, embedder: 'none', busyTimeoutMs: 50 });
+  const locker = await startWorker('locker.ts', { db: path });
+  try {
+    await locker.waitFor((l) => l.op === 'locked');
+    const r = await memoryTools(mem, { namespace: 'a' }).execute('memory_store', { content: 'blocked by the lock' });
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.equal(r.error.code, 'BUSY');
+    assert.ok(r.error.message.includes(path), 'the host sees the full message');
+    for (const shown of [r.text, r.data.error.message]) {
+      assert.ok(!shown.includes(path) && !shown.includes('mnemolite-test-'), shown);
+      assert.match(shown, /the memory file/);
+    }
+  } finally {
+    locker.send('release');
+    await locker.exited;
+    await mem.close();
+  }
+});
+
+test('memory_store refuses a "__proto__" (or constructor.prototype) key as HTTP does, instead of dropping it; nothing is stored', async () => {
+  await withMem(async (mem) => {
+    const tools = memoryTools(mem, { namespace: 'a' });
+    for (const args of [
+      '{"content":"poisoned","metadata":{"__proto__":{"admin":true},"source":"x"}}',
+      JSON.parse('{"content":"poisoned","metadata":{"__proto__":{"admin":true}}}') as unknown,
+      { content: 'poisoned', metadata: { constructor: { prototype: { admin: true } } } },
+    ]) {
+      const r = await tools.execute('memory_store', args);
+      fails(r, 'INVALID_INPUT', /forbidden key "__proto__"/);
+    }
+    assert.equal(await mem.count({ namespace: '*' }), 0);
+  });
+});
+
+test('tool answers are bounded in bytes: list, recall and history of 100 kB memories say where to go on (nextOffset, omitted); paging returns each once', async () => {
+  await withMem(async (mem) => {
+    const tools = memoryTools(mem, { namespace: 'a', minRelevance: 0 });
+    const big = (i: number): string => `note ${i} about the harbour ${'x'.repeat(99_000)}`;
+    await mem.addMany(Array.from({ length: 30 }, (_, i) => ({ content: big(i), namespace: 'a' })));
+    const bytes = (r: ToolResult): number => Buffer.byteLength(JSON.stringify(r.data)) + Buffer.byteLength(r.text);
+    const seen = new Set<string>();
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const r = await tools.execute('memory_list', { limit: 100, offset });
+      const d = ok(r) as { memories: { id: string }[]; nextOffset?: number };
+      assert.ok(bytes(r) <= 2.5 * TOOL_ANSWER_BYTES, `list answer of ${bytes(r)} bytes`);
+      for (const m of d.memories) seen.add(m.id);
+      if (d.nextOffset !== undefined) assert.match(r.text, new RegExp(`offset ${d.nextOffset}`));
+      offset = d.nextOffset;
+    }
+    assert.equal(seen.size, 30);
+    const rec = await tools.execute('memory_recall', { query: 'harbour', limit: 30 });
+    const rd = ok(rec) as { count: number; omitted?: number };
+    assert.ok(bytes(rec) <= 2.5 * TOOL_ANSWER_BYTES, `recall answer of ${bytes(rec)} bytes`);
+    assert.equal(rd.count + (rd.omitted ?? 0), 30);
+    assert.ok((rd.omitted ?? 0) > 0, 'recall was cut');
+    // 25 versions of 100 kB each.
+    const [first] = await mem.list({ namespace: 'a', limit: 1 });
+    for (let v = 0; v < 24; v++) await mem.update(first!.id, { content: `version ${v} ${big(v)}` });
+    const versions: string[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const r = await tools.execute('memory_history', { id: first!.id, limit: 100, offset });
+      const d = ok(r) as { versions: { content: string }[]; nextOffset?: number };
+      assert.ok(bytes(r) <= 2.5 * TOOL_ANSWER_BYTES, `history answer of ${bytes(r)} bytes`);
+      versions.push(...d.versions.map((x) => x.content.slice(0, 12)));
+      offset = d.nextOffset;
+    }
+    assert.equal(versions.length, 25);
+    assert.equal(new Set(versions).size, 25);
   });
 });

@@ -7,16 +7,17 @@ import { closeSync, constants as fsc, openSync, rmSync } from 'node:fs';
 import { scopedKey } from '../embed/cache.js';
 import { invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';
-import type { HistoryRow } from '../lifecycle/history.js';
+import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import { nearPolicy } from '../lifecycle/add.js';
 import type { RankMeta } from './types.js';
-import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
 import { prune as pruneExpired } from '../store/prune.js';
 import { Store } from '../store/store.js';
+import { eraseMemory, eraseNamespace } from './sqlite-erase.js';
 import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types/memory.js';
@@ -48,11 +49,14 @@ export class SqliteBackend implements Backend {
   private readonly index: SearchIndex;
   private writes = 0;
   private cacheWrites = 0;
+  /** How long forget waits for other connections before leaving the WAL's truncation to a later checkpoint. */
+  private readonly checkpointWaitMs: number;
 
   constructor(path: string, opts: ConnectionOptions & { model: string | null; dims: number }) {
     const { model, dims, ...conn } = opts;
     this.store = new Store(path, conn);
     this.location = path;
+    this.checkpointWaitMs = Math.min(conn.busyTimeoutMs ?? 5000, 2000);
     // One search index serves both legs; without an embedder it holds keywords only.
     this.index = new SearchIndex(this.store, model, dims);
   }
@@ -92,7 +96,7 @@ export class SqliteBackend implements Backend {
   }
 
   async cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void> {
-    this.store.putCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector));
+    this.store.putCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector), namespace ?? null);
     if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
   }
 
@@ -193,13 +197,23 @@ export class SqliteBackend implements Backend {
   }
 
   async forget(id: string, ns: string | undefined): Promise<boolean> {
-    const gone = this.store.write('forget a memory', () => {
+    const erased = this.store.write('forget a memory', () => {
       const row = this.store.getById(id);
-      if (!row || !inScope(row, ns)) return false;
-      return this.store.deleteBySeq(row.seq);
+      if (!row || !inScope(row, ns)) return null;
+      return eraseMemory(this.store, row);
     });
-    if (gone) this.afterWrite();
-    return gone;
+    if (!erased) return false;
+    this.afterWrite(1 + erased.contextsRewritten);
+    // The WAL still holds the pages as they were before: copy and truncate it now.
+    this.store.checkpoint(this.checkpointWaitMs);
+    return true;
+  }
+
+  async erase(namespace: string): Promise<EraseResult> {
+    const r = this.store.write('erase a namespace', () => eraseNamespace(this.store, namespace));
+    if (r.memories) this.afterWrite(r.memories);
+    this.store.checkpoint(this.checkpointWaitMs);
+    return { namespace, memories: r.memories, historyVersions: r.historyVersions, cachedVectors: r.cachedVectors };
   }
 
   async importBatch(
@@ -274,6 +288,13 @@ export class SqliteBackend implements Backend {
 
   async count(f: RowFilter): Promise<number> {
     return this.read('count memories', () => this.store.count(f));
+  }
+
+  async listPage(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }> {
+    // One read transaction: another process's commit cannot land between the page and the count.
+    return this.read('list memories', () =>
+      this.store.db.transaction(() => ({ rows: this.store.list(f, limit, offset, order), total: this.store.count(f) }))(),
+    );
   }
 
   async stats(f: RowFilter, model: string | null): Promise<StoreStats> {
@@ -388,31 +409,44 @@ export class SqliteBackend implements Backend {
   async historyRow(id: string): Promise<HistoryRow | undefined> {
     return this.read(
       'read the history',
-      () => this.store.stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined,
+      () => this.store.stmt('SELECT id, namespace, created_at FROM memories WHERE id = ?').get(id) as HistoryRow | undefined,
     );
   }
 
   async predecessors(id: string): Promise<HistoryRow[]> {
     return this.read(
       'read the history',
-      () =>
-        this.store
-          .stmt('SELECT id, namespace, content, category, metadata, created_at FROM memories WHERE superseded_by = ? ORDER BY seq')
-          .all(id) as HistoryRow[],
+      () => this.store.stmt('SELECT id, namespace, created_at FROM memories WHERE superseded_by = ? ORDER BY seq').all(id) as HistoryRow[],
     );
   }
 
-  async versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
+  async versions(id: string): Promise<{ version: number; replaced_at: string }[]> {
     return this.read(
       'read the history',
       () =>
-        this.store.stmt('SELECT content, category, metadata, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as {
-          content: string;
-          category: string | null;
-          metadata: string;
+        this.store.stmt('SELECT version, replaced_at FROM memory_history WHERE memory_id = ? ORDER BY version').all(id) as {
+          version: number;
           replaced_at: string;
         }[],
     );
+  }
+
+  async versionTexts(versions: number[]): Promise<Map<number, HistoryText>> {
+    return this.read('read the history', () => {
+      const rows = this.store
+        .stmt('SELECT version, content, category, metadata FROM memory_history WHERE version IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(versions)) as (HistoryText & { version: number })[];
+      return new Map(rows.map(({ version, ...t }) => [version, t]));
+    });
+  }
+
+  async memoryTexts(ids: string[]): Promise<Map<string, HistoryText>> {
+    return this.read('read the history', () => {
+      const rows = this.store
+        .stmt('SELECT id, content, category, metadata FROM memories WHERE id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(ids)) as (HistoryText & { id: string })[];
+      return new Map(rows.map(({ id, ...t }) => [id, t]));
+    });
   }
 
   // ---- file ----------------------------------------------------------------------------

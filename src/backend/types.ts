@@ -8,7 +8,7 @@
  * {@link HistorySource}) are declared here or below, so each store can implement them.
  */
 import type { HistorySource } from '../lifecycle/history.js';
-import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { AddResult } from '../types/memory.js';
 import type { ParsedAdd, ParsedUpdate } from '../validate.js';
@@ -164,11 +164,19 @@ export interface Backend extends RankSource, HistorySource {
   ): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
   /** Apply an update to memory `id` (visible in namespace `ns`, or any when undefined); throws NOT_FOUND. */
   update(id: string, ns: string | undefined, change: UpdateChange, model: string | null): Promise<MemoryRow>;
+  /**
+   * Delete memory `id` (visible in namespace `ns`, or any when undefined) with every copy of its
+   * text the store holds (src/lifecycle/erase.ts); false when there is no such memory.
+   */
   forget(id: string, ns: string | undefined): Promise<boolean>;
+  /** Delete every memory of a namespace with its history, the vectors cached for it and its keyword statistics. */
+  erase(namespace: string): Promise<EraseResult>;
 
   getById(id: string): Promise<MemoryRow | undefined>;
   list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]>;
   count(f: RowFilter): Promise<number>;
+  /** A page of `list` and the count of every match, read in one snapshot (so the two agree). */
+  listPage(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }>;
   stats(f: RowFilter, model: string | null): Promise<StoreStats>;
 
   /** Both legs of a recall (one round trip where the store allows it). */

@@ -22,7 +22,8 @@ const EXAMPLES = '90s, 15m, 12h, 7d, "7 days", 2w, 1y or 5000ms';
  */
 export function durationFlag(flag: string): (v: string) => number {
   return (v: string): number => {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(v);
+    // Trimmed first: `\s*([a-z]*)\s*$` would try every split of a long blank run (quadratic).
+    const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(v.trim());
     if (!m) throw new MnemoliteError('INVALID_INPUT', `${flag} must be a duration such as ${EXAMPLES}; got "${v}".`);
     const [, amount, rawUnit] = m;
     const unit = rawUnit!.toLowerCase();

@@ -36,6 +36,7 @@ import {
   type UpdateLifecycleFlags,
 } from './lifecycle.js';
 import { relevanceFlags, relevanceOptions, type RelevanceFlags } from './relevance-flags.js';
+import { flushStdout, isClosedPipe, stdoutError, stdoutFailure, watchStdout, writeStdout } from './stdout.js';
 
 interface Globals {
   db: string;
@@ -52,12 +53,27 @@ interface Globals {
 
 /** Human output: control characters made visible (stored text may hold terminal escapes). */
 const out = (s: string): void => {
-  process.stdout.write(`${visible(s)}\n`);
+  writeStdout(`${visible(s)}\n`);
 };
 /** `--json` output: exact. */
 const json = (v: unknown): void => {
-  process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+  writeStdout(`${JSON.stringify(v, null, 2)}\n`);
 };
+
+/** Wait until `stream` can take more, or has failed (no listener is left behind either way). */
+function drained(stream: Writable): Promise<void> {
+  return new Promise((res) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      res();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
+}
 
 function globals(cmd: Command): Globals {
   return cmd.optsWithGlobals<Globals>();
@@ -416,6 +432,21 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('erase')
+    .description("erase everything of one namespace: memories, history, cached vectors (no trace left in the file's bytes)")
+    .requiredOption('-n, --namespace <ns>', 'the namespace to erase')
+    .action(async (o: { namespace: string }, cmd: Command) => {
+      await withMemory(cmd, async (m, g) => {
+        const r = await m.erase({ namespace: o.namespace });
+        if (g.json) json(r);
+        else
+          out(
+            `erased namespace ${JSON.stringify(r.namespace)}: ${r.memories} memories, ${r.historyVersions} earlier versions, ${r.cachedVectors} cached vectors`,
+          );
+      });
+    });
+
+  program
     .command('stats')
     .description('counts, embedding model, file size')
     .option('-n, --namespace <ns>', 'only this namespace')
@@ -454,34 +485,38 @@ export function buildProgram(): Command {
               );
             }
           }
-          const stream: Writable = fd !== undefined ? createWriteStream('', { fd }) : process.stdout;
-          let failed: Error | undefined;
-          stream.on('error', (err) => {
-            failed = err;
-          });
+          const toStdout = fd === undefined;
+          const stream: Writable = toStdout ? process.stdout : createWriteStream('', { fd });
+          let fileError: Error | undefined;
+          if (!toStdout)
+            stream.on('error', (err) => {
+              fileError = err;
+            });
+          const failed = (): Error | undefined => (toStdout ? stdoutFailure() : fileError);
           let n = 0;
           for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
-            if (failed) break;
-            if (!stream.write(`${JSON.stringify(rec)}\n`))
-              await new Promise((r) => {
-                stream.once('drain', r);
-                stream.once('error', r);
-              });
+            if (failed()) break;
+            if (!stream.write(`${JSON.stringify(rec)}\n`)) await drained(stream);
             n++;
           }
-          if (stream !== process.stdout) {
-            if (!failed)
-              await new Promise<void>((res) => {
-                stream.once('error', () => res());
-                stream.end(() => res());
-              });
-            if (failed)
-              throw new MnemoliteError(
-                'STORAGE',
-                `Writing ${file} failed (${failed.message}); the export is incomplete. Check free space and permissions, then export again to a new file.`,
-              );
-            process.stderr.write(`exported ${n} memories to ${file}\n`);
+          if (toStdout) {
+            // Every line must have reached stdout's file or pipe: a full disk fails the export.
+            await flushStdout();
+            const err = stdoutFailure();
+            if (err && !isClosedPipe(err)) throw stdoutError(err, 'the export');
+            return;
           }
+          if (!fileError)
+            await new Promise<void>((res) => {
+              stream.once('error', () => res());
+              stream.end(() => res());
+            });
+          if (fileError)
+            throw new MnemoliteError(
+              'STORAGE',
+              `Writing ${file} failed (${fileError.message}); the export is incomplete. Check free space and permissions, then export again to a new file.`,
+            );
+          process.stderr.write(`exported ${n} memories to ${file}\n`);
         },
         { readonly: true },
       );
@@ -609,6 +644,7 @@ function reportError(asJson: boolean, code: string, message: string): void {
 
 /** Run the CLI; resolves to the exit code (0 ok, 1 user error, 2 internal error). */
 export async function main(argv: string[]): Promise<number> {
+  watchStdout();
   const asJson = wantsJson(argv);
   const program = buildProgram().exitOverride();
   // With --json, commander's usage errors become the same JSON object as every other error.
@@ -621,6 +657,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     await program.parseAsync(argv);
+    // Output that did not reach its file is a failed command, not a success.
+    await flushStdout();
+    const failed = stdoutFailure();
+    if (failed && !isClosedPipe(failed)) throw stdoutError(failed);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { MnemoliteError, openMemory } from '../index.js';
 import { isLoopback, parseTokens } from '../http/auth.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_CONNECTIONS, createServer, serverUrl } from '../http/server.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, createServer, serverUrl } from '../http/server.js';
 import { STRONG_TOKEN_BITS } from '../http/token-strength.js';
 import { storeOptions } from './store-options.js';
 import { embedderFromFlags, type EmbedderFlags } from './embedder.js';
@@ -11,6 +11,7 @@ interface ServeOptions {
   host: string;
   bodyLimit: number;
   maxConnections: number;
+  maxConnectionsPerAddress: number;
   readOnly?: boolean;
   inspector: boolean;
 }
@@ -57,6 +58,12 @@ export function registerServe(program: Command): void {
       wholeNumber('--max-connections', 1, 100_000),
       DEFAULT_MAX_CONNECTIONS,
     )
+    .option(
+      '--max-connections-per-address <n>',
+      'most connections open at once from one client address (behind a reverse proxy: as many as --max-connections)',
+      wholeNumber('--max-connections-per-address', 1, 100_000),
+      DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    )
     .option('--read-only', 'open the memory file read-only: the API and inspector can look but not change')
     .option('--no-inspector', 'do not serve the web inspector at /')
     .addHelpText(
@@ -84,7 +91,15 @@ Security:
       const mem = await openMemory({ ...storeOptions(g), embedder: await embedderFromFlags(g), ...(o.readOnly ? { readonly: true } : {}) });
       let app: ReturnType<typeof createServer> | undefined;
       try {
-        app = createServer({ memory: mem, host: o.host, tokens, bodyLimit: o.bodyLimit, maxConnections: o.maxConnections, inspector: o.inspector });
+        app = createServer({
+          memory: mem,
+          host: o.host,
+          tokens,
+          bodyLimit: o.bodyLimit,
+          maxConnections: o.maxConnections,
+          maxConnectionsPerAddress: o.maxConnectionsPerAddress,
+          inspector: o.inspector,
+        });
         await app.listen({ port: o.port, host: o.host }).catch((err: unknown) => {
           throw listenError(err, o.host, o.port);
         });

@@ -1,5 +1,6 @@
 import { MnemoliteError } from '../errors.js';
 import type { Embedder } from './provider.js';
+import { trimEndChars } from '../text/trim.js';
 
 /** Options for {@link OpenAIEmbedder}. */
 export interface OpenAIEmbedderOptions {
@@ -51,7 +52,7 @@ export class OpenAIEmbedder implements Embedder {
       throw new MnemoliteError('INVALID_INPUT', `Unknown vector length for model "${o.model}": pass dims (e.g. { dims: 768 }).`);
     }
     this.dims = dims;
-    const baseURL = (o.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+    const baseURL = trimEndChars(o.baseURL ?? 'https://api.openai.com/v1', '/');
     this.opts = {
       model: o.model,
       baseURL,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES, hidePaths } from '../errors.js';
 import { MnemoliteError } from '../index.js';
 
 /** An error answered with a 4xx status and a JSON body `{ error: { code, message, details? } }`. */
@@ -44,9 +44,7 @@ export function describeIssues(where: string, error: z.ZodError): string {
 export function toErrorResponse(err: unknown, hide: readonly string[] = []): { status: number; body: ErrorBody; internal: boolean } {
   const r = errorResponse(err);
   // Library messages name the file (useful in a terminal); no server-side path reaches a client.
-  for (const h of hide) {
-    if (h && r.body.error.message.includes(h)) r.body.error.message = r.body.error.message.split(h).join('the memory file');
-  }
+  r.body.error.message = hidePaths(r.body.error.message, hide);
   return r;
 }
 

@@ -14,6 +14,7 @@ import {
   ContextResultSchema,
   StatsSchema,
   ForgetResult,
+  EraseResultSchema,
   HistoryResult,
   PruneResultSchema,
 } from './schemas.js';
@@ -40,6 +41,7 @@ const OUTPUTS: Record<string, z.ZodType> = {
   RecallResult,
   ContextResult: ContextResultSchema,
   ForgetResult,
+  EraseResult: EraseResultSchema,
   Stats: StatsSchema,
   HistoryResult,
   PruneResult: PruneResultSchema,

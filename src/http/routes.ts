@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AddOptions, Memory, MemoryRecord } from '../index.js';
+import { capBytes } from '../text/json-bounds.js';
 import { allows, type Principal } from './auth.js';
 import { HttpError } from './errors.js';
 import { route, type RouteDef } from './route.js';
@@ -8,8 +9,10 @@ import {
   AddManyBody,
   ExportQuery,
   GetQuery,
+  HistoryQuery,
   IdParams,
   ListQuery,
+  NamespaceParams,
   PruneBody,
   RecallBody,
   ContextBody,
@@ -26,16 +29,6 @@ const ALL = '*';
  * times over) would otherwise build a string past V8's limit. At least one memory is returned.
  */
 export const LIST_PAGE_BYTES = 16 * 1024 * 1024;
-
-/** The leading records whose JSON fits in `budget` bytes (at least one). */
-function capBytes<T>(records: T[], budget: number): T[] {
-  let used = 0;
-  for (let i = 0; i < records.length; i++) {
-    used += Buffer.byteLength(JSON.stringify(records[i])) + 1;
-    if (used > budget && i > 0) return records.slice(0, i);
-  }
-  return records;
-}
 
 function grantText(p: Principal): string {
   return p.namespaces === '*' ? 'every namespace' : p.namespaces.map((n) => JSON.stringify(n)).join(', ');
@@ -136,8 +129,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ query, principal }) {
         const { limit = 50, offset = 0, order, namespace, ...filter } = query;
         const f = defined({ ...filter, namespace: scopeNamespace(principal, namespace, ALL) });
-        const page = await mem.list(defined({ ...f, limit, offset, order }) as Parameters<Memory['list']>[0]);
-        const total = await mem.count(f as Parameters<Memory['count']>[0]);
+        const { memories: page, total } = await mem.listWithTotal(defined({ ...f, limit, offset, order }) as Parameters<Memory['list']>[0]);
         const memories = capBytes(page, LIST_PAGE_BYTES);
         // A page cut short by its size says where the next one starts.
         return memories.length < page.length ? { memories, total, limit, offset, nextOffset: offset + memories.length } : { memories, total, limit, offset };
@@ -167,14 +159,18 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       auth: true,
       summary: 'Earlier versions of a memory',
       description:
-        'Content changes (by update or a key upsert) keep the previous text; memories it superseded contribute theirs. Oldest first; the last version is the current content.',
+        'Content changes (by update or a key upsert) keep the previous text; memories it superseded contribute theirs. Oldest first; the last version is the current content. Paged: limit (default 100) and offset; a page is also cut at ~16 MiB of JSON. nextOffset is set when more versions follow.',
       params: IdParams,
-      query: ScopeQuery,
-      responses: { 200: { description: 'The versions', schema: 'HistoryResult' } },
+      query: HistoryQuery,
+      responses: { 200: { description: 'A page of versions', schema: 'HistoryResult' } },
       errors: [400, 401, 403, 404],
       async handler({ params, query, principal }) {
-        const rec = await visible(mem, principal, params.id, query.namespace);
-        return { versions: await mem.history(params.id, { namespace: rec.namespace }) };
+        const { limit = 100, offset = 0, namespace } = query;
+        const rec = await visible(mem, principal, params.id, namespace);
+        // One more than asked tells whether another page follows; only the page's texts are read.
+        const got = await mem.history(params.id, { namespace: rec.namespace, offset, limit: limit + 1 });
+        const versions = capBytes(got.slice(0, limit), LIST_PAGE_BYTES);
+        return versions.length < got.length ? { versions, limit, offset, nextOffset: offset + versions.length } : { versions, limit, offset };
       },
     }),
     route({
@@ -216,6 +212,23 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       },
     }),
     route({
+      method: 'DELETE',
+      path: '/api/namespaces/:namespace',
+      operationId: 'eraseNamespace',
+      tag: 'memories',
+      auth: true,
+      summary: 'Erase everything of one namespace',
+      description:
+        "Deletes every memory of the namespace with its history, the vectors cached for it and its keyword statistics, leaving no trace in the file's bytes (as forget does). The token must cover the namespace. Answers what was removed.",
+      params: NamespaceParams,
+      responses: { 200: { description: 'What was removed', schema: 'EraseResult' } },
+      errors: [400, 401, 403, 409],
+      async handler({ params, principal }) {
+        if (params.namespace === ALL) throw new HttpError(400, 'INVALID_INPUT', 'Erase one namespace at a time, by name: "*" is not a namespace.');
+        return mem.erase({ namespace: scopeNamespace(principal, params.namespace, ALL) });
+      },
+    }),
+    route({
       method: 'POST',
       path: '/api/recall',
       operationId: 'recall',
@@ -234,7 +247,9 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
           query,
           defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1],
         );
-        return { hits };
+        // Cut as list pages are: 1000 hits of 100 kB must not build one string past V8's limit.
+        const shown = capBytes(hits, LIST_PAGE_BYTES);
+        return shown.length < hits.length ? { hits: shown, omitted: hits.length - shown.length } : { hits };
       },
     }),
     route({
@@ -283,17 +298,27 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       tag: 'file',
       auth: true,
       summary: 'Delete expired memories and reclaim space',
-      description: 'Deletes expired memories (pinned ones never) with their history. Without namespace, prunes every namespace the caller may see.',
+      description:
+        'Deletes expired memories (pinned ones never) with their history. Without namespace, prunes every namespace the caller may see. Reclaiming space (vacuum, checkpoint) is file-level maintenance: only a token with access to every namespace runs it and sees the file-level fields.',
       body: PruneBody,
       bodyName: 'PruneRequest',
       responses: { 200: { description: 'What was (or, with dryRun, would be) deleted', schema: 'PruneResult' } },
       errors: [400, 401, 403, 409, 413, 415],
       async handler({ body, principal }) {
         const ns = scopeNamespace(principal, body.namespace, ALL);
-        if (body.vacuum === 'full' && principal.namespaces !== '*') {
-          throw new HttpError(403, 'FORBIDDEN', 'vacuum "full" rebuilds the whole file; it needs a token with access to every namespace.');
+        const limited = principal.namespaces !== '*';
+        if (limited && body.vacuum !== undefined && body.vacuum !== 'none') {
+          throw new HttpError(
+            403,
+            'FORBIDDEN',
+            `vacuum "${body.vacuum}" reclaims space in the whole file (shared by every namespace); it needs a token with access to every namespace. Leave vacuum out (or "none") to delete your expired memories.`,
+          );
         }
-        return mem.prune(defined({ ...(ns !== ALL ? { namespace: ns } : {}), dryRun: body.dryRun, vacuum: body.vacuum }));
+        const r = await mem.prune(defined({ ...(ns !== ALL ? { namespace: ns } : {}), dryRun: body.dryRun, vacuum: limited ? 'none' : body.vacuum } as const));
+        if (!limited) return r;
+        // The file's size and free pages are every tenant's: a limited token sees only its own deletions.
+        const { autoVacuum: _a, vacuum: _v, freePagesBefore: _f, freePagesAfter: _g, bytesBefore: _b, bytesAfter: _c, note: _n, ...own } = r;
+        return own;
       },
     }),
     route({

@@ -169,6 +169,11 @@ export const ScopeQuery = z
   })
   .strict();
 
+export const HistoryQuery = ScopeQuery.extend({
+  limit: qInt(1, 1000, 'Maximum versions (default 100)').optional(),
+  offset: qInt(0, Number.MAX_SAFE_INTEGER, 'Versions to skip, oldest first (default 0)').optional(),
+}).strict();
+
 export const GetQuery = ScopeQuery.extend({
   includeExpired: qBool('Return it even if it has expired (and is not pruned yet)').optional(),
 }).strict();
@@ -180,7 +185,9 @@ export const PruneBody = z
     vacuum: z
       .enum(['auto', 'full', 'none'])
       .optional()
-      .describe('Space reclaiming after the delete (default auto; full needs a token with access to every namespace)'),
+      .describe(
+        'Space reclaiming after the delete (default auto; auto and full need a token with access to every namespace: a limited token prunes with none)',
+      ),
   })
   .strict();
 
@@ -294,7 +301,14 @@ export const ListResult = z.object({
   nextOffset: z.number().int().optional().describe('Set when the page was cut short by its size (about 16 MiB of JSON): fetch the rest from this offset'),
 });
 
-export const RecallResult = z.object({ hits: z.array(RecallHitSchema) });
+export const RecallResult = z.object({
+  hits: z.array(RecallHitSchema),
+  omitted: z
+    .number()
+    .int()
+    .optional()
+    .describe('Set when the answer was cut by its size (about 16 MiB of JSON): the lowest-ranked hits left out. Ask for a smaller limit.'),
+});
 
 export const ContextBody = z
   .object({
@@ -326,6 +340,13 @@ export const ContextResultSchema = z.object({
 });
 export const AddManyResult = z.object({ results: z.array(AddResultSchema) });
 export const ForgetResult = z.object({ id: z.string(), forgotten: z.literal(true) });
+export const NamespaceParams = z.object({ namespace: z.string().min(1).max(128).describe('The namespace to erase (one name, not "*")') });
+export const EraseResultSchema = z.object({
+  namespace: z.string(),
+  memories: z.number().int().describe('Memories deleted'),
+  historyVersions: z.number().int().describe('Earlier versions deleted with them'),
+  cachedVectors: z.number().int().describe('Cached vectors removed (query vectors cached for the namespace, vectors of its texts)'),
+});
 export const MeResult = z.object({
   auth: z.enum(['none', 'token']).describe('none: no token is configured (loopback only); token: authenticated by a bearer token'),
   namespaces: z.union([z.literal('*'), z.array(z.string())]).describe('"*" or the namespaces (and prefix* patterns) this caller may use'),
@@ -356,6 +377,9 @@ export const HistoryResult = z.object({
       }),
     )
     .describe('Oldest first; the last is the current content'),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  nextOffset: z.number().int().optional().describe('Set when more versions follow (the limit was reached, or the page was cut at about 16 MiB of JSON)'),
 });
 
 export const PruneResultSchema = z.looseObject({
@@ -364,11 +388,11 @@ export const PruneResultSchema = z.looseObject({
   historyDeleted: z.number().int(),
   pinnedKept: z.number().int(),
   dryRun: z.boolean(),
-  autoVacuum: z.string(),
-  vacuum: z.string(),
-  freePagesBefore: z.number().int(),
-  freePagesAfter: z.number().int(),
-  bytesBefore: z.number().int(),
-  bytesAfter: z.number().int(),
+  autoVacuum: z.string().optional().describe("The file's auto_vacuum mode (omitted for namespace-limited tokens, as are the fields below)"),
+  vacuum: z.string().optional().describe('Space reclaiming that ran: none, incremental or full'),
+  freePagesBefore: z.number().int().optional(),
+  freePagesAfter: z.number().int().optional(),
+  bytesBefore: z.number().int().optional().describe('Size of the whole file before'),
+  bytesAfter: z.number().int().optional(),
   note: z.string().optional(),
 });

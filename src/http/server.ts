@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { MnemoliteError, type Memory } from '../index.js';
+import { isPoisonKey } from '../text/json-bounds.js';
 import { isLoopback, matchToken, type Principal, type TokenEntry } from './auth.js';
 import { HttpError, describeIssues, toErrorResponse, type ErrorBody } from './errors.js';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector/assets.js';
@@ -21,6 +22,22 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  */
 export const DEFAULT_MAX_CONNECTIONS = 256;
 
+/**
+ * Default cap on connections from one address: one client (or a few hundred sockets that never
+ * finish their headers) cannot take every slot. Behind a reverse proxy every connection comes from
+ * the proxy's address: raise it to `maxConnections` there.
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
+
+/**
+ * Default time a connection has to send its request line and headers, which carry the token:
+ * until then nobody is authenticated, so a slot is not held for long.
+ */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/** An idle keep-alive connection is closed after this (Node's default; Fastify's is 72 s). */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
 /** Largest request line plus headers, in bytes (Node's default `maxHeaderSize`). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -36,6 +53,10 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Most connections open at once (default {@link DEFAULT_MAX_CONNECTIONS}); more are closed at once. */
   maxConnections?: number;
+  /** Most connections open at once from one address (default {@link DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}, at most `maxConnections`). */
+  maxConnectionsPerAddress?: number;
+  /** Milliseconds a connection has to send its request line and headers (default {@link DEFAULT_HEADERS_TIMEOUT_MS}); then 408 and closed. */
+  headersTimeoutMs?: number;
   /** Serve the web inspector at `/` (default true). */
   inspector?: boolean;
   /** Where unexpected errors are logged (default: stderr). */
@@ -134,7 +155,7 @@ function parseJsonBody(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text, (k, v: unknown) => {
-      if (k === '__proto__' || (k === 'constructor' && v !== null && typeof v === 'object' && 'prototype' in v)) poisoned = true;
+      if (isPoisonKey(k, v)) poisoned = true;
       return v;
     });
   } catch (err) {
@@ -177,13 +198,20 @@ export function createServer(options: ServerOptions): FastifyInstance {
     throw new MnemoliteError('INVALID_INPUT', 'The body limit must be a whole number of bytes, at least 1024.');
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new MnemoliteError('INVALID_INPUT', 'maxConnections must be a whole number, 1 or more.');
+  const perAddress = Math.min(options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, maxConnections);
+  if (!Number.isInteger(perAddress) || perAddress < 1) throw new MnemoliteError('INVALID_INPUT', 'maxConnectionsPerAddress must be a whole number, 1 or more.');
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  if (!Number.isInteger(headersTimeout) || headersTimeout < 100 || headersTimeout > 120_000)
+    throw new MnemoliteError('INVALID_INPUT', 'headersTimeoutMs must be a whole number of milliseconds from 100 to 120000.');
 
   const app = Fastify({
     logger: false,
     bodyLimit,
     routerOptions: { maxParamLength: 200 },
     requestTimeout: 120_000,
-    http: { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 30_000 },
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // Node checks the timeouts on this interval (default 30 s, which would stretch a 10 s timeout to 40 s).
+    http: { maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeout / 4)) },
     return503OnClosing: true,
     clientErrorHandler: (err, socket) => answerClientError(err, socket),
     frameworkErrors: (err, _req, res) => {
@@ -208,6 +236,22 @@ export function createServer(options: ServerOptions): FastifyInstance {
   app.decorateRequest('principal', null);
   // Node closes connections beyond this as soon as they are accepted (no response is possible).
   app.server.maxConnections = maxConnections;
+  // The same per address, so that one client cannot hold every slot.
+  const perHost = new Map<string, number>();
+  app.server.on('connection', (socket: Duplex & { remoteAddress?: string }) => {
+    const addr = socket.remoteAddress ?? '';
+    const n = (perHost.get(addr) ?? 0) + 1;
+    if (n > perAddress) {
+      socket.destroy();
+      return;
+    }
+    perHost.set(addr, n);
+    socket.once('close', () => {
+      const left = (perHost.get(addr) ?? 1) - 1;
+      if (left > 0) perHost.set(addr, left);
+      else perHost.delete(addr);
+    });
+  });
 
   const authRequired = tokens.length > 0;
   const version = VERSION;

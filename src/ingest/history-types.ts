@@ -1,4 +1,5 @@
 /** What the history parsers (one file per export format) produce. */
+import { trimEndChars } from '../text/trim.js';
 
 /** One message of an imported conversation, already cleaned (no system/tool noise, not empty). */
 export interface HistoryMessage {
@@ -51,10 +52,8 @@ export function cleanText(text: string): { text: string; truncated: boolean } {
   // eslint-disable-next-line no-control-regex
   let t = text.replace(/\u0000/g, '').trim();
   if (Buffer.byteLength(t, 'utf8') <= MAX_MESSAGE_BYTES) return { text: t, truncated: false };
-  t = Buffer.from(t, 'utf8')
-    .subarray(0, MAX_MESSAGE_BYTES)
-    .toString('utf8')
-    .replace(/\uFFFD+$/, '');
+  t = Buffer.from(t, 'utf8').subarray(0, MAX_MESSAGE_BYTES).toString('utf8');
+  t = trimEndChars(t, '\uFFFD');
   return { text: `${t} […]`, truncated: true };
 }
 

@@ -10,7 +10,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import { MnemoliteError, invalid } from '../errors.js';
 import type { Memory } from '../memory/memory.js';
 import type { AddInput, MemoryRecord } from '../types/memory.js';
-import { estimateTokens } from '../text/words.js';
+import { estimateTokens, wordCount } from '../text/words.js';
 
 /** Options for {@link chunkMarkdown}. */
 export interface ChunkOptions {
@@ -33,7 +33,37 @@ export interface MarkdownChunk {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const blank = (c: string | undefined): boolean => c === ' ' || c === '\t';
+
+/**
+ * An ATX heading (`## Title ##`): its level and title (`undefined` for a bare `##`), or null. What
+ * `/^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/` matches, in one pass: that regex was
+ * quadratic on a heading line with a long run of spaces (12.5 s for one line).
+ */
+export function atxHeading(line: string): { level: number; title: string | undefined } | null {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i++;
+  let j = i;
+  while (j < line.length && line[j] === '#') j++;
+  const level = j - i;
+  if (level < 1 || level > 6) return null;
+  // `.` stops at a line terminator and `$` is the end of the line: one in the rest is no heading.
+  if (/[\n\r\u2028\u2029]/.test(line.slice(j))) return null;
+  let end = line.length;
+  while (end > j && blank(line[end - 1])) end--;
+  if (end === j) return { level, title: j < line.length ? '' : undefined };
+  if (!blank(line[j])) return null;
+  let start = j;
+  while (blank(line[start])) start++;
+  // A closing run of '#' counts only when a blank inside the title precedes it.
+  let h = end;
+  while (h > start && line[h - 1] === '#') h--;
+  if (h < end && h > start && blank(line[h - 1])) {
+    end = h;
+    while (blank(line[end - 1])) end--;
+  }
+  return { level, title: line.slice(start, end) };
+}
 
 interface Section {
   heading: string | null;
@@ -64,13 +94,13 @@ function sections(lines: string[]): Section[] {
       fence = f[1]!;
       return;
     }
-    const h = ATX.exec(line);
+    const h = atxHeading(line);
     if (!h) return;
     cur.end = i;
     out.push(cur);
-    const level = h[1]!.length;
+    const level = h.level;
     while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
-    const title = (h[2] ?? '').trim();
+    const title = (h.title ?? '').trim();
     if (title) stack.push({ level, title });
     cur = { heading: stack.length ? stack.map((s) => s.title).join(' > ') : null, headingLine: i, start: i + 1, end: lines.length };
   });
@@ -95,19 +125,29 @@ function units(lines: string[], s: Section, budget: number): Unit[] {
       out.push({ text: line, line: i, tokens, breakable: !inFence && !line.trim() });
       continue;
     }
+    // The piece's words and characters are counted as it grows (each split part ends in
+    // whitespace, so counts add up): re-estimating the whole piece per part cost O(budget) each.
     let piece = '';
+    let words = 0;
+    const estimate = (w: number, chars: number): number => (chars ? Math.max(Math.ceil(w * 1.3), Math.ceil(chars / 4)) : 0);
     const flush = (): void => {
-      if (piece) out.push({ text: piece, line: i, tokens: estimateTokens(piece), breakable: false });
+      if (piece) out.push({ text: piece, line: i, tokens: estimate(words, piece.length), breakable: false });
       piece = '';
+      words = 0;
     };
     for (const word of line.split(/(?<=\s)/)) {
-      if (estimateTokens(word) > budget) {
+      const w = wordCount(word);
+      if (estimate(w, word.length) > budget) {
         flush();
         for (let k = 0; k < word.length; k += budget * 4) out.push({ text: word.slice(k, k + budget * 4), line: i, tokens: budget, breakable: false });
-      } else if (estimateTokens(piece + word) > budget) {
+      } else if (estimate(words + w, piece.length + word.length) > budget) {
         flush();
         piece = word;
-      } else piece += word;
+        words = w;
+      } else {
+        piece += word;
+        words += w;
+      }
     }
     flush();
   }

@@ -20,6 +20,7 @@ import { STOP_WORDS } from '../text/stopwords.js';
 import type { RecallOptions } from '../types/memory.js';
 import { SPEAKER_PREFIX } from '../text/speaker.js';
 import { stems } from '../text/stems.js';
+import { trimEndChars } from '../text/trim.js';
 import { occasionPassed } from './occasion.js';
 import { UPDATE_CUE, saysUpdate, statedAt } from './update-cues.js';
 
@@ -36,7 +37,7 @@ const STARTERS = new Set(['met', 'released', 'shipped', 'decided', 'note', 'remi
 function names(text: string, dropSpeaker: boolean): string[] {
   const out: string[] = [];
   for (const w of (dropSpeaker ? text.replace(SPEAKER_PREFIX, '') : text).match(/[\p{L}\p{N}_-]+/gu) ?? []) {
-    const x = w.replace(/-+$/, '');
+    const x = trimEndChars(w, '-');
     const lower = x.toLowerCase();
     if (x.length < 2 || /^\p{Lu}{2,4}$/u.test(x) || STOP_WORDS.has(lower) || STARTERS.has(lower) || UPDATE_CUE.test(x)) continue;
     if ((/_/.test(x) || /\p{Ll}\p{Lu}/u.test(x) || /^\p{Lu}/u.test(x)) && !out.includes(lower)) out.push(lower);

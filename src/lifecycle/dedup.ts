@@ -11,15 +11,12 @@
  *   content (its old content stays readable in its history).
  */
 import { createHash } from 'node:crypto';
+import { trimEndChars } from '../text/trim.js';
 
 /** The normalised form two contents are compared in. */
 export function normaliseContent(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\s+/gu, ' ')
-    .trim()
-    .replace(/[\s.!。！]+$/u, '');
+  // Whitespace is single spaces after the first replace, so the trailing run is spaces and marks.
+  return trimEndChars(text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim(), ' .!。！');
 }
 
 /** sha256 (hex) of the normalised content: the `dedup_hash` column. */

@@ -5,8 +5,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MnemoliteError } from '../errors.js';
+import { MnemoliteError, publicMessage } from '../errors.js';
 import type { Memory } from '../memory/memory.js';
+
+/** What a client reads when a tool fails by a bug (the server log has the stack). */
+export const INTERNAL_TOOL_ERROR = 'Error (INTERNAL): the tool failed unexpectedly. The server log has details.';
 
 const input = z
   .object({
@@ -48,12 +51,14 @@ export function registerContextTool(server: McpServer, mem: Memory, namespace: s
       } catch (err) {
         if (err instanceof MnemoliteError || err instanceof z.ZodError) {
           const msg =
-            err instanceof MnemoliteError ? `Error (${err.code}): ${err.message}` : `Error (INVALID_INPUT): ${err.issues[0]?.message ?? 'invalid arguments'}`;
-          log(`memory_context: ${msg}`);
+            err instanceof MnemoliteError
+              ? `Error (${err.code}): ${publicMessage(err, [mem.path])}`
+              : `Error (INVALID_INPUT): ${err.issues[0]?.message ?? 'invalid arguments'}`;
+          log(`memory_context: ${err instanceof MnemoliteError ? `${err.code}: ${err.message}` : msg}`);
           return { content: [{ type: 'text', text: msg }], isError: true };
         }
         log(`memory_context failed unexpectedly: ${(err as Error)?.stack ?? String(err)}`);
-        return { content: [{ type: 'text', text: `Error (INTERNAL): ${(err as Error)?.message ?? String(err)}` }], isError: true };
+        return { content: [{ type: 'text', text: INTERNAL_TOOL_ERROR }], isError: true };
       }
     },
   );

@@ -5,13 +5,14 @@
  */
 import { VERSION } from '../version.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LineLimit } from './line-limit.js';
+import { AnsweringStdioTransport } from './stdio-transport.js';
 
 /** Largest MCP message accepted on stdio (the SDK's own reader limit). */
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory/memory.js';
+import { INTERNAL_TOOL_ERROR } from './context-tool.js';
 import { registerContextTool } from './context-tool.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
 
@@ -92,9 +93,9 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
           }
           return { content: [{ type: 'text', text: r.text }], structuredContent: r.data };
         } catch (err) {
-          // A bug, not a user error: report it to the client as a tool error and keep serving.
+          // A bug, not a user error: the log has it; the client learns only that the tool failed.
           log(`${name} failed unexpectedly: ${(err as Error)?.stack ?? String(err)}`);
-          return { content: [{ type: 'text', text: `Error (INTERNAL): ${(err as Error)?.message ?? String(err)}` }], isError: true };
+          return { content: [{ type: 'text', text: INTERNAL_TOOL_ERROR }], isError: true };
         }
       },
     );
@@ -119,7 +120,7 @@ export async function serveMcpStdio(mem: Memory, options: McpServerOptions = {})
       );
     }),
   );
-  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES + 2 });
+  const transport = new AnsweringStdioTransport(input, process.stdout, { maxBytes: MAX_MESSAGE_BYTES, maxBufferSize: MAX_MESSAGE_BYTES + 2, log });
   let finish!: () => void;
   const done = new Promise<void>((res) => {
     finish = res;
@@ -135,6 +136,7 @@ export async function serveMcpStdio(mem: Memory, options: McpServerOptions = {})
       .finally(finish);
   };
   transport.onerror = (err) => log(`transport error: ${err.message}`);
+  server.server.onerror = (err) => log(`protocol error: ${err.message}`);
   const onEnd = (): void => stop('stdin closed');
   const onSignal = (sig: NodeJS.Signals): void => stop(sig);
   process.stdin.once('end', onEnd);

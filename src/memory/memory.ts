@@ -19,10 +19,10 @@ import { isExpired } from '../lifecycle/record.js';
 import { namespaceFor } from '../namespaces.js';
 import { buildContext, type ContextOptions, type ContextResult } from '../recall/context-block.js';
 import { recall } from '../recall/pipeline.js';
-import type { MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { EraseOptions, EraseResult, HistoryOptions, MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput } from '../types/memory.js';
 import type { MemoryRow } from '../types/rows.js';
-import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
+import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseErase, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
 
@@ -185,12 +185,28 @@ export class Memory {
     return toRecord(row);
   }
 
-  /** Delete a memory. Returns `false` when no such memory exists (in the scope). */
+  /**
+   * Delete a memory, and every copy of its text the store holds: its history, the conversational
+   * context of the memories after it in its session, its cached vectors; on the file, the deleted
+   * bytes are overwritten and the WAL is checkpointed (src/lifecycle/erase.ts). Returns `false`
+   * when no such memory exists (in the scope).
+   */
   async forget(id: string, scope: { namespace?: string } = {}): Promise<boolean> {
     this.writable();
     checkId(id);
     const ns = parseScope(scope, 'forget').namespace;
     return this.backend.forget(id, ns);
+  }
+
+  /**
+   * Erase everything of one namespace (mem0's `deleteAll({ userId })`): its memories, their
+   * history, the vectors cached for it and its keyword statistics, with the same guarantee as
+   * {@link Memory.forget} (no trace in the file's bytes). Other namespaces are untouched.
+   */
+  async erase(options: EraseOptions): Promise<EraseResult> {
+    this.writable();
+    const { namespace } = parseErase(options);
+    return this.backend.erase(namespace);
   }
 
   // ---- reads -------------------------------------------------------------------
@@ -221,6 +237,19 @@ export class Memory {
     const o = parseList(options);
     const f = toRowFilter('list', o);
     return (await this.backend.list(f, o.limit ?? DEFAULTS.listLimit, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
+  }
+
+  /**
+   * @internal A page of {@link Memory.list} and the {@link Memory.count} of the same filters, read
+   * in one snapshot (HTTP list pages and the memory_list tool), so a write in between cannot make
+   * the total disagree with the page.
+   */
+  async listWithTotal(options: ListOptions = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
+    this.live();
+    const o = parseList(options);
+    const f = toRowFilter('list', o);
+    const { rows, total } = await this.backend.listPage(f, o.limit ?? DEFAULTS.listLimit, o.offset ?? 0, o.order ?? 'desc');
+    return { memories: rows.map(toRecord), total };
   }
 
   /** Count memories matching filters. */
@@ -283,14 +312,15 @@ export class Memory {
    * Versions of a memory, oldest first; the last is its current content. Content changes (by
    * `update` or a key upsert) keep the previous text here, and memories it superseded (`supersedes`)
    * contribute theirs. Empty when the memory does not exist (in the scope). `forget` deletes history.
+   * `offset` and `limit` page the versions (oldest first); only the page's texts are read.
    */
-  async history(id: string, scope: { namespace?: string } = {}): Promise<MemoryVersion[]> {
+  async history(id: string, options: HistoryOptions = {}): Promise<MemoryVersion[]> {
     this.live();
     checkId(id);
-    const ns = parseScope(scope, 'history').namespace;
+    const { namespace: ns, offset, limit } = parseHistory(options);
     const row = await this.backend.getById(id);
     if (!row || !inScope(row, ns)) return [];
-    return memoryHistory(this.backend, id);
+    return memoryHistory(this.backend, id, { ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) });
   }
 
   /**

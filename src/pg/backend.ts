@@ -5,9 +5,9 @@
  */
 import { scopedKey } from '../embed/cache.js';
 import { MnemoliteError } from '../errors.js';
-import type { HistoryRow } from '../lifecycle/history.js';
+import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import type { RankMeta } from '../backend/types.js';
-import type { PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { AddResult } from '../types/memory.js';
 import type {
@@ -28,6 +28,7 @@ import { vectorWidthSql } from './schema.js';
 import { PgSearch } from './search.js';
 import { parseVector } from './sql.js';
 import type { PgStore } from './store.js';
+import * as erasing from './erase.js';
 import * as write from './write.js';
 
 const CACHE_MAX_ROWS = 20_000;
@@ -139,9 +140,9 @@ export class PostgresBackend implements Backend, PgStore {
     const key = namespace === undefined ? hash : scopedKey(namespace, hash);
     await this.db.query(
       'write the embedding cache',
-      `INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES ($1, $2, $3::real[], now())
+      `INSERT INTO embedding_cache(model, content_hash, embedding, used_at, namespace) VALUES ($1, $2, $3::real[], now(), $4)
        ON CONFLICT (model, content_hash) DO UPDATE SET used_at = excluded.used_at`,
-      [model, key, `{${Array.from(vector).join(',')}}`],
+      [model, key, `{${Array.from(vector).join(',')}}`, namespace ?? null],
     );
     if (++this.cacheWrites % 500 === 0) {
       await this.db.query(
@@ -168,7 +169,10 @@ export class PostgresBackend implements Backend, PgStore {
   }
 
   forget(id: string, ns: string | undefined): Promise<boolean> {
-    return write.forget(this, id, ns);
+    return erasing.forget(this, id, ns);
+  }
+  erase(namespace: string): Promise<EraseResult> {
+    return erasing.erase(this, namespace);
   }
 
   importBatch(items: ImportItem[], model: string | null, onConflict: 'skip' | 'replace'): Promise<{ imported: number; replaced: number; skipped: number }> {
@@ -199,6 +203,9 @@ export class PostgresBackend implements Backend, PgStore {
   }
   count(f: RowFilter): Promise<number> {
     return reads.count(this, f);
+  }
+  listPage(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }> {
+    return reads.listPage(this, f, limit, offset, order);
   }
   stats(f: RowFilter, model: string | null): Promise<StoreStats> {
     return reads.stats(this, f, model);
@@ -241,8 +248,14 @@ export class PostgresBackend implements Backend, PgStore {
   predecessors(id: string): Promise<HistoryRow[]> {
     return reads.predecessors(this, id);
   }
-  versions(id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
+  versions(id: string): Promise<{ version: number; replaced_at: string }[]> {
     return reads.versions(this, id);
+  }
+  versionTexts(list: number[]): Promise<Map<number, HistoryText>> {
+    return reads.versionTexts(this, list);
+  }
+  memoryTexts(ids: string[]): Promise<Map<string, HistoryText>> {
+    return reads.memoryTexts(this, ids);
   }
 
   // ---- whole store ---------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** Reads from a PostgreSQL store: rows, counts, stats, export pages, and the lifecycle sources. */
-import type { HistoryRow } from '../lifecycle/history.js';
+import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import type { RankMeta } from '../backend/types.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { ExportRow, StoreStats } from '../backend/types.js';
@@ -25,6 +25,21 @@ export async function list(pg: PgStore, f: RowFilter, limit: number, offset: num
       p.values,
     ),
   );
+}
+
+/** A page and the count of every match in one statement: one snapshot, so they agree. */
+export async function listPage(pg: PgStore, f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<{ rows: MemoryRow[]; total: number }> {
+  const p = new Params();
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  const got = await pg.db.query<Record<string, unknown> & { total: number }>(
+    'list memories',
+    `SELECT t.total, page.* FROM (SELECT count(*)::int AS total FROM memories m WHERE ${where(f, p)}) t
+     LEFT JOIN LATERAL (SELECT ${ROW_COLUMNS} FROM memories m WHERE ${where(f, p)}
+       ORDER BY m.created_at ${dir}, m.seq ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}) page ON true`,
+    p.values,
+  );
+  const total = got[0]?.total ?? 0;
+  return { rows: rows(got.filter((r) => r.id !== null).map(({ total: _t, ...r }) => r)), total };
 }
 
 export async function count(pg: PgStore, f: RowFilter): Promise<number> {
@@ -187,27 +202,39 @@ export async function contentsOf(pg: PgStore, seqs: number[]): Promise<Map<numbe
 }
 
 export async function historyRow(pg: PgStore, id: string): Promise<HistoryRow | undefined> {
-  return (
-    await pg.db.query<HistoryRow>(
-      'read the history',
-      `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`,
-      [id],
-    )
-  )[0];
+  return (await pg.db.query<HistoryRow>('read the history', `SELECT id, namespace, ${iso('created_at')} AS created_at FROM memories WHERE id = $1`, [id]))[0];
 }
 
 export async function predecessors(pg: PgStore, id: string): Promise<HistoryRow[]> {
   return pg.db.query<HistoryRow>(
     'read the history',
-    `SELECT id, namespace, content, category, metadata::text AS metadata, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`,
+    `SELECT id, namespace, ${iso('created_at')} AS created_at FROM memories WHERE superseded_by = $1 ORDER BY seq`,
     [id],
   );
 }
 
-export async function versions(pg: PgStore, id: string): Promise<{ content: string; category: string | null; metadata: string; replaced_at: string }[]> {
+export async function versions(pg: PgStore, id: string): Promise<{ version: number; replaced_at: string }[]> {
   return pg.db.query(
     'read the history',
-    `SELECT content, category, metadata::text AS metadata, ${iso('replaced_at')} AS replaced_at FROM memory_history WHERE memory_id = $1 ORDER BY version`,
+    `SELECT version::float8 AS version, ${iso('replaced_at')} AS replaced_at FROM memory_history WHERE memory_id = $1 ORDER BY version`,
     [id],
   );
+}
+
+export async function versionTexts(pg: PgStore, list: number[]): Promise<Map<number, HistoryText>> {
+  const r = await pg.db.query<HistoryText & { version: number }>(
+    'read the history',
+    'SELECT version::float8 AS version, content, category, metadata::text AS metadata FROM memory_history WHERE version = ANY($1::bigint[])',
+    [list],
+  );
+  return new Map(r.map(({ version, ...t }) => [version, t]));
+}
+
+export async function memoryTexts(pg: PgStore, ids: string[]): Promise<Map<string, HistoryText>> {
+  const r = await pg.db.query<HistoryText & { id: string }>(
+    'read the history',
+    'SELECT id, content, category, metadata::text AS metadata FROM memories WHERE id = ANY($1::text[])',
+    [ids],
+  );
+  return new Map(r.map(({ id, ...t }) => [id, t]));
 }

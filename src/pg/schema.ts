@@ -12,7 +12,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 5;
+export const PG_SCHEMA_VERSION = 6;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -164,6 +164,13 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE memories ADD COLUMN event_at timestamptz; -- NULL = not given (its time is created_at)
   -- since / until filter on "when it happened" (src/pg/sql.ts uses this exact expression).
   CREATE INDEX memories_namespace_time ON memories(namespace, (coalesce(event_at, created_at)));
+  `,
+  // 5 -> 6: erase a namespace (src/pg/erase.ts): the cache records the namespace a vector was cached
+  // for. Entries cached for a namespace before cannot be told apart, so the cache starts empty.
+  `
+  ALTER TABLE embedding_cache ADD COLUMN IF NOT EXISTS namespace text; -- NULL = cached for every namespace
+  DELETE FROM embedding_cache;
+  CREATE INDEX IF NOT EXISTS embedding_cache_namespace ON embedding_cache(namespace) WHERE namespace IS NOT NULL;
   `,
 ];
 

@@ -210,16 +210,6 @@ export async function update(pg: PgStore, id: string, ns: string | undefined, c:
   });
 }
 
-export async function forget(pg: PgStore, id: string, ns: string | undefined): Promise<boolean> {
-  return pg.db.tx('forget a memory', async (q) => {
-    const [r] = await q<{ namespace: string }>('SELECT namespace FROM memories WHERE id = $1 FOR UPDATE', [id]);
-    if (!r || !inScope(r, ns)) return false;
-    await q('DELETE FROM memories WHERE id = $1', [id]);
-    pg.wrote(1, [r.namespace]);
-    return true;
-  });
-}
-
 export async function importBatch(
   pg: PgStore,
   items: ImportItem[],

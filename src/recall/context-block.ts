@@ -86,7 +86,8 @@ export async function buildContext(
   const memories: ContextItem[] = [];
   for (const h of relevant) {
     const date = dateOf(h);
-    const line = `- [${date}] ${h.content.replace(/\s*\r?\n\s*/g, ' ')}`;
+    // A whitespace run holding a line break becomes one space (one match per run: linear).
+    const line = `- [${date}] ${h.content.replace(/\s+/g, (ws) => (ws.includes('\n') ? ' ' : ws))}`;
     const cost = estimateTokens(line) + 1;
     if (tokens + cost > budget) break; // best first: a lower hit never displaces a better one
     lines.push(line);

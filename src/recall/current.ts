@@ -251,9 +251,13 @@ export function preferCurrent(
     // (a shared query word counts twice), so "Pebble runs on Heroku" does not replace "Pebble's CI is Buildkite".
     const ca = contentStems(a),
       cb = contentStems(b);
+    const needed = [MIN_ATTRIBUTE_OVERLAP, 1, 0][evidence]!;
     let overlap = 0;
-    for (const t of ca) if (cb.has(t) && !naming.has(t)) overlap += q.has(t) ? 2 : 1;
-    if (overlap < [MIN_ATTRIBUTE_OVERLAP, 1, 0][evidence]!) return false;
+    for (const t of ca) {
+      if (overlap >= needed) break;
+      if (cb.has(t) && !naming.has(t)) overlap += q.has(t) ? 2 : 1;
+    }
+    if (overlap < needed) return false;
     // Look-alike guard: a newer memory clearly farther from the question than the older one is
     // another memory of the same shape ("The security team's standup is at … ; Rina runs it"), not
     // its update. Update evidence widens the gap allowed. (Even with both kinds: a templated family

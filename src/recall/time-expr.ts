@@ -155,12 +155,23 @@ interface Match {
   to: number;
 }
 
-const TOKEN_RE = /(\d{4})-(\d{2})(?:-(\d{2}))?(?![\w-])|'?(\d+)(st|nd|rd|th|s)?(?![A-Za-z\d])|([A-Za-z]+(?:['’][A-Za-z]+)?)|(,)|([.!?;:()"[\]{}])/g;
+// A number starts only where no digit precedes it, and takes its digits whole (`(?=(\d+))\4`, an
+// atomic group): a run of 100,000 digits followed by a letter fails once, not once per digit with
+// a rescan from each (quadratic: 103 s).
+const TOKEN_RE =
+  /(\d{4})-(\d{2})(?:-(\d{2}))?(?![\w-])|'?(?<!\d)(?=(\d+))\4(st|nd|rd|th|s)?(?![A-Za-z\d])|([A-Za-z]+(?:['’][A-Za-z]+)?)|(,)|([.!?;:()"[\]{}])/g;
+
+/**
+ * Tokens read of a query: time words come early in a question, and a 100 kB query of digits or
+ * dots must cost what a long question costs, not 100,000 tokens per recall.
+ */
+export const MAX_TIME_TOKENS = 1000;
 
 function tokenize(query: string): Tok[] {
   const toks: Tok[] = [];
   let initial = true;
   for (const m of query.matchAll(TOKEN_RE)) {
+    if (toks.length >= MAX_TIME_TOKENS) break;
     const raw = m[0];
     const start = m.index;
     if (start < (toks[toks.length - 1]?.end ?? 0)) continue; // the period a month abbreviation took

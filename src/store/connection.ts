@@ -196,6 +196,8 @@ export function openDatabase(path: string, opts: ConnectionOptions = {}): Databa
       if (version === 0) db.pragma('auto_vacuum = INCREMENTAL');
       if (!memory) db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // Deleted rows and freed pages are overwritten with zeros: forgotten text leaves the file.
+      db.pragma('secure_delete = ON');
       if (version < SCHEMA_VERSION) migrate(db, version);
     }
     db.pragma('foreign_keys = ON');

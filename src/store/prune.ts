@@ -78,8 +78,7 @@ export function prune(store: Store, o: PruneOptions, nowIso: string): PruneResul
         'DELETE FROM embedding_cache WHERE model = ? AND content_hash = ? AND NOT EXISTS (SELECT 1 FROM memories WHERE content_hash = ?)',
       );
       for (const [model, hash] of hashes) dropCache.run(model, hash, hash);
-      // Merge FTS5 segments so the deleted documents' postings are dropped too.
-      db.prepare("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')").run();
+      // No FTS5 merge needed: its secure-delete (schema 5) drops a deleted row's postings at once.
     });
   }
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -162,6 +162,44 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE memories ADD COLUMN event_at TEXT;                   -- ISO 8601 UTC; NULL = not given (its time is created_at)
   -- since / until filter on "when it happened" (src/store/filter.ts uses this exact expression).
   CREATE INDEX memories_namespace_time ON memories(namespace, coalesce(event_at, created_at));
+  `,
+  // 4 -> 5: forget erases (src/lifecycle/erase.ts). FTS5 removes a deleted row's postings from its
+  // segments instead of adding a delete marker beside them; one merge drops those of rows deleted
+  // before. The context field is rebuilt as a contentless table that deletes by its text (the
+  // 'delete' command): contentless_delete only hides a row behind a tombstone, its words stay in
+  // the segment. The cache records the namespace a vector was cached for, so erasing a namespace
+  // finds them; entries cached for a namespace before cannot be told apart from others, so the
+  // cache (vectors that can be made again) starts empty.
+  `
+  INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
+  INSERT INTO memories_fts(memories_fts) VALUES ('optimize');
+  DROP TRIGGER memories_ctx_insert;
+  DROP TRIGGER memories_ctx_delete;
+  DROP TRIGGER memories_ctx_update;
+  DROP TABLE memories_ctx_fts;
+  CREATE VIRTUAL TABLE memories_ctx_fts USING fts5(
+    context,
+    content = '',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO memories_ctx_fts(memories_ctx_fts, rank) VALUES ('secure-delete', 1);
+  INSERT INTO memories_ctx_fts(rowid, context)
+    SELECT seq, (SELECT group_concat(value, ' ') FROM json_each(context)) FROM memories WHERE context IS NOT NULL;
+  -- The text deleted is the text indexed: the same expression over the same JSON.
+  CREATE TRIGGER memories_ctx_insert AFTER INSERT ON memories WHEN new.context IS NOT NULL BEGIN
+    INSERT INTO memories_ctx_fts(rowid, context) VALUES (new.seq, (SELECT group_concat(value, ' ') FROM json_each(new.context)));
+  END;
+  CREATE TRIGGER memories_ctx_delete AFTER DELETE ON memories WHEN old.context IS NOT NULL BEGIN
+    INSERT INTO memories_ctx_fts(memories_ctx_fts, rowid, context) VALUES ('delete', old.seq, (SELECT group_concat(value, ' ') FROM json_each(old.context)));
+  END;
+  CREATE TRIGGER memories_ctx_update AFTER UPDATE OF context ON memories WHEN old.context IS NOT new.context BEGIN
+    INSERT INTO memories_ctx_fts(memories_ctx_fts, rowid, context)
+      SELECT 'delete', old.seq, (SELECT group_concat(value, ' ') FROM json_each(old.context)) WHERE old.context IS NOT NULL;
+    INSERT INTO memories_ctx_fts(rowid, context) SELECT new.seq, (SELECT group_concat(value, ' ') FROM json_each(new.context)) WHERE new.context IS NOT NULL;
+  END;
+  ALTER TABLE embedding_cache ADD COLUMN namespace TEXT;         -- the namespace a query vector was cached for; NULL = every namespace
+  DELETE FROM embedding_cache;
+  CREATE INDEX embedding_cache_namespace ON embedding_cache(namespace) WHERE namespace IS NOT NULL;
   `,
 ];
 

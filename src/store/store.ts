@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { scopedKey } from '../embed/cache.js';
 import { statSync } from 'node:fs';
 import { whereClause } from './filter.js';
+import { MnemoliteError } from '../errors.js';
 import { openDatabase, storageError, type ConnectionOptions } from './connection.js';
 import type { MemoryRow, NewRow, RowFilter } from '../types/rows.js';
 
@@ -62,10 +63,28 @@ export class Store {
   readonly db: Database.Database;
   readonly path: string;
   private readonly stmts = new Map<string, Database.Statement>();
+  /** Device and inode of the file opened, to notice when the path names another file. */
+  private readonly identity: { dev: number; ino: number } | null;
 
   constructor(path: string, opts: ConnectionOptions = {}) {
     this.path = path;
     this.db = openDatabase(path, opts);
+    const st = path === ':memory:' ? undefined : statSync(path, { throwIfNoEntry: false });
+    this.identity = st ? { dev: st.dev, ino: st.ino } : null;
+  }
+
+  /**
+   * Refuse to write when the path no longer names the open file (deleted, or replaced by a copy or
+   * a restore): the writes would go to an unlinked inode and be lost at close, though acknowledged.
+   */
+  private checkSameFile(action: string): void {
+    if (!this.identity) return;
+    const st = statSync(this.path, { throwIfNoEntry: false });
+    if (st && st.dev === this.identity.dev && st.ino === this.identity.ino) return;
+    throw new MnemoliteError(
+      'FILE_REPLACED',
+      `Cannot ${action}: ${this.path} ${st ? 'is now another file' : 'was deleted'} since this Memory opened it (moved, replaced or restored while open), so the write would be lost. Nothing was written; open the file again (restart the server).`,
+    );
   }
 
   /** Cached prepared statement: the one statement cache of the file (the lifecycle and add SQL use it too). */
@@ -80,6 +99,7 @@ export class Store {
 
   /** Run `fn` in one IMMEDIATE write transaction, mapping SQLite errors to typed ones. */
   write<T>(action: string, fn: () => T): T {
+    this.checkSameFile(action);
     try {
       return this.db.transaction(fn).immediate();
     } catch (err) {
@@ -459,10 +479,11 @@ export class Store {
     return out;
   }
 
-  putCache(model: string, hash: string, embedding: Buffer): void {
+  /** Keep a vector under `key`, recording the namespace it was cached for (null: every namespace). */
+  putCache(model: string, key: string, embedding: Buffer, namespace: string | null): void {
     this.stmt(
-      'INSERT INTO embedding_cache(model, content_hash, embedding, used_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at',
-    ).run(model, hash, embedding, new Date().toISOString());
+      'INSERT INTO embedding_cache(model, content_hash, embedding, used_at, namespace) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at',
+    ).run(model, key, embedding, new Date().toISOString(), namespace);
   }
 
   /** Bound the cache to `max` entries, dropping the least recently used. */
@@ -496,6 +517,26 @@ export class Store {
       await this.db.backup(dest);
     } catch (err) {
       throw storageError(err, dest, 'write the backup');
+    }
+  }
+
+  /**
+   * Copy the WAL into the file and truncate it to zero bytes, so old images of pages (a forgotten
+   * memory's text) do not linger in it. Waits at most `busyMs` for other connections' readers and
+   * writers; returns false when they kept it from completing (the next checkpoint finishes it).
+   */
+  checkpoint(busyMs: number): boolean {
+    if (this.path === ':memory:' || !this.db.open) return true;
+    const before = this.db.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyMs))}`);
+      const [r] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      return !!r && r.busy === 0;
+    } catch {
+      // A locked file is not the forget's failure: it is committed; a later checkpoint finishes it.
+      return false;
+    } finally {
+      this.db.pragma(`busy_timeout = ${before}`);
     }
   }
 

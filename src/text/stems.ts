@@ -14,9 +14,22 @@ export function stem(w: string): string {
   return x;
 }
 
-/** Content words of a text, lower-cased and lightly stemmed; identifiers (`snake_case`, `camelCase`) stay whole. */
-export function stems(text: string): Set<string> {
+/**
+ * Distinct words read of a text when two texts are compared (current over stale, supersede: 'auto',
+ * MMR's word overlap): a fact or a chat turn has far fewer, and the rules compare every pair of up
+ * to 100 candidates, so a 100 kB memory must not cost 15,000 words per pair.
+ */
+export const MAX_COMPARED_WORDS = 1000;
+
+/**
+ * Content words of a text, lower-cased and lightly stemmed; identifiers (`snake_case`, `camelCase`)
+ * stay whole. Reads until `max` distinct ones are found.
+ */
+export function stems(text: string, max = MAX_COMPARED_WORDS): Set<string> {
   const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) if (!STOP_WORDS.has(w) && w.length > 1) out.add(stem(w));
+  for (const [w] of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
+    if (!STOP_WORDS.has(w) && w.length > 1) out.add(stem(w));
+    if (out.size >= max) break;
+  }
   return out;
 }

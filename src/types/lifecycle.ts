@@ -105,6 +105,33 @@ export interface NearDuplicate {
   content: string;
 }
 
+/** Options of {@link Memory.erase}. */
+export interface EraseOptions {
+  /** The namespace to erase: one concrete name (`"*"` is refused). */
+  namespace: string;
+}
+
+/** What {@link Memory.erase} removed. */
+export interface EraseResult {
+  namespace: string;
+  /** Memories deleted. */
+  memories: number;
+  /** Earlier versions (history) deleted with them. */
+  historyVersions: number;
+  /** Cached vectors removed: query vectors cached for the namespace, and the vectors of its texts. */
+  cachedVectors: number;
+}
+
+/** Options of {@link Memory.history}. */
+export interface HistoryOptions {
+  /** Only find the memory in this namespace (default: any). */
+  namespace?: string;
+  /** Versions to skip, oldest first (default 0). */
+  offset?: number;
+  /** Most versions to return (default: all). Only the returned versions' texts are read. */
+  limit?: number;
+}
+
 /** One version of a memory's content, from {@link Memory.history}. */
 export interface MemoryVersion {
   /** Id of the memory this version belongs to (a predecessor's id for superseded memories). */

@@ -17,7 +17,8 @@ function tokens(path: string): string[] {
       continue;
     }
     if (m[1]) out.push(m[1]);
-    for (const ix of m[2]!.match(/\[[^\]]*\]/g) ?? []) out.push(ix);
+    // Sticky: the groups follow each other from the start, so each match begins where the last ended.
+    for (const ix of m[2]!.match(/\[[^\]]*\]/gy) ?? []) out.push(ix);
   }
   return out.filter((t) => t !== '');
 }
