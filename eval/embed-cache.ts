@@ -60,19 +60,56 @@ export class CachingEmbedder implements Embedder {
       const vecs = await this.inner.embed(todo);
       this.modelMs += performance.now() - t0;
       if (vecs.length !== todo.length) throw new Error(`inner embedder returned ${vecs.length} vectors for ${todo.length} texts`);
-      const out = Buffer.alloc(missing.length * (32 + this.dims * 4));
-      missing.forEach((k, j) => {
-        const v = Float32Array.from(vecs[j]!);
-        if (v.length !== this.dims) throw new Error(`inner embedder returned ${v.length} dims, expected ${this.dims}`);
-        this.cache.set(k, v);
-        const off = j * (32 + this.dims * 4);
-        Buffer.from(k, 'hex').copy(out, off);
-        for (let i = 0; i < this.dims; i++) out.writeFloatLE(v[i]!, off + 32 + i * 4);
-      });
-      appendFileSync(this.file, out);
-      this.misses += missing.length;
+      this.append(missing, vecs);
     }
     return keys.map((k) => this.cache.get(k)!);
+  }
+
+  /** Remember vectors (by text hash) and append them to the cache file. */
+  private append(keys: readonly string[], vecs: readonly ArrayLike<number>[]): void {
+    const out = Buffer.alloc(keys.length * (32 + this.dims * 4));
+    keys.forEach((k, j) => {
+      const v = Float32Array.from(vecs[j]!);
+      if (v.length !== this.dims) throw new Error(`inner embedder returned ${v.length} dims, expected ${this.dims}`);
+      this.cache.set(k, v);
+      const off = j * (32 + this.dims * 4);
+      Buffer.from(k, 'hex').copy(out, off);
+      for (let i = 0; i < this.dims; i++) out.writeFloatLE(v[i]!, off + 32 + i * 4);
+    });
+    appendFileSync(this.file, out);
+    this.misses += keys.length;
+  }
+
+  /**
+   * Embed every text not cached yet in batches of 32 of similar length (as the library batches),
+   * `chunk` texts per round, through the inner embedder's `embedBatches` when it has one (worker
+   * threads), appending each round to the cache file so an interrupted run resumes where it stopped.
+   */
+  async prefill(texts: readonly string[], chunk = 2048, log?: (done: number, total: number) => void): Promise<void> {
+    const byKey = new Map<string, string>();
+    for (const t of texts) {
+      const k = createHash('sha256').update(t, 'utf8').digest('hex');
+      if (!this.cache.has(k)) byKey.set(k, t);
+    }
+    const todo = [...byKey.values()].sort((a, b) => a.length - b.length);
+    for (let i = 0; i < todo.length; i += chunk) {
+      const part = todo.slice(i, i + chunk);
+      const batches: string[][] = [];
+      for (let j = 0; j < part.length; j += 32) batches.push(part.slice(j, j + 32));
+      const t0 = performance.now();
+      let vecs: (Float32Array | number[])[][];
+      if (this.inner.embedBatches) vecs = await this.inner.embedBatches(batches);
+      else {
+        vecs = [];
+        for (const b of batches) vecs.push(await this.inner.embed(b));
+      }
+      this.modelMs += performance.now() - t0;
+      this.append(
+        part.map((t) => createHash('sha256').update(t, 'utf8').digest('hex')),
+        vecs.flat(),
+      );
+      log?.(Math.min(i + chunk, todo.length), todo.length);
+    }
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const templates: [string, string[]][] = [
+/** The templates and their fillers (`|` separates the parts of a filler with two slots). */
+export const templates: [string, string[]][] = [
   ['What is the capital of {}?', ['Australia', 'Mongolia', 'Peru', 'Kenya', 'Norway', 'Vietnam', 'Uruguay', 'Iceland', 'Morocco', 'Nepal', 'Chile', 'Finland']],
   [
     'Who wrote {}?',
@@ -97,42 +98,54 @@ const templates: [string, string[]][] = [
   ['What language is spoken in {}?', ['Suriname', 'Andorra', 'Mozambique', 'Bhutan', 'Madagascar', 'Estonia']],
 ];
 
-// A query whose own words occur in a memory of either set is not off-topic (a memory about Lagos is
-// a fair answer to "population of Lagos"), so such fillers are dropped, and the file says how many.
-const memoryWords = new Set<string>();
-for (const name of ['facts', 'conversations']) {
-  const ds = JSON.parse(readFileSync(new URL(`./data/${name}.json`, import.meta.url), 'utf8')) as { memories: { content: string }[] };
-  for (const m of ds.memories) for (const w of m.content.toLowerCase().match(/[a-z]+/g) ?? []) memoryWords.add(w);
+/** Whether a filler's naming word (a capitalised word, or the filler itself when it is one word) is among `words` (lower case). */
+export function collides(filler: string, words: ReadonlySet<string>): boolean {
+  const ws = filler.split('|').flatMap((p) => p.match(/[A-Za-z]+/g) ?? []);
+  const naming = ws.length === 1 ? ws : ws.filter((w) => /^[A-Z]/.test(w) && w.length >= 4);
+  return naming.some((w) => words.has(w.toLowerCase()));
 }
-/** Whether a filler's naming word (a capitalised word, or the filler itself when it is one word) is in some memory. */
-const collides = (filler: string): boolean => {
-  const words = filler.split('|').flatMap((p) => p.match(/[A-Za-z]+/g) ?? []);
-  const naming = words.length === 1 ? words : words.filter((w) => /^[A-Z]/.test(w) && w.length >= 4);
-  return naming.some((w) => memoryWords.has(w.toLowerCase()));
-};
 
-const queries: { id: string; query: string }[] = [];
-const dropped: string[] = [];
-for (const [t, fillers] of templates) {
-  for (const f of fillers) {
-    if (collides(f)) {
-      dropped.push(f);
-      continue;
+/** The filler a generated query was made from, or null. */
+export function fillerOf(query: string): string | null {
+  for (const [t, fillers] of templates)
+    for (const f of fillers) {
+      const parts = f.split('|');
+      let i = 0;
+      if (t.replace(/\{\}/g, () => parts[i++] ?? '') === query) return f;
     }
-    const parts = f.split('|');
-    let i = 0;
-    const q = t.replace(/\{\}/g, () => parts[i++] ?? '');
-    queries.push({ id: `off-${String(queries.length + 1).padStart(3, '0')}`, query: q });
-  }
+  return null;
 }
 
-const ds = {
-  name: 'offtopic',
-  description:
-    'Questions no memory of the facts or conversations sets answers (world knowledge, translations, recipes, arithmetic): recall with a relevance threshold should return nothing for them.',
-  generator: 'npx tsx eval/generate-offtopic.ts',
-  droppedFillers: dropped,
-  queries,
-};
-writeFileSync(new URL('./data/offtopic.json', import.meta.url).pathname, JSON.stringify(ds, null, 1) + '\n');
-console.log(`offtopic.json: ${queries.length} queries (${dropped.length} fillers dropped: a word of theirs is in a memory)`);
+if (import.meta.url === `file://${process.argv[1]}`) {
+  // A query whose own words occur in a memory of either set is not off-topic (a memory about Lagos is
+  // a fair answer to "population of Lagos"), so such fillers are dropped, and the file says how many.
+  const memoryWords = new Set<string>();
+  for (const name of ['facts', 'conversations']) {
+    const ds = JSON.parse(readFileSync(new URL(`./data/${name}.json`, import.meta.url), 'utf8')) as { memories: { content: string }[] };
+    for (const m of ds.memories) for (const w of m.content.toLowerCase().match(/[a-z]+/g) ?? []) memoryWords.add(w);
+  }
+  const queries: { id: string; query: string }[] = [];
+  const dropped: string[] = [];
+  for (const [t, fillers] of templates) {
+    for (const f of fillers) {
+      if (collides(f, memoryWords)) {
+        dropped.push(f);
+        continue;
+      }
+      const parts = f.split('|');
+      let i = 0;
+      const q = t.replace(/\{\}/g, () => parts[i++] ?? '');
+      queries.push({ id: `off-${String(queries.length + 1).padStart(3, '0')}`, query: q });
+    }
+  }
+  const ds = {
+    name: 'offtopic',
+    description:
+      'Questions no memory of the facts or conversations sets answers (world knowledge, translations, recipes, arithmetic): recall with a relevance threshold should return nothing for them.',
+    generator: 'npx tsx eval/generate-offtopic.ts',
+    droppedFillers: dropped,
+    queries,
+  };
+  writeFileSync(new URL('./data/offtopic.json', import.meta.url).pathname, JSON.stringify(ds, null, 1) + '\n');
+  console.log(`offtopic.json: ${queries.length} queries (${dropped.length} fillers dropped: a word of theirs is in a memory)`);
+}

@@ -161,19 +161,23 @@ export async function runLocomo(
   log = (s: string): void => {
     process.stderr.write(s);
   },
+  /** A folder whose stores are kept and reused by later runs (recall-only changes); default: a temporary one. */
+  keepDir?: string,
 ): Promise<LocomoResult[]> {
   const convs = loadLocomo(dir);
-  const tmp = mkdtempSync(join(tmpdir(), 'mnemolite-locomo-'));
+  const tmp = keepDir ?? mkdtempSync(join(tmpdir(), 'mnemolite-locomo-'));
   const results: LocomoResult[] = [];
   try {
     // Variants that write differently get a store of their own.
     const writes = [...new Set(variants.map((v) => JSON.stringify(v.write ?? {})))];
     for (const path of paths) {
       for (const w of writes) {
-        const mem = await openMemory({ path: join(tmp, `${path}-${writes.indexOf(w)}.db`), embedder });
+        const file = join(tmp, `${path}-${writes.indexOf(w)}.db`);
+        const reuse = keepDir !== undefined && path === 'conversation' && existsSync(file);
+        const mem = await openMemory({ path: file, embedder });
         const maps = new Map<string, Map<string, string[]>>();
         for (const c of convs) {
-          maps.set(c.id, await storeConversation(mem, c, path, JSON.parse(w) as { contextWindow?: number }));
+          maps.set(c.id, reuse ? await storedConversationMap(mem, c) : await storeConversation(mem, c, path, JSON.parse(w) as { contextWindow?: number }));
           log(`\r  locomo ${path} ${w}: stored ${c.id}   `);
         }
         log('\n');
@@ -218,9 +222,29 @@ export async function runLocomo(
       }
     }
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    if (keepDir === undefined) rmSync(tmp, { recursive: true, force: true });
   }
   return results;
+}
+
+/** The id → dia map of a conversation already stored by the `conversation` path (from each memory's session and turn metadata). */
+async function storedConversationMap(mem: Memory, c: LocomoConversation): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const bySession = new Map(c.sessions.map((s) => [`D${s.n}`, s]));
+  for (let off = 0; ; off += 1000) {
+    const rows = await mem.list({ namespace: c.id, limit: 1000, offset: off, order: 'asc' });
+    for (const r of rows) {
+      const s = bySession.get(r.sessionId ?? '')!;
+      const md = r.metadata as { turn?: number; turns?: [number, number] };
+      const [a, b] = md.turns ?? [md.turn!, md.turn!];
+      out.set(
+        r.id,
+        s.turns.slice(a, b + 1).map((t) => t.dia),
+      );
+    }
+    if (rows.length < 1000) break;
+  }
+  return out;
 }
 
 /** Where the dev half is expected: `../shared/locomo-dev` beside the repository. */
@@ -260,7 +284,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const paths = (arg('--paths') ?? 'conversation,turns').split(',') as ('conversation' | 'turns')[];
     const extra = EXTRA_VARIANTS;
     const variants = arg('--variants') === 'core' ? LOCOMO_VARIANTS : [...LOCOMO_VARIANTS, ...extra];
-    const rs = await runLocomo(dir, variants, paths, embedder);
+    const rs = await runLocomo(dir, variants, paths, embedder, undefined, arg('--db-dir'));
     console.log(locomoReport(rs, dir));
     const j = arg('--json');
     if (j)

@@ -23,6 +23,7 @@ import type { RecallOptions } from '../src/types/memory.js';
 import { freshSchema, startPgliteProcess } from '../test/pg-servers.js';
 import { CachingEmbedder } from './embed-cache.js';
 import type { Dataset } from './gen-util.js';
+import { loadDataset } from './relevance-kinds.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const arg = (n: string): string | undefined => {
@@ -41,24 +42,6 @@ let pgUrl: string | undefined;
 async function open(dir: string, name: string, embedder: CachingEmbedder): Promise<Memory> {
   const where = pgUrl ? { url: pgUrl, postgres: { schema: freshSchema(), poolSize: 1 } } : { path: join(dir, `${name}.db`) };
   return openMemory({ ...where, embedder });
-}
-
-async function loadDataset(mem: Memory, ds: Dataset): Promise<Map<string, string[]>> {
-  const toEval = new Map<string, string[]>();
-  for (let i = 0; i < ds.memories.length; i += 500) {
-    const chunk = ds.memories.slice(i, i + 500);
-    const res = await mem.addMany(
-      chunk.map((m) => ({
-        content: m.content,
-        createdAt: m.createdAt,
-        ...(m.namespace ? { namespace: m.namespace } : {}),
-        ...(m.category ? { category: m.category } : {}),
-        ...(m.sessionId ? { sessionId: m.sessionId } : {}),
-      })),
-    );
-    res.forEach((r, j) => toEval.set(r.id, [...(toEval.get(r.id) ?? []), chunk[j]!.id]));
-  }
-  return toEval;
 }
 
 /** LoCoMo's "1:56 pm on 8 May, 2023" → ISO. */

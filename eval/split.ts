@@ -12,7 +12,7 @@ import type { Dataset, EvalQuery } from './gen-util.js';
 export type Half = 'tune' | 'held';
 
 /** FNV-1a of a string, 32 bit. */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

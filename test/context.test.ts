@@ -193,9 +193,9 @@ test('a key upsert in a session does not take its own earlier version as context
 
 test('the context rules: own + weighted context BM25, session evidence, mean and blended vectors, batch windows', async () => {
   const { meanVector, blendedVector, batchContexts } = await import('../src/lifecycle/context.js');
-  const { withContext, withSessionEvidence, CONTEXT_KEYWORD_WEIGHT, SESSION_EVIDENCE_WEIGHT } = await import('../src/recall/context-evidence.js');
+  const { withContext, withSessionEvidence, KEYWORD_EVIDENCE } = await import('../src/recall/context-evidence.js');
   const own = [
-    { seq: 1, bm25: -4 },
+    { seq: 1, bm25: -6 },
     { seq: 2, bm25: -1 },
   ];
   const ctx = [
@@ -207,7 +207,11 @@ test('the context rules: own + weighted context BM25, session evidence, mean and
     kw.map((h) => h.seq),
     [1, 3, 2],
   );
-  assert.ok(Math.abs(kw.find((h) => h.seq === 2)!.bm25 - (-1 - 2 * CONTEXT_KEYWORD_WEIGHT)) < 1e-12);
+  // Seq 2: own 1, context 2: the context adds its excess, weighted; seq 3 matches by context alone.
+  assert.ok(Math.abs(kw.find((h) => h.seq === 2)!.bm25 - (-1 - (2 - 1) * KEYWORD_EVIDENCE.context)) < 1e-12);
+  assert.ok(Math.abs(kw.find((h) => h.seq === 3)!.bm25 - -10 * KEYWORD_EVIDENCE.context) < 1e-12);
+  const echo = withContext([{ seq: 7, bm25: -5 }], [{ seq: 7, bm25: -4 }], 10);
+  assert.equal(echo[0]!.bm25, -5, 'a context weaker than the memory itself adds nothing');
   assert.deepEqual(withContext(own, ctx, 10, 0), own, 'weight 0 is the own field alone');
   const sessions = new Map([
     [1, 'a'],
@@ -216,7 +220,7 @@ test('the context rules: own + weighted context BM25, session evidence, mean and
   ]);
   const ev = withSessionEvidence(kw, sessions);
   assert.ok(
-    Math.abs(ev.find((h) => h.seq === 2)!.bm25 - (kw.find((h) => h.seq === 2)!.bm25 + SESSION_EVIDENCE_WEIGHT * -3.5)) < 1e-12,
+    Math.abs(ev.find((h) => h.seq === 2)!.bm25 - (kw.find((h) => h.seq === 2)!.bm25 + KEYWORD_EVIDENCE.session * -10 * KEYWORD_EVIDENCE.context)) < 1e-12,
     'a session lifts its members by its best match',
   );
   assert.deepEqual(

@@ -313,7 +313,7 @@ export class SqliteBackend implements Backend {
   }
 
   async legs(q: LegQuery): Promise<LegResults> {
-    const stats = { idfMass: 0 };
+    const stats = { idfMass: 0, matched: true };
     const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
     const context = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, undefined, 'context');
     const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });

@@ -108,8 +108,11 @@ export interface StoreStats {
 
 /** Keyword and vector candidates of one recall, best first. */
 export interface LegResults {
-  /** `bm25`: lower is better (FTS5 convention). */
-  keyword: { seq: number; bm25: number }[];
+  /**
+   * `bm25`: lower is better (FTS5 convention). `matched`: the summed idf of the query terms the
+   * memory contains (each once), for the relevance's term coverage; absent when the store cannot tell.
+   */
+  keyword: { seq: number; bm25: number; matched?: number }[];
   vector: { seq: number; score: number }[];
   /** Session (namespace + session id, as one key) of the candidates that have one, for session evidence. */
   sessions?: Map<number, string>;

@@ -96,6 +96,12 @@ const relevanceFields = {
   timePreference: z.boolean().optional().describe('Prefer memories in the time window the query names (default true)'),
   preferCurrent: z.boolean().optional().describe('Rank a newer memory above an older one stating another value of the same thing (default true)'),
   preferSpeaker: z.boolean().optional().describe('When the query names one person of a conversation, rank the turns that person spoke higher (default true)'),
+  bestMatch: z
+    .boolean()
+    .optional()
+    .describe(
+      'With minRelevance: when nothing reaches it, return the most relevant hit (relevance ≥ 0.3) marked lowConfidence instead of nothing (default false)',
+    ),
 };
 
 export const RecallBody = z
@@ -244,8 +250,11 @@ export const RecallHitSchema = MemorySchema.extend({
       coverage: z.number().optional().describe("BM25 over the query's idf mass"),
       cosine: z.number().optional().describe('Cosine to the query vector'),
       queryCoverage: z.number().optional().describe('Best coverage any keyword candidate reaches'),
+      terms: z.number().optional().describe("Share of the query's vocabulary, weighted by idf, the memory contains"),
+      inWindow: z.boolean().optional().describe('Whether the memory lies in a time window the query names'),
     })
     .describe('Raw leg evidence relevance was computed from'),
+  lowConfidence: z.literal(true).optional().describe('Set on the one hit bestMatch returns when nothing reached minRelevance: a guess, show it as such'),
 });
 
 export const AddResultSchema = z.looseObject({
@@ -321,6 +330,10 @@ export const ContextResultSchema = z.object({
   text: z.string().describe('The block; "" when nothing is relevant'),
   tokens: z.number().int(),
   omitted: z.number().int().describe('Relevant memories left out by the budget'),
+  lowConfidence: z
+    .literal(true)
+    .optional()
+    .describe('With bestMatch: the block holds only the closest memory, below the threshold, under "Possibly related (low confidence):"'),
   memories: z.array(
     z.object({ id: z.string(), content: z.string(), date: z.string().describe('YYYY-MM-DD: eventAt when set, else createdAt'), relevance: z.number() }),
   ),

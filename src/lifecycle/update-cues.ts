@@ -8,6 +8,20 @@
 export const UPDATE_CUE =
   /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|^(?:[\w -]{1,30}:\s*)?new|finished|migrated|migration done|instead|relocated|raised|lowered)\b|\(was\b/i;
 
+/**
+ * Words of a life change a memory reports without naming the attribute ("sold the Jazz and bought a
+ * Tesla", "Lena and I broke up", "Karen retired", "quit volleyball", "picked up the new Skoda"). They
+ * count for current over stale at recall, where the two memories must also be about the same thing;
+ * `supersede: 'auto'` links without a question, so it keeps to {@link UPDATE_CUE}.
+ */
+export const CHANGE_CUE =
+  /\b(sold|quit|retired|resigned|broke up|split up|ended things|traded|gave up|stopped|no more|new|bought|accepted an? (?:offer|role|job|position)|got the keys|starts? there)\b/i;
+
+/** Whether a memory reports a changed value: an update word ({@link UPDATE_CUE}) or a life change ({@link CHANGE_CUE}). */
+export function saysChange(content: string): boolean {
+  return UPDATE_CUE.test(content) || CHANGE_CUE.test(content);
+}
+
 /** Whether a memory's text reads as an update of an earlier value. */
 export function saysUpdate(content: string): boolean {
   return UPDATE_CUE.test(content);

@@ -13,6 +13,7 @@ export const relevanceRecallShape = {
     .refine(Number.isFinite, 'must be finite')
     .refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1')
     .optional(),
+  bestMatch: z.boolean().optional(),
   now: isoDate.optional(),
   timePreference: z.boolean().optional(),
   preferCurrent: z.boolean().optional(),

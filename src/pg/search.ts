@@ -43,7 +43,7 @@ interface FieldLeg {
   bound: number;
 }
 
-type Hit = { seq: number; bm25: number };
+type Hit = { seq: number; bm25: number; matched?: number };
 
 /** One round trip's answers. */
 interface LegRun {
@@ -165,7 +165,8 @@ export class PgSearch {
       const lex = p.add(f.weights.map((w) => w.lexeme));
       const idf = p.add(f.weights.map((w) => w.idf));
       ctes.push(`w_${f.leg} AS (SELECT * FROM unnest(${lex}::text[], ${idf}::float8[]) AS w(lexeme, idf)),
-        ${f.leg} AS (SELECT m.seq, sum(w.idf * cardinality(u.positions) * 2.2 / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * length(m.${f.column}) / ${p.add(f.avgdl)}::float8))) AS s
+        ${f.leg} AS (SELECT m.seq, sum(w.idf * cardinality(u.positions) * 2.2 / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * length(m.${f.column}) / ${p.add(f.avgdl)}::float8))) AS s,
+               sum(w.idf) AS mi
                FROM memories m CROSS JOIN LATERAL unnest(m.${f.column}) u JOIN w_${f.leg} w ON w.lexeme = u.lexeme
                WHERE m.${f.column} @@ to_tsquery('simple', ${p.add(f.select.map(tsqueryLexeme).join(' | '))})
                  AND ${where(lq.filter, p)} GROUP BY m.seq ORDER BY s DESC, m.seq LIMIT ${p.add(lq.depth)})`);
@@ -177,7 +178,7 @@ export class PgSearch {
       // The HNSW index serves `ORDER BY search_embedding <=> v`; `exact` orders by an expression it cannot serve, so every row is scored.
       // `search_embedding` is the own vector blended with the context's (src/lifecycle/context.ts), as the file's index holds it.
       const order = lq.exact ? `(m.search_embedding <=> ${v}::vector) + 0` : `m.search_embedding <=> ${v}::vector`;
-      ctes.push(`vec AS (SELECT m.seq, 1 - (m.search_embedding <=> ${v}::vector) AS s FROM memories m
+      ctes.push(`vec AS (SELECT m.seq, 1 - (m.search_embedding <=> ${v}::vector) AS s, NULL::float8 AS mi FROM memories m
         WHERE m.search_embedding IS NOT NULL AND m.embedding_model = ${p.add(lq.model)} AND ${where(lq.filter, p)} ORDER BY ${order} LIMIT ${p.add(lq.depth)})`);
       legs.push('vec');
     }
@@ -186,23 +187,27 @@ export class PgSearch {
     // Supersession of the candidates, and the sessions of the keyword candidates (session evidence),
     // come back in the same round trip: recall needs them every time.
     const sql = `WITH ${ctes.join(', ')}
-      ${legs.map((l) => `SELECT '${l}' AS leg, seq::float8 AS seq, s::float8 AS s, NULL::text AS ns, NULL::text AS sid FROM ${l}`).join(' UNION ALL ')}
-      UNION ALL SELECT 's' AS leg, m.seq::float8 AS seq, n.seq::float8 AS s, NULL, NULL FROM memories m JOIN memories n ON n.id = m.superseded_by
+      ${legs.map((l) => `SELECT '${l}' AS leg, seq::float8 AS seq, s::float8 AS s, NULL::text AS ns, NULL::text AS sid, mi::float8 AS mi FROM ${l}`).join(' UNION ALL ')}
+      UNION ALL SELECT 's' AS leg, m.seq::float8 AS seq, n.seq::float8 AS s, NULL, NULL, NULL FROM memories m JOIN memories n ON n.id = m.superseded_by
         WHERE m.superseded_by IS NOT NULL AND m.seq IN (${legs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})
       ${
         kwLegs.length
-          ? `UNION ALL SELECT 'ss' AS leg, m.seq::float8 AS seq, NULL, m.namespace, m.session_id FROM memories m
+          ? `UNION ALL SELECT 'ss' AS leg, m.seq::float8 AS seq, NULL, m.namespace, m.session_id, NULL FROM memories m
         WHERE m.session_id IS NOT NULL AND m.seq IN (${kwLegs.map((l) => `SELECT seq FROM ${l}`).join(' UNION ')})`
           : ''
       }`;
-    for (const r of await this.pg.db.query<{ leg: string; seq: number; s: number; ns: string | null; sid: string | null }>('recall', sql, p.values)) {
+    for (const r of await this.pg.db.query<{ leg: string; seq: number; s: number; ns: string | null; sid: string | null; mi: number | null }>(
+      'recall',
+      sql,
+      p.values,
+    )) {
       if (r.leg === 'kw' || r.leg === 'ctx') {
         let hits = res.keyword.get(r.leg);
         if (!hits) {
           hits = [];
           res.keyword.set(r.leg, hits);
         }
-        hits.push({ seq: r.seq, bm25: -r.s });
+        hits.push(r.leg === 'kw' && r.mi !== null ? { seq: r.seq, bm25: -r.s, matched: r.mi } : { seq: r.seq, bm25: -r.s });
       } else if (r.leg === 'vec') res.vector.push({ seq: r.seq, score: r.s });
       // The session key the file uses (SQLite's json_array(namespace, session_id)): ["ns","sid"].
       else if (r.leg === 'ss') res.sessions.set(r.seq, JSON.stringify([r.ns, r.sid]));

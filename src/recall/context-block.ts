@@ -38,11 +38,18 @@ export interface ContextResult {
   tokens: number;
   /** Relevant memories left out by the budget. */
   omitted: number;
+  /**
+   * With `bestMatch: true`, when no memory reached the threshold: the block holds the closest one
+   * under the header "Possibly related (low confidence):" and this is true.
+   */
+  lowConfidence?: true;
 }
 
 /** Default token budget. */
 export const DEFAULT_CONTEXT_TOKENS = 500;
 const DEFAULT_HEADER = 'Relevant memories (most relevant first):';
+/** Header of a block holding only a below-threshold best match (`bestMatch: true`). */
+export const LOW_CONFIDENCE_HEADER = 'Possibly related (low confidence):';
 
 function checkInt(v: unknown, name: string, lo: number, hi: number): void {
   if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)) {
@@ -72,7 +79,8 @@ export async function buildContext(
   const budget = maxTokens ?? DEFAULT_CONTEXT_TOKENS;
   const hits = await recall(query, { ...recallOpts, minRelevance: recallOpts.minRelevance ?? DEFAULT_MIN_RELEVANCE, limit: limit ?? 20 });
   const relevant = hits.filter((h) => !h.supersededBy);
-  const head = header ?? DEFAULT_HEADER;
+  const low = relevant.length > 0 && relevant.every((h) => h.lowConfidence);
+  const head = low ? LOW_CONFIDENCE_HEADER : (header ?? DEFAULT_HEADER);
   const lines: string[] = head ? [head] : [];
   let tokens = estimateTokens(lines.join('\n'));
   const memories: ContextItem[] = [];
@@ -88,5 +96,5 @@ export async function buildContext(
   }
   if (!memories.length) return { text: '', memories, tokens: 0, omitted: relevant.length };
   const text = lines.join('\n');
-  return { text, memories, tokens: estimateTokens(text), omitted: relevant.length - memories.length };
+  return { text, memories, tokens: estimateTokens(text), omitted: relevant.length - memories.length, ...(low ? { lowConfidence: true as const } : {}) };
 }

@@ -4,8 +4,13 @@
  * matches. The write side (what the context is) is src/lifecycle/context.ts.
  */
 
-/** Weight of the context field's BM25 next to the memory's own (1). */
-export const CONTEXT_KEYWORD_WEIGHT = 0.35;
+/**
+ * Weights of the keyword leg's conversational evidence: `context`, of the context field's BM25 where
+ * it exceeds the memory's own; `session`, of a session's best keyword match added to its other
+ * matches. Chosen by leave-one-set-out cross-validation over LoCoMo, LongMemEval and the generated
+ * sets (EVAL.md "Keyword leg on user–assistant chats").
+ */
+export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6 };
 /** One keyword candidate: `bm25` lower is better (FTS5's sign). */
 export interface KeywordCandidate {
   seq: number;
@@ -13,40 +18,45 @@ export interface KeywordCandidate {
 }
 
 /**
- * The keyword leg with context: own BM25 + {@link CONTEXT_KEYWORD_WEIGHT} × context BM25, over the
- * candidates of both fields (a memory missing from one list scores 0 there), best first.
+ * The keyword leg with context: own BM25 + `weight` × (context BM25 − own BM25) where the context
+ * scores higher, over the candidates of both fields (a memory missing from one list scores 0 there),
+ * best first. The context stands in for what a turn leaves unsaid ("What did you paint?" → "A
+ * sunset over the lake."); it adds nothing to a memory that says as much itself. Added whole, it
+ * ranked every echo of a statement (the assistant's answer repeating the user's words, the next
+ * turns) above the statement itself, which has no context when it opens a session (EVAL.md).
  */
 export function withContext(
   own: readonly KeywordCandidate[],
   context: readonly KeywordCandidate[],
   depth: number,
-  weight = CONTEXT_KEYWORD_WEIGHT,
+  weight = KEYWORD_EVIDENCE.context,
 ): KeywordCandidate[] {
   if (!context.length || weight === 0) return own.slice(0, depth);
   const s = new Map<number, number>();
   for (const h of own) s.set(h.seq, h.bm25);
-  for (const h of context) s.set(h.seq, (s.get(h.seq) ?? 0) + weight * h.bm25);
+  for (const h of context) {
+    const o = s.get(h.seq) ?? 0;
+    s.set(h.seq, o + weight * Math.min(0, h.bm25 - o)); // bm25: lower is better
+  }
   return [...s]
     .map(([seq, bm25]) => ({ seq, bm25 }))
     .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq)
     .slice(0, depth);
 }
 
-/** Weight of session evidence: how much a session's best keyword match lifts its other matches. */
-export const SESSION_EVIDENCE_WEIGHT = 0.6;
 /** Keyword candidates looked at for session evidence. */
 export const SESSION_EVIDENCE_DEPTH = 50;
 
 /**
  * Session evidence: a session in which some memory matches the query well is likely the one the
- * question is about, so each keyword candidate of a session gains {@link SESSION_EVIDENCE_WEIGHT}
+ * question is about, so each keyword candidate of a session gains `weight` (`KEYWORD_EVIDENCE.session`)
  * × the best keyword score among that session's candidates (its own included). Candidates without
  * a session keep their score. Returns the candidates re-sorted, best first.
  */
 export function withSessionEvidence(
   kw: readonly KeywordCandidate[],
   sessionOf: ReadonlyMap<number, string>,
-  weight = SESSION_EVIDENCE_WEIGHT,
+  weight = KEYWORD_EVIDENCE.session,
 ): KeywordCandidate[] {
   if (!sessionOf.size || weight === 0) return kw.slice();
   const best = new Map<string, number>();

@@ -21,7 +21,7 @@ import { stem, stems } from '../text/stems.js';
 import { SPEAKER_PREFIX } from '../text/speaker.js';
 import { dot } from '../lifecycle/dedup.js';
 import { jaccard, tokenSet } from './mmr.js';
-import { saysUpdate } from '../lifecycle/update-cues.js';
+import { saysChange } from '../lifecycle/update-cues.js';
 import { LOCAL_MODEL_ID } from '../embed/local.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
@@ -51,6 +51,25 @@ export const MIN_ATTRIBUTE_OVERLAP = 3;
  * the embedder's, so another model may need other values.
  */
 export const QUERY_COSINE_GAP: readonly number[] = [0.1, 0.2];
+/**
+ * Largest drop in cosine to the query from the older memory to the newer one when the newer names
+ * what it replaces and says it changed ("Petra left the company, so Jonas Weber runs our team now"
+ * is far from "Who is my boss?" in the bundled model, 0.20 against 0.48). Profiles tune half (EVAL.md).
+ */
+export const NAMED_UPDATE_GAP = 0.35;
+
+/** Stems of a text's capitalised words past the first word of each sentence (names, products), stop words aside. */
+export function distinctive(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const sentence of text.split(/[.!?;:\n]+/)) {
+    const words = sentence.match(/[\p{L}\p{N}_]+/gu) ?? [];
+    words.forEach((w, i) => {
+      if (i > 0 && w.length >= 3 && /^\p{Lu}/u.test(w) && !STOP_WORDS.has(w.toLowerCase())) out.add(stem(w.toLowerCase()));
+    });
+  }
+  return out;
+}
+
 /** Candidates looked at when the query does not ask for the present value. */
 export const PLAIN_POOL = 20;
 
@@ -67,6 +86,16 @@ export interface CurrentMeta {
   /** When the memory's statement was made (ms): its `eventAt` when set, else `createdAt`. */
   time: number;
   vector?: Float32Array;
+  /**
+   * Who said it, when the store knows (metadata `speaker` / `speakers`, as `addConversation` and the
+   * importers write them, role names such as `user` included); else the "Name: " prefix counts.
+   */
+  speaker?: string;
+}
+
+/** A candidate's speaker: its metadata's, else its "Name: " prefix; undefined for a note. */
+function speakerOf(m: CurrentMeta): string | undefined {
+  return m.speaker ?? SPEAKER_PREFIX.exec(m.content)?.[1];
 }
 
 /**
@@ -91,8 +120,8 @@ export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THI
   if (a.content.trim() === b.content.trim()) return false;
   // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
   // prefix on one side only is a note label ("Update: …"), not a speaker.
-  const sa = SPEAKER_PREFIX.exec(a.content)?.[1],
-    sb = SPEAKER_PREFIX.exec(b.content)?.[1];
+  const sa = speakerOf(a),
+    sb = speakerOf(b);
   if (sa !== undefined && sb !== undefined && sa !== sb) return false;
   if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
   return jaccard(tokensOf(a), tokensOf(b)) >= minJaccard;
@@ -126,6 +155,25 @@ export function preferCurrent(
   const q = stems(query);
   const naming = namingTerms(query);
   const intent = CURRENT_INTENT.test(query);
+  /** How many candidates of the pool hold each stem (made on first need: only a changed newer memory asks). */
+  let poolDf: Map<string, number> | null = null;
+  const common = (w: string): boolean => {
+    if (!poolDf) {
+      poolDf = new Map();
+      for (const seq of meta.keys()) for (const t of contentStems(seq)) poolDf.set(t, (poolDf.get(t) ?? 0) + 1);
+    }
+    return (poolDf.get(w) ?? 0) > Math.max(3, 0.25 * meta.size);
+  };
+  /**
+   * Whether `b` names a distinctive word of `a`: a capitalised word past the start of a sentence
+   * ("Jazz", "Petra", "Fiesta"), neither a word of the question nor one many candidates share (the
+   * person they are all about).
+   */
+  const refers = (a: number, b: number): boolean => {
+    const cb = contentStems(b);
+    for (const w of distinctive(meta.get(a)!.content)) if (cb.has(w) && !q.has(w) && !common(w)) return true;
+    return false;
+  };
   const contents = new Map<number, Set<string>>();
   const contentStems = (seq: number): Set<string> => {
     let s = contents.get(seq);
@@ -149,7 +197,7 @@ export function preferCurrent(
   const isTurn = (m: CurrentMeta): boolean => {
     let t = turns.get(m);
     if (t === undefined) {
-      t = SPEAKER_PREFIX.test(m.content);
+      t = speakerOf(m) !== undefined;
       turns.set(m, t);
     }
     return t;
@@ -158,7 +206,7 @@ export function preferCurrent(
   const cue = (seq: number): boolean => {
     let c = cues.get(seq);
     if (c === undefined) {
-      c = saysUpdate(meta.get(seq)!.content);
+      c = saysChange(meta.get(seq)!.content);
       cues.set(seq, c);
     }
     return c;
@@ -172,14 +220,27 @@ export function preferCurrent(
   const matchesLike = (a: number, b: number): boolean => {
     const qa = qTerms(a),
       qb = qTerms(b);
-    if (!qa.size) return false;
     // Chat turns say "now" in passing ("I'm now into pottery"), so between two turns the cue is no evidence.
     const changed = cue(b) && !(isTurn(meta.get(a)!) && isTurn(meta.get(b)!));
     const evidence = (intent ? 1 : 0) + (changed ? 1 : 0);
+    const xa = cosine?.get(a),
+      xb = cosine?.get(b);
+    // The newer one names what it replaces ("sold the Jazz", "Petra left …") and says it changed:
+    // it updates the older one whether or not it repeats the question's words (live / moved, boss / manager).
+    const names = changed && refers(a, b);
+    if (!qa.size) {
+      // Neither shares a word with the question ("Who is my boss?" / "My manager is Petra …"): the
+      // newer one names what it replaces, or both kinds of evidence speak for it.
+      if (!names && evidence < 2) return false;
+      return xa === undefined || xb === undefined || xb >= xa - (names ? NAMED_UPDATE_GAP : QUERY_COSINE_GAP[1]!);
+    }
     let shared = 0;
     for (const t of qa)
       if (qb.has(t)) shared++;
       else if (naming.has(t)) return false;
+    // An update need not repeat the attribute's word ("I live in Berlin" / "I moved to Munich"):
+    // with both kinds of evidence, or when it names what it replaces, no shared query word is needed.
+    if (!shared && (evidence === 2 || names)) return xa === undefined || xb === undefined || xb >= xa - (names ? NAMED_UPDATE_GAP : QUERY_COSINE_GAP[1]!);
     // A query asking for the present value needs only a shared word besides the names.
     if (shared < (intent ? 1 : Math.max(1, Math.ceil(SHARED_QUERY_TERMS * qa.size)))) return false;
     // Keyword evidence: the newer one must match the query's vocabulary about as strongly.
@@ -201,8 +262,6 @@ export function preferCurrent(
     // another memory of the same shape ("The security team's standup is at … ; Rina runs it"), not
     // its update. Update evidence widens the gap allowed. (Even with both kinds: a templated family
     // that all say "moved … now" otherwise buries the memory asked about; BENCHMARKS.md.)
-    const xa = cosine?.get(a),
-      xb = cosine?.get(b);
     if (xa !== undefined && xb !== undefined && xb < xa - QUERY_COSINE_GAP[evidence ? 1 : 0]!) return false;
     return true;
   };
@@ -239,7 +298,7 @@ export function preferCurrent(
       // Checked first: it is cheap, and in a chat store it settles nearly every pair.
       if (!b || b.time <= a.time || (!intent && isTurn(a) && isTurn(b)) || !updates(out[i]!.seq, a, out[j]!.seq, b)) continue;
       const [h] = out.splice(j, 1);
-      out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score) });
+      out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score), replaces: out[i]!.seq });
       moves++;
       moved = true;
       break;

@@ -4,6 +4,8 @@ export interface FusedHit {
   score: number;
   keywordRank?: number;
   vectorRank?: number;
+  /** Seq of the older candidate this one was moved above as its update (current over stale). */
+  replaces?: number;
 }
 
 /** One leg's result: higher `score` is better (negated BM25 for keyword, cosine for vector). */
@@ -84,8 +86,18 @@ function sortFused(hits: FusedHit[]): FusedHit[] {
   return hits.sort((a, b) => b.score - a.score || best(a) - best(b) || a.seq - b.seq);
 }
 
-/** Min-max normalise a leg's scores over its candidates to [0, 1] (best = 1). */
-function minMax(list: readonly LegHit[]): Map<number, number> {
+/**
+ * The smallest score range each leg's normalisation spans. Min-max over a handful of candidates
+ * spreads two near-identical matches over the whole scale (1.0 and 0.0 when the keyword leg has two
+ * candidates), so a soft preference (time window, speaker) halving one of them could never let the
+ * other win. The range is therefore at least `keyword` × the best keyword score (the bottom of the
+ * scale never above half the best BM25) and `vector` in cosine. Over the usual 50 candidates both
+ * floors rarely bind (EVAL.md "Fusion scale").
+ */
+export const NORMALISATION_RANGE = { keyword: 0.5, vector: 0.15 };
+
+/** Normalise a leg's scores (best first) to [0, 1], best = 1, over a range of at least `minRange`. */
+function minMax(list: readonly LegHit[], minRange: number): Map<number, number> {
   const out = new Map<number, number>();
   if (!list.length) return out;
   let max = -Infinity,
@@ -94,18 +106,19 @@ function minMax(list: readonly LegHit[]): Map<number, number> {
     if (h.score > max) max = h.score;
     if (h.score < min) min = h.score;
   }
+  min = Math.min(min, max - minRange);
   for (const h of list) out.set(h.seq, max > min ? (h.score - min) / (max - min) : 1);
   return out;
 }
 
 /**
- * Convex combination of min-max normalised scores, `α·keyword + (1 − α)·vector`
- * (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023).
- * A memory missing from a leg scores 0 there.
+ * Convex combination of normalised scores, `α·keyword + (1 − α)·vector` (Bruch, Gai & Ingber, "An
+ * Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023): min-max over each leg's candidates,
+ * over at least {@link NORMALISATION_RANGE}. A memory missing from a leg scores 0 there.
  */
 export function convex(keyword: readonly LegHit[], vector: readonly LegHit[], alpha: number): FusedHit[] {
-  const k = minMax(keyword),
-    v = minMax(vector);
+  const k = minMax(keyword, NORMALISATION_RANGE.keyword * Math.max(0, keyword[0]?.score ?? 0)),
+    v = minMax(vector, NORMALISATION_RANGE.vector);
   const hits = new Map<number, FusedHit>();
   keyword.forEach((h, i) => hits.set(h.seq, { seq: h.seq, score: alpha * k.get(h.seq)!, keywordRank: i + 1 }));
   vector.forEach((h, i) => {

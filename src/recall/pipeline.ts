@@ -14,10 +14,13 @@ import type { RelevanceEvidence } from '../types/recall.js';
 import { checkQuery, parseRecall, toRowFilter, type ParsedRecall } from '../validate.js';
 import { type KeywordCandidate, withContext, withSessionEvidence } from './context-evidence.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './fusion.js';
-import { applyPreferences } from './prefer.js';
+import { applyPreferences, timeWindows, windowTime } from './prefer.js';
+import { hasTopic } from './time-preference.js';
+import type { TimeExpression } from './time-expr.js';
+import type { MemoryRow } from '../types/rows.js';
 import { lifecycleRank } from './rank.js';
 import { type RecallReads, readOnce } from './read-once.js';
-import { evidenceFor, relevanceOf } from './relevance.js';
+import { LOW_CONFIDENCE_RELEVANCE, evidenceFor, relevanceOf } from './relevance.js';
 
 /** What the pipeline needs from the {@link Memory} that runs it. */
 export interface RecallContext {
@@ -50,11 +53,27 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
   // Rows and vectors the later steps share are read once per recall.
   const reads = readOnce(c.backend);
+  const windows = timeWindows(q, o);
   let ranked = fuseLegs(mode, keyword, legs, o);
-  ranked = await applyPreferences(reads, ranked, q, o, c.model, evidence);
+  ranked = await applyPreferences(reads, ranked, q, o, c.model, evidence, windows);
   ranked = await lifecycleRank(c.backend, ranked, o, c.model, limit, legs.successors);
-  const judged = await withRelevance(reads, ranked.slice(0, limit), { ...evidence, idfMass: legs.idfMass, model: c.model });
-  const kept = judged.filter((h) => h.relevance >= (o.minRelevance ?? 0));
+  const judged = await withRelevance(
+    reads,
+    ranked.slice(0, limit),
+    {
+      ...evidence,
+      ...(mode === 'vector' ? {} : { matched: legs.keyword }),
+      idfMass: legs.idfMass,
+      model: c.model,
+    },
+    windows.length ? { windows, topic: hasTopic(q, windows), timeOf: (r) => windowTime(r, o) } : null,
+  );
+  let kept: JudgedHit[] = judged.filter((h) => h.relevance >= (o.minRelevance ?? 0));
+  if (!kept.length && o.bestMatch === true && judged.length) {
+    // Nothing clears the bar: the most relevant candidate, marked, when it is not hopeless.
+    const best = judged.reduce((b, h) => (h.relevance > b.relevance ? h : b), judged[0]!);
+    if (best.relevance >= LOW_CONFIDENCE_RELEVANCE) kept = [{ ...best, lowConfidence: true }];
+  }
   const hits = await toHits(reads, kept);
   c.live();
   return hits;
@@ -92,15 +111,40 @@ function fuseLegs(mode: RecallMode, keyword: readonly KeywordCandidate[], legs: 
 interface JudgedHit extends FusedHit {
   relevance: number;
   evidence: RelevanceEvidence;
+  lowConfidence?: true;
 }
 
-/** Calibrated relevance from each hit's raw leg evidence (src/recall/relevance.ts). */
-async function withRelevance(reads: RecallReads, hits: FusedHit[], e: Parameters<typeof evidenceFor>[2]): Promise<JudgedHit[]> {
+/** The windows a query names, for relevance: whether it asks about anything besides them, and a row's time. */
+interface TimeMatch {
+  windows: readonly TimeExpression[];
+  topic: boolean;
+  timeOf: (r: MemoryRow) => number;
+}
+
+/** Calibrated relevance from each hit's raw leg evidence and, when the query names a window, its time (src/recall/relevance.ts). */
+async function withRelevance(reads: RecallReads, hits: FusedHit[], e: Parameters<typeof evidenceFor>[2], time: TimeMatch | null): Promise<JudgedHit[]> {
   const evidence = await evidenceFor(reads, hits, e);
-  return hits.map((h) => {
+  if (time) {
+    // Rows the time preference read already (read once per recall).
+    const rows = await reads.rowsBySeqs(hits.map((h) => h.seq));
+    for (const h of hits) {
+      const r = rows.get(h.seq);
+      if (!r) continue;
+      const t = time.timeOf(r);
+      evidence.get(h.seq)!.inWindow = time.windows.some((w) => t >= w.from.getTime() && t < w.to.getTime());
+    }
+  }
+  const judged = hits.map((h) => {
     const ev = evidence.get(h.seq)!;
-    return { ...h, relevance: relevanceOf(ev), evidence: ev };
+    return { ...h, relevance: relevanceOf(ev, time ? { topic: time.topic } : undefined), evidence: ev };
   });
+  // An update moved above the memory it replaces answers what that one answered: at least as relevant.
+  const bySeq = new Map(judged.map((h) => [h.seq, h]));
+  for (const h of judged) {
+    const old = h.replaces === undefined ? undefined : bySeq.get(h.replaces);
+    if (old && old.relevance > h.relevance) h.relevance = old.relevance;
+  }
+  return judged;
 }
 
 /** The hits as records (rows already read by the preferences are not read again). */
@@ -113,6 +157,7 @@ async function toHits(reads: RecallReads, hits: JudgedHit[]): Promise<RecallHit[
     const hit: RecallHit = { ...toRecord(r), score: h.score, relevance: h.relevance, evidence: h.evidence };
     if (h.keywordRank !== undefined) hit.keywordRank = h.keywordRank;
     if (h.vectorRank !== undefined) hit.vectorRank = h.vectorRank;
+    if (h.lowConfidence) hit.lowConfidence = true;
     out.push(hit);
   }
   return out;

@@ -11,7 +11,8 @@ import { statedAt } from '../lifecycle/update-cues.js';
 import type { FusedHit } from './fusion.js';
 import { storedMetadata } from '../backend/records.js';
 import { preferSpeaker, speakersOf } from './speaker-preference.js';
-import { preferWindows, queryWindows } from './time-preference.js';
+import { hasTopic, preferWindows, queryWindows } from './time-preference.js';
+import type { TimeExpression } from './time-expr.js';
 
 /**
  * The speaker preference looks at the best 100 candidates (the rows read are those); the rest keep
@@ -24,6 +25,16 @@ const SPEAKER_POOL = 100;
  * preference over lower ranks alone could only reorder speakers' turns below 20.
  */
 const SPEAKER_PROBE = 20;
+
+/** The windows `query` names relative to the recall's `now` (none with `timePreference: false`). */
+export function timeWindows(query: string, o: PreferOptions): TimeExpression[] {
+  return o.timePreference === false ? [] : queryWindows(query, o.now ? new Date(o.now) : new Date());
+}
+
+/** A row's time as the time preference compares it (`eventAt ?? createdAt`, or `createdAt` with `timeField: 'created'`). */
+export function windowTime(r: { created_at: string; event_at: string | null }, o: PreferOptions): number {
+  return o.timeField === 'created' ? Date.parse(r.created_at) : statedAt(r);
+}
 
 /** Options the preferences read (validated). */
 export interface PreferOptions {
@@ -51,11 +62,13 @@ export async function applyPreferences(
     vector: readonly { seq: number; score: number }[] | null;
     qvec: Float32Array | null;
   },
+  /** The windows the query names (see {@link timeWindows}), when the caller has them already. */
+  named?: readonly TimeExpression[],
 ): Promise<FusedHit[]> {
   const keyword = legs.keyword;
   if (fused.length < 2) return fused;
   const now = o.now ? new Date(o.now) : new Date();
-  const windows = o.timePreference === false ? [] : queryWindows(query, now);
+  const windows = named ?? timeWindows(query, o);
   // A question about a past time ("in March", "last week") asks for what held then, not for the
   // current value; a window that holds now ("today", "this week") still asks about the present.
   const current = o.preferCurrent !== false && !windows.some((w) => w.to.getTime() <= now.getTime());
@@ -82,8 +95,8 @@ export async function applyPreferences(
   let list = fused;
   if (windows.length) {
     // Windows compare the same time as since / until; current over stale always orders by when a statement was made.
-    const times = new Map([...rows].map(([seq, r]) => [seq, o.timeField === 'created' ? Date.parse(r.created_at) : statedAt(r)]));
-    list = preferWindows(list, windows, times);
+    const times = new Map([...rows].map(([seq, r]) => [seq, windowTime(r, o)]));
+    list = preferWindows(list, windows, times, hasTopic(query, windows));
   }
   if (speaker) {
     const head = list.slice(0, SPEAKER_POOL);
@@ -100,6 +113,8 @@ export async function applyPreferences(
       const r = rows.get(seq);
       if (!r) continue;
       const m: CurrentMeta = { namespace: r.namespace, category: r.category, content: r.content, time: statedAt(r) };
+      const who = speakersAt(seq);
+      if (who.length) m.speaker = who.join(', ');
       const v = vecs.get(seq);
       if (v) m.vector = v;
       meta.set(seq, m);

@@ -5,19 +5,23 @@
  * The fused score cannot do this: fusion rescales each query's candidates so the best always scores
  * 1. Relevance is computed instead from the raw evidence of the two legs for that one memory:
  *
- * - **keyword coverage**: the memory's BM25 over the query's idf mass (the BM25 a memory matching
- *   every query term once would roughly score). Query words that no memory contains still count in
- *   the mass, so "the capital of Australia" against personal notes covers little even when "capital"
- *   matches somewhere.
  * - **cosine**: the memory's cosine to the query vector (read from the stored vector when the memory
- *   was not among the vector leg's candidates).
+ *   was not among the vector leg's candidates);
+ * - **terms**: the share of the query's vocabulary, weighted by rarity (idf), that the memory
+ *   contains, each word once. Query words no memory contains still count, so "the capital of Peru"
+ *   against chats that mention "capital" covers less than half.
  *
- * - **query coverage**: the best coverage of any keyword candidate, the same for every hit of a
- *   query: whether the store knows the query's vocabulary at all.
+ * BM25 coverage and the query's best coverage are kept in the evidence but not weighed: BM25 counts a
+ * common word repeated in a long memory up to 2.2 times its idf, and the query-level term lifted every
+ * hit of a query whose words the store knows (unrelated memories at 0.65 to 0.99).
  *
- * A logistic model maps these to a probability-like number. Its constants were fitted on labelled
- * hits of the eval sets (`npx tsx eval/relevance.ts`, EVAL.md "Relevance"), with the bundled model.
- * A different embedder has a different cosine scale: check the threshold on your own data.
+ * A time window named by a question that says nothing else ("What happened last week?") is the match:
+ * a memory inside it is relevant by that alone ({@link TIME_MATCH_RELEVANCE}). When the question has a
+ * topic too ("dinner at Lucia's in March"), the window moves the logit by ±{@link TIME_LOGIT}.
+ *
+ * The constants were chosen leaving one kind of memory out (facts, generated chats, hand-written
+ * profiles, LoCoMo, LongMemEval: EVAL.md "Relevance on memories we did not write"), with the bundled
+ * model. A different embedder has a different cosine scale: check the threshold on your own data.
  */
 import type { Backend } from '../backend/types.js';
 import type { RelevanceEvidence } from '../types/recall.js';
@@ -26,46 +30,65 @@ import type { FusedHit } from './fusion.js';
 /** Logistic model: relevance = σ(bias + Σ w·feature). */
 export interface RelevanceModel {
   bias: number;
-  coverage: number;
   cosine: number;
-  /** Weight of coverage × cosine (both legs agree). */
-  both: number;
-  /** Weight of the query's best coverage. */
+  /** Weight of the share of the query's idf the memory contains. */
+  terms: number;
+  /** Weight of the query's best BM25 coverage (keyword-only recall, which has no cosine): whether the store knows the query's words at all. */
   queryCoverage: number;
 }
 
 /**
- * Fitted constants (EVAL.md "Relevance"): one model for hybrid/vector recall (both signals), one
- * for keyword-only recall (no query vector).
+ * Fitted constants (EVAL.md "Relevance on memories we did not write"): hybrid recall (both legs),
+ * keyword-only recall (no query vector), vector-only recall (no keyword evidence).
  */
 export const RELEVANCE_MODELS: { hybrid: RelevanceModel; keyword: RelevanceModel; vector: RelevanceModel } = {
-  // σ(10·(cosine + 0.4·queryCoverage + coverage·cosine − 0.542)); refitted when keyword statistics
-  // became per namespace (EVAL.md "Relevance"); before: σ(10·(cosine + 0.5·qc + 2·c·cos − 0.609))
-  hybrid: { bias: -5.42, coverage: 0, cosine: 10, both: 10, queryCoverage: 4 },
-  // σ(10·(0.125·coverage + queryCoverage − 0.31))
-  keyword: { bias: -3.1, coverage: 1.25, cosine: 0, both: 0, queryCoverage: 10 },
-  // σ(8·(cosine − 0.453)): cosine alone separates far less well (EVAL.md)
-  vector: { bias: -3.625, coverage: 0, cosine: 8, both: 0, queryCoverage: 0 },
+  // σ(10·(cosine + 0.3·terms − 0.467))
+  hybrid: { bias: -4.67, cosine: 10, terms: 3, queryCoverage: 0 },
+  // σ(10·(terms + queryCoverage − 0.56))
+  keyword: { bias: -5.6, cosine: 0, terms: 10, queryCoverage: 10 },
+  // σ(10·(cosine − 0.41))
+  vector: { bias: -4.1, cosine: 10, terms: 0, queryCoverage: 0 },
 };
+
+/** Relevance of a memory inside the window of a question that names only a time ("What did we talk about last week?"). */
+export const TIME_MATCH_RELEVANCE = 0.75;
+/** Logit added for a memory inside the window a question names (and taken from one outside it), when the question has a topic too. */
+export const TIME_LOGIT = 1;
 
 /**
  * The threshold the agent surfaces (MCP server, `memoryTools`, `mem.context`) use when the caller
- * gives none: measured to drop ≥ 90% of off-topic queries entirely while keeping the first relevant
- * hit of ≥ 95% of answerable ones on the eval sets (EVAL.md "Relevance").
+ * gives none (EVAL.md "Relevance on memories we did not write" has what it keeps and drops per kind).
  */
 export const DEFAULT_MIN_RELEVANCE = 0.5;
+
+/**
+ * The least relevance of the hit `bestMatch: true` returns when nothing reaches `minRelevance`
+ * (EVAL.md "Best match, low confidence": below it the closest memory was wrong far more often than right).
+ */
+export const LOW_CONFIDENCE_RELEVANCE = 0.3;
 
 /** σ(x), numerically safe. */
 function sigmoid(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
 }
 
-/** Relevance in [0, 1] from the evidence that is available (rounded to 4 decimals for stable output). */
-export function relevanceOf(e: RelevanceEvidence): number {
+/**
+ * Relevance in [0, 1] from the evidence that is available (rounded to 4 decimals for stable output).
+ * `time`: whether the question names a window and whether it has a topic besides it.
+ */
+export function relevanceOf(e: RelevanceEvidence, time?: { topic: boolean }): number {
   const m = e.cosine === undefined ? RELEVANCE_MODELS.keyword : e.coverage === undefined ? RELEVANCE_MODELS.vector : RELEVANCE_MODELS.hybrid;
-  const c = e.coverage ?? 0,
-    s = e.cosine ?? 0;
-  const r = sigmoid(m.bias + m.coverage * c + m.cosine * s + m.both * c * s + m.queryCoverage * (e.queryCoverage ?? 0));
+  // A store that cannot report term shares falls back to BM25 coverage.
+  const t = e.terms ?? e.coverage ?? 0;
+  let x = m.bias + m.cosine * (e.cosine ?? 0) + m.terms * t + m.queryCoverage * (e.queryCoverage ?? 0);
+  if (time && e.inWindow !== undefined) {
+    if (!time.topic) return e.inWindow ? Math.max(TIME_MATCH_RELEVANCE, round(sigmoid(x))) : round(sigmoid(x));
+    x += e.inWindow ? TIME_LOGIT : -TIME_LOGIT;
+  }
+  return round(sigmoid(x));
+}
+
+function round(r: number): number {
   return Math.round(r * 10_000) / 10_000;
 }
 
@@ -80,6 +103,8 @@ function dot(a: Float32Array, b: Float32Array): number {
 export interface EvidenceInput {
   /** Keyword candidates (`bm25` lower is better), or null when the keyword leg did not run. */
   keyword: { seq: number; bm25: number }[] | null;
+  /** The keyword leg's own-field candidates with the summed idf of the query terms each contains (when the store reports it). */
+  matched?: readonly { seq: number; matched?: number }[];
   idfMass: number;
   /** Vector candidates with their cosine, or null when the vector leg did not run. */
   vector: { seq: number; score: number }[] | null;
@@ -96,6 +121,8 @@ export async function evidenceFor(src: Pick<Backend, 'vectorsOf'>, hits: readonl
   const out = new Map<number, RelevanceEvidence>();
   const bm25 = e.keyword ? new Map(e.keyword.map((h) => [h.seq, h.bm25])) : null;
   const cos = e.vector ? new Map(e.vector.map((h) => [h.seq, h.score])) : null;
+  const matched = new Map<number, number>();
+  for (const h of e.matched ?? []) if (h.matched !== undefined) matched.set(h.seq, h.matched);
   const missing: number[] = [];
   let best = 0;
   if (e.keyword && e.idfMass > 0) for (const h of e.keyword) best = Math.max(best, Math.min(1, -h.bm25 / e.idfMass));
@@ -105,6 +132,7 @@ export async function evidenceFor(src: Pick<Backend, 'vectorsOf'>, hits: readonl
       const b = bm25.get(h.seq);
       ev.coverage = b === undefined || !(e.idfMass > 0) ? 0 : Math.max(0, Math.min(1, -b / e.idfMass));
       ev.queryCoverage = best;
+      if (e.matched) ev.terms = e.idfMass > 0 ? Math.max(0, Math.min(1, (matched.get(h.seq) ?? 0) / e.idfMass)) : 0;
     }
     if (cos && e.qvec) {
       const c = cos.get(h.seq);

@@ -49,6 +49,8 @@ export class KeywordIndex {
   private acc = new Float64Array(0);
   /** Scratch: slots with a score during one search. */
   private touched = new Int32Array(0);
+  /** Scratch: 1 + the index of a top hit at its slot, 0 elsewhere (see matchedIdf). */
+  private mark = new Int32Array(0);
   private live = 0;
   private totalLen = 0;
   /** Group of each slot, and per group its live documents and summed length. */
@@ -210,9 +212,9 @@ export class KeywordIndex {
     load: TermLoader,
     slotOf: (seq: number) => number,
     eligible?: (slot: number) => boolean,
-    stats?: { idfMass: number },
+    stats?: { idfMass: number; matched?: boolean },
     group?: number,
-  ): { slot: number; score: number }[] {
+  ): { slot: number; score: number; matched?: number }[] {
     const inGroup = group !== undefined && group < this.groupLive.length;
     const N = group === undefined ? this.live : inGroup ? this.groupLive[group]! : 0;
     if (!N || k <= 0) return [];
@@ -271,7 +273,36 @@ export class KeywordIndex {
     // nothing but common words with the query; FTS5 still returns them, so must we (a forgotten
     // memory's partner was missing from keyword recall here, which read as a stale index).
     if (useful.length && useful.length < lists.length && top.size < k) top = this.run(lists, k, avg, eligible);
-    return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+    const hits = top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+    if (!stats?.matched) return hits;
+    const matched = this.matchedIdf(
+      lists,
+      hits.map((h) => h.slot),
+    );
+    return hits.map((h, i) => ({ ...h, matched: matched[i]! }));
+  }
+
+  /**
+   * For each of `slots` (the top hits), the summed idf of the query terms it contains: how much of
+   * the query's vocabulary, weighted by rarity, the memory holds (BM25 instead counts a common word
+   * repeated in a long memory up to 2.2 times its idf). One pass over the query terms' postings.
+   */
+  private matchedIdf(lists: readonly { p: Postings; idf: number }[], slots: readonly number[]): number[] {
+    if (this.mark.length < this.alive.length) this.mark = new Int32Array(this.alive.length);
+    const mark = this.mark;
+    slots.forEach((s, i) => {
+      mark[s] = i + 1;
+    });
+    const out = new Array<number>(slots.length).fill(0);
+    for (const { p, idf } of lists) {
+      const ps = p.slots;
+      for (let i = 0; i < p.n; i++) {
+        const m = mark[ps[i]!]!;
+        if (m) out[m - 1]! += idf;
+      }
+    }
+    for (const s of slots) mark[s] = 0;
+    return out;
   }
 
   /** Accumulate BM25 over `lists` and keep the top k eligible slots. */

@@ -431,7 +431,13 @@ export class SearchIndex {
    * words minus stop words. `bm25` is FTS5's `rank` convention: lower is better. `stats`
    * receives the query's idf mass (see {@link KeywordIndex.search}).
    */
-  keyword(text: string, k: number, f: RowFilter, stats?: { idfMass: number }, field: FtsField = 'content'): { seq: number; bm25: number }[] {
+  keyword(
+    text: string,
+    k: number,
+    f: RowFilter,
+    stats?: { idfMass: number; matched?: boolean },
+    field: FtsField = 'content',
+  ): { seq: number; bm25: number; matched?: number }[] {
     this.sync();
     const index = field === 'content' ? this.kw : this.ctx;
     if (field === 'context' && index.count === 0) return [];
@@ -449,6 +455,6 @@ export class SearchIndex {
     const group = code !== undefined && this.nsLive[code] !== this.slots - this.dead ? code : undefined;
     return index
       .search(terms, k, load, (seq) => this.slotOf.get(seq), el.test ?? undefined, stats, group)
-      .map((h) => ({ seq: seqOf[h.slot]!, bm25: -h.score }));
+      .map((h) => (h.matched === undefined ? { seq: seqOf[h.slot]!, bm25: -h.score } : { seq: seqOf[h.slot]!, bm25: -h.score, matched: h.matched }));
   }
 }

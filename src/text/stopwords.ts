@@ -1,6 +1,8 @@
 /**
  * English stop words dropped from keyword queries: they match almost every memory,
- * cost the most to evaluate in an OR query, and add nothing to BM25.
+ * cost the most to evaluate in an OR query, and add nothing to BM25. "now" asks for the present
+ * (current over stale reads it from the question itself); as a term it only diluted the share of the
+ * question's words a memory holds ("Where does she live now?").
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   `a about above after again against all am an and any are aren't as at be because been before being below between both
@@ -11,7 +13,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   that that's the their theirs them themselves then there there's these they they'd they'll they're they've this those
   through to too under until up very was wasn't we we'd we'll we're we've were weren't what what's when when's where
   where's which while who who's whom why why's with won't would wouldn't you you'd you'll you're you've your yours
-  yourself yourselves s t d ll m re ve tell know remember please just also did does`
+  yourself yourselves s t d ll m re ve tell know remember please just also did does now`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -48,6 +48,11 @@ export interface RecallHit extends MemoryRecord {
   relevance: number;
   /** The raw leg evidence `relevance` was computed from. */
   evidence: RelevanceEvidence;
+  /**
+   * Set on the single hit `bestMatch: true` returns when nothing reached `minRelevance`: the closest
+   * memory, below the threshold. Surfaces should say so ("best match, low confidence").
+   */
+  lowConfidence?: true;
 }
 
 /** Options for {@link Memory.add}. */

@@ -8,6 +8,13 @@ export interface RelevanceRecallOptions {
    */
   minRelevance?: number;
   /**
+   * With `minRelevance`: when no hit reaches it, return the best hit anyway if its relevance is at
+   * least `LOW_CONFIDENCE_RELEVANCE` (0.3), marked `lowConfidence: true`, instead of nothing. For the
+   * agent surfaces' "best match, low confidence" answer; measured to be right about as often as wrong
+   * (EVAL.md "Best match, low confidence"), so show it as such. Default false.
+   */
+  bestMatch?: boolean;
+  /**
    * "Now" for time expressions in the query ("yesterday", "last week", "in March"): a Date or ISO
    * 8601 string (default: the clock). Memories in the window the query names rank higher; nothing
    * is filtered out (use `since` / `until` for that).
@@ -39,4 +46,15 @@ export interface RelevanceEvidence {
    * vocabulary the store knows at all (low for a question about something no memory mentions).
    */
   queryCoverage?: number;
+  /**
+   * The share of the query's vocabulary, weighted by rarity (idf), that the memory contains, in
+   * [0, 1]: each query word counts once, however often the memory repeats it (coverage, from BM25,
+   * counts a common word repeated in a long memory up to 2.2 times).
+   */
+  terms?: number;
+  /**
+   * Whether the memory's time (`eventAt`, else `createdAt`; `createdAt` with `timeField: 'created'`)
+   * lies in a window the query names ("last week", "in March"); absent when it names none.
+   */
+  inWindow?: boolean;
 }

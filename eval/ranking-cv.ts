@@ -1,0 +1,183 @@
+/**
+ * The keyword leg's conversational evidence and the fusion's keyword share, chosen leaving one set
+ * out (issue 24): LoCoMo dev (each of its five conversations a set), LongMemEval dev (its tune half
+ * only), the generated facts and conversations. Every grid point runs the default hybrid recall of
+ * every question through the public API, with the library's constants set in this process
+ * (`KEYWORD_EVIDENCE`, `ADAPTIVE_DEFAULTS.keywordWeight`); for each set left out, the point with the
+ * best mean R@5 + R@10 + MRR over the other sets (each set weighing the same) is scored on it.
+ *
+ *   npx tsx eval/ranking-cv.ts [--lme-db FILE] [--locomo-db DIR] [--fusion]
+ * (`--fusion`: the grid over the vector leg's normalisation range and the keyword weight instead)
+ * (the stores of eval/longmemeval.ts --db and eval/locomo.ts --db-dir are reused when given; the
+ * generated sets are loaded into temporary files).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openMemory } from '../src/index.js';
+import { LocalEmbedder } from '../src/embed/local.js';
+import { KEYWORD_EVIDENCE } from '../src/recall/context-evidence.js';
+import { ADAPTIVE_DEFAULTS, NORMALISATION_RANGE } from '../src/recall/fusion.js';
+import { CachingEmbedder } from './embed-cache.js';
+import type { Dataset } from './gen-util.js';
+import { defaultLocomoDir, loadLocomo, runLocomo } from './locomo.js';
+import { defaultLmeDir, lmeHalf, loadLme, openLme, scoreLme } from './longmemeval.js';
+import { score } from './metrics.js';
+import { loadDataset } from './relevance-kinds.js';
+
+const here = new URL('.', import.meta.url).pathname;
+const arg = (n: string): string | undefined => {
+  const i = process.argv.indexOf(n);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+type S = { r5: number; r10: number; mrr: number };
+interface Point {
+  context: number;
+  session: number;
+  keywordWeight: number;
+  /** The vector leg's smallest normalisation range (NORMALISATION_RANGE.vector). */
+  vectorRange: number;
+}
+
+async function loadGenerated(name: string, dir: string, embedder: CachingEmbedder): Promise<(mode?: 'keyword' | 'vector') => Promise<S[]>> {
+  const ds = JSON.parse(readFileSync(join(here, 'data', `${name}.json`), 'utf8')) as Dataset;
+  const mem = await openMemory({ path: join(dir, `${name}.db`), embedder });
+  const toEval = await loadDataset(mem, ds);
+  const dupOf = new Map(ds.memories.filter((m) => m.duplicateOf).map((m) => [m.id, m.duplicateOf!]));
+  const groupOf = (id: string): string => {
+    let g = id;
+    for (let n = 0; n < 5 && dupOf.has(g); n++) g = dupOf.get(g)!;
+    return g;
+  };
+  return async (mode) => {
+    const out: S[] = [];
+    for (const q of ds.queries) {
+      const hits = await mem.recall(q.query, {
+        limit: 10,
+        ...(q.namespace ? { namespace: q.namespace } : {}),
+        ...(q.since ? { since: q.since } : {}),
+        ...(q.until ? { until: q.until } : {}),
+        ...(mode ? { mode } : {}),
+      });
+      const ranked = hits.map((h) => {
+        const es = toEval.get(h.id) ?? [h.id];
+        return es.reduce((b, e) => ((q.relevant[e] ?? 0) > (q.relevant[b] ?? 0) ? e : b), es[0]!);
+      });
+      const s = score(ranked, q.relevant, groupOf);
+      out.push({ r5: s.r5, r10: s.r10, mrr: s.mrr });
+    }
+    return out;
+  };
+}
+
+const mean = (xs: readonly S[]): S => ({
+  r5: xs.reduce((a, x) => a + x.r5, 0) / xs.length,
+  r10: xs.reduce((a, x) => a + x.r10, 0) / xs.length,
+  mrr: xs.reduce((a, x) => a + x.mrr, 0) / xs.length,
+});
+const obj = (s: S): number => s.r5 + s.r10 + s.mrr;
+const f3 = (s: S): string => `${s.r5.toFixed(3)} / ${s.r10.toFixed(3)} / ${s.mrr.toFixed(3)}`;
+
+async function main(): Promise<void> {
+  const embedder = new CachingEmbedder(new LocalEmbedder({ workers: 0 }), arg('--cache') ?? join(here, '..', 'bench', '.cache', 'eval'));
+  const tmp = mkdtempSync(join(tmpdir(), 'mnemolite-rankcv-'));
+  try {
+    // The sets: a function from a recall mode to per-question scores, run with the constants as set.
+    const sets = new Map<string, (mode?: 'keyword' | 'vector') => Promise<S[]>>();
+    for (const n of ['facts', 'conversations']) sets.set(n, await loadGenerated(n, tmp, embedder));
+    const lmeAll = loadLme(defaultLmeDir());
+    const { mem: lmeMem, maps } = await openLme(lmeAll, embedder, arg('--lme-db') ?? join(tmp, 'lme.db'), () => {});
+    const lmeTune = lmeAll.filter((q) => !q.abstention && lmeHalf(q.id) === 'tune');
+    sets.set('longmemeval (tune half)', async (mode) => {
+      const out: S[] = [];
+      for (const q of lmeTune) {
+        const hits = await lmeMem.recall(q.question, { namespace: q.id, limit: 50, now: q.date, ...(mode ? { mode } : {}) });
+        const t = scoreLme(
+          hits.map((h) => maps.get(q.id)!.get(h.id) ?? []),
+          q,
+        ).turn;
+        out.push({ r5: t.r5, r10: t.r10, mrr: t.mrr });
+      }
+      return out;
+    });
+    const convs = loadLocomo(defaultLocomoDir());
+    const lRuns = async (mode?: 'keyword' | 'vector'): Promise<Map<string, S[]>> => {
+      const rs = await runLocomo(defaultLocomoDir(), [{ name: 'x', recall: mode ? { mode } : {} }], ['conversation'], embedder, () => {}, arg('--locomo-db'));
+      const per = rs[0]!.perQuestion;
+      const out = new Map<string, S[]>();
+      let at = 0;
+      for (const c of convs) {
+        out.set(`locomo ${c.id}`, per.slice(at, at + c.questions.length));
+        at += c.questions.length;
+      }
+      return out;
+    };
+    const grid: Point[] = [];
+    if (process.argv.includes('--fusion'))
+      for (const vectorRange of [0.15, 0.25, 0.35]) for (const keywordWeight of [0.7, 1]) grid.push({ context: 0.5, session: 0.6, keywordWeight, vectorRange });
+    else
+      for (const context of [0.35, 0.5, 0.7])
+        for (const session of [0.3, 0.6, 0.9]) for (const keywordWeight of [0.7, 1, 1.4]) grid.push({ context, session, keywordWeight, vectorRange: 0.15 });
+    const results: Map<string, S[]>[] = [];
+    for (const p of grid) {
+      KEYWORD_EVIDENCE.context = p.context;
+      KEYWORD_EVIDENCE.session = p.session;
+      ADAPTIVE_DEFAULTS.keywordWeight = p.keywordWeight;
+      NORMALISATION_RANGE.vector = p.vectorRange;
+      const r = new Map<string, S[]>();
+      for (const [n, run] of sets) r.set(n, await run());
+      for (const [n, xs] of await lRuns()) r.set(n, xs);
+      results.push(r);
+      process.stderr.write(
+        `  context ${p.context} session ${p.session} keyword weight ${p.keywordWeight}: ${[...r].map(([n, xs]) => `${n} ${f3(mean(xs))}`).join('; ')}\n`,
+      );
+    }
+    const names = [...results[0]!.keys()];
+    console.log('### Keyword evidence and keyword share, leave one set out (hybrid R@5 / R@10 / MRR on the set left out)\n');
+    console.log('| set left out | chosen on the others (context, session, keyword weight, vector range) | chosen | current defaults |');
+    console.log('|:--|:--|--:|--:|');
+    const cur = grid.findIndex(
+      (p) => p.context === KEYWORD_DEFAULT.context && p.session === KEYWORD_DEFAULT.session && p.keywordWeight === KEYWORD_DEFAULT.keywordWeight,
+    );
+    const chosenAll: S[] = [],
+      curAll: S[] = [];
+    for (const out of names) {
+      let best = 0,
+        bestV = -Infinity;
+      results.forEach((r, i) => {
+        const v = names.filter((n) => n !== out).reduce((a, n) => a + obj(mean(r.get(n)!)), 0);
+        if (v > bestV + 1e-12) [best, bestV] = [i, v];
+      });
+      const p = grid[best]!;
+      const s = mean(results[best]!.get(out)!);
+      chosenAll.push(s);
+      if (cur >= 0) curAll.push(mean(results[cur]!.get(out)!));
+      console.log(
+        `| ${out} | ${p.context}, ${p.session}, ${p.keywordWeight}, ${p.vectorRange} | ${f3(s)} | ${cur >= 0 ? f3(mean(results[cur]!.get(out)!)) : '–'} |`,
+      );
+    }
+    console.log(`| mean over sets | | ${f3(mean(chosenAll))} | ${curAll.length ? f3(mean(curAll)) : '–'} |`);
+    let best = 0,
+      bestV = -Infinity;
+    results.forEach((r, i) => {
+      const v = names.reduce((a, n) => a + obj(mean(r.get(n)!)), 0);
+      if (v > bestV + 1e-12) [best, bestV] = [i, v];
+    });
+    const g = grid[best]!;
+    console.log(`\nBest on every set together: context ${g.context}, session ${g.session}, keyword weight ${g.keywordWeight}, vector range ${g.vectorRange}.`);
+    await lmeMem.close();
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The constants the library ships (read before the grid overwrites them). */
+const KEYWORD_DEFAULT = {
+  context: KEYWORD_EVIDENCE.context,
+  session: KEYWORD_EVIDENCE.session,
+  keywordWeight: ADAPTIVE_DEFAULTS.keywordWeight,
+  vectorRange: NORMALISATION_RANGE.vector,
+};
+
+await main();
