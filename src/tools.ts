@@ -40,6 +40,8 @@ export interface ToolMemory {
   updatedAt: string;
   /** When it happened (ISO 8601), or null when only its storage time is known. */
   eventAt: string | null;
+  /** Id of the memory that replaced this one: it is outdated. Absent on current memories. */
+  supersededBy?: string;
 }
 
 /** A recall hit as tools return it. */
@@ -47,6 +49,10 @@ export interface ToolHit extends ToolMemory {
   score: number;
   /** Calibrated relevance in [0, 1] (see `RecallHit.relevance`). */
   relevance: number;
+  /** false when another memory replaced this one (`supersededBy`): what the model reads says "outdated". */
+  current: boolean;
+  /** The closest memory, shown although none reached `minRelevance` (`bestMatch`): a guess. */
+  lowConfidence?: true;
   keywordRank?: number;
   vectorRank?: number;
 }
@@ -90,6 +96,17 @@ export interface MemoryToolsOptions {
    * the eval sets ≥ 90% of off-topic questions then get "no relevant memory"). 0 returns every hit.
    */
   minRelevance?: number;
+  /**
+   * When no memory reaches `minRelevance`, memory_recall answers with the closest one (relevance ≥
+   * 0.3), worded as a low-confidence guess, instead of "no relevant memory" (default true; the
+   * recall option `bestMatch`).
+   */
+  bestMatch?: boolean;
+  /**
+   * Show memories another memory replaced (marked outdated) by default (default false: they are left
+   * out unless the model asks with `includeOutdated`).
+   */
+  includeOutdated?: boolean;
 }
 
 /** An OpenAI Chat Completions tool (`tools: [...]`). */
@@ -184,6 +201,10 @@ export const inputSchemas = {
         .max(1)
         .optional()
         .describe('Only memories at least this relevant, 0 to 1 (default 0.5; 0 returns the best matches even when none is relevant).'),
+      includeOutdated: z
+        .boolean()
+        .optional()
+        .describe('Also return memories that a newer memory replaced, marked outdated (default false), e.g. to answer what something used to be.'),
     })
     .strict(),
   memory_get: z
@@ -224,6 +245,7 @@ const memoryOut = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   eventAt: z.string().nullable(),
+  supersededBy: z.string().optional(),
 });
 
 /** Output schemas (zod) of the structured results, used by the MCP server. @internal */
@@ -234,7 +256,14 @@ export const outputSchemas = {
     count: z.number().int(),
     omitted: z.number().int().optional(),
     hits: z.array(
-      memoryOut.extend({ score: z.number(), relevance: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() }),
+      memoryOut.extend({
+        score: z.number(),
+        relevance: z.number(),
+        current: z.boolean(),
+        lowConfidence: z.literal(true).optional(),
+        keywordRank: z.number().int().optional(),
+        vectorRank: z.number().int().optional(),
+      }),
     ),
   }),
   memory_get: z.object({ memory: memoryOut }),
@@ -315,11 +344,13 @@ export function toToolMemory(m: MemoryRecord): ToolMemory {
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
     eventAt: m.eventAt ? m.eventAt.toISOString() : null,
+    ...(m.supersededBy ? { supersededBy: m.supersededBy } : {}),
   };
 }
 
 function toToolHit(h: RecallHit): ToolHit {
-  const out: ToolHit = { ...toToolMemory(h), score: h.score, relevance: h.relevance };
+  const out: ToolHit = { ...toToolMemory(h), score: h.score, relevance: h.relevance, current: !h.supersededBy };
+  if (h.lowConfidence) out.lowConfidence = true;
   if (h.keywordRank !== undefined) out.keywordRank = h.keywordRank;
   if (h.vectorRank !== undefined) out.vectorRank = h.vectorRank;
   return out;
@@ -333,11 +364,19 @@ function describeLine(m: ToolMemory): string {
   if (m.category) parts.push(`category: ${m.category}`);
   if (m.key) parts.push(`key: ${m.key}`);
   if ('relevance' in m) parts.push(`relevance: ${(m as ToolHit).relevance.toFixed(2)}`);
+  // Said in words the model reads: a replaced fact next to its update is otherwise two truths.
+  if (m.supersededBy) parts.push(`OUTDATED: replaced by ${m.supersededBy}`);
+  else if ('current' in m) parts.push('current');
   return parts.join(' | ');
 }
 
 function numbered(items: ToolMemory[]): string {
   return items.map((m, i) => `${i + 1}. ${indent(m.content, '   ')}\n   ${describeLine(m)}`).join('\n');
+}
+
+/** The first line of an answer that holds only a below-threshold best match. @internal */
+export function lowConfidenceLead(query: string, relevance: number): string {
+  return `No memory is clearly relevant to "${query}". Closest (low confidence, relevance ${relevance.toFixed(2)}):`;
 }
 
 // ---- validation ---------------------------------------------------------------------
@@ -416,6 +455,8 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
   if (typeof minRelevance !== 'number' || !(minRelevance >= 0 && minRelevance <= 1)) {
     throw new MnemoliteError('INVALID_INPUT', `memoryTools: minRelevance must be a number from 0 to 1, got ${String(minRelevance)}.`);
   }
+  const bestMatch = options.bestMatch ?? true;
+  const includeOutdated = options.includeOutdated ?? false;
   const readOnly = !!options.readOnly || mem.readonly;
   const names = MEMORY_TOOL_NAMES.filter((n) => !(readOnly && WRITE_TOOLS.has(n)));
   const definitions: ToolDefinition[] = names.map((name) => ({ name, description: descriptions[name], parameters: jsonSchemaOf(inputSchemas[name]) }));
@@ -467,15 +508,20 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
               until: a.until as string | undefined,
               category: a.category as string | undefined,
               minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
+              bestMatch,
+              excludeSuperseded: !((a.includeOutdated as boolean | undefined) ?? includeOutdated),
             }),
           )
         ).map(toToolHit);
         const shown = capBytes(hits, TOOL_ANSWER_BYTES);
         const omitted = hits.length - shown.length;
         const more = omitted ? `\n(${omitted} more left out: the answer is limited to about 1 MiB; ask for fewer with limit.)` : '';
-        const text = shown.length
-          ? `${shown.length} ${shown.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(shown)}${more}`
-          : `No relevant memory for "${query}".`;
+        const low = shown.length > 0 && shown.every((h) => h.lowConfidence);
+        const text = low
+          ? `${lowConfidenceLead(query, shown[0]!.relevance)}\n${numbered(shown)}`
+          : shown.length
+            ? `${shown.length} ${shown.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(shown)}${more}`
+            : `No relevant memory for "${query}".`;
         return { text, data: { query, count: shown.length, ...(omitted ? { omitted } : {}), hits: shown } };
       }
       case 'memory_get': {

@@ -77,7 +77,16 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.memory_recall!.inputSchema.required, ['query']);
-    assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), ['query', 'limit', 'mode', 'since', 'until', 'category', 'minRelevance']);
+    assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), [
+      'query',
+      'limit',
+      'mode',
+      'since',
+      'until',
+      'category',
+      'minRelevance',
+      'includeOutdated',
+    ]);
     assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), [
       'content',
       'key',

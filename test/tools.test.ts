@@ -265,8 +265,15 @@ test('memory_store lifecycle arguments: expiry, pinning, importance, supersedes 
     assert.ok(rec);
     const old = ok(await a.execute('memory_store', { content: 'The staging server is staging-1.internal' }));
     const neu = ok(await a.execute('memory_store', { content: 'The staging server is staging-2.internal', supersedes: old.id }));
-    const order = (ok(await a.execute('memory_recall', { query: 'staging server', mode: 'keyword' })).hits as { id: string }[]).map((h) => h.id);
-    assert.ok(order.indexOf(neu.id as string) < order.indexOf(old.id as string), 'the successor ranks above the superseded memory');
+    const current = (ok(await a.execute('memory_recall', { query: 'staging server', mode: 'keyword' })).hits as { id: string }[]).map((h) => h.id);
+    assert.deepEqual(current, [neu.id], 'the superseded memory is left out by default');
+    const order = (ok(await a.execute('memory_recall', { query: 'staging server', mode: 'keyword', includeOutdated: true })).hits as { id: string }[]).map(
+      (h) => h.id,
+    );
+    assert.ok(
+      order.indexOf(neu.id as string) >= 0 && order.indexOf(neu.id as string) < order.indexOf(old.id as string),
+      'the successor ranks above the superseded memory',
+    );
     fails(await b.execute('memory_store', { content: 'hijack', supersedes: neu.id }), 'NOT_FOUND', /namespace "b"/);
     fails(await a.execute('memory_store', { content: 'bad ttl', ttl: 'forever' }), 'INVALID_INPUT', /ttl/);
     fails(await a.execute('memory_store', { content: 'bad importance', importance: 3 }), 'INVALID_INPUT', /importance/);

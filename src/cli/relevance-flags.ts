@@ -9,6 +9,8 @@ export interface RelevanceFlags {
   timePreference?: boolean;
   preferCurrent?: boolean;
   preferSpeaker?: boolean;
+  bestMatch?: boolean;
+  excludeSuperseded?: boolean;
 }
 
 /** Add the flags to a command. */
@@ -20,7 +22,9 @@ export function relevanceFlags(cmd: Command): Command {
     .option('--now <time>', '"now" for time words in the query, e.g. 2025-03-01 (default: the clock)')
     .option('--no-time-preference', 'ignore time words in the query')
     .option('--no-prefer-current', 'do not rank newer statements of the same thing first')
-    .option('--no-prefer-speaker', "do not rank a named person's turns first");
+    .option('--no-prefer-speaker', "do not rank a named person's turns first")
+    .option('--best-match', 'with --min-relevance: when nothing reaches it, show the closest hit (relevance ≥ 0.3) marked low confidence')
+    .option('--exclude-superseded', 'leave out memories another memory replaced');
 }
 
 /** Recall options from the parsed flags (validation is recall's). */
@@ -31,5 +35,7 @@ export function relevanceOptions(o: RelevanceFlags): RelevanceRecallOptions {
   if (o.timePreference === false) r.timePreference = false;
   if (o.preferCurrent === false) r.preferCurrent = false;
   if (o.preferSpeaker === false) r.preferSpeaker = false;
+  if (o.bestMatch === true) r.bestMatch = true;
+  if (o.excludeSuperseded === true) r.excludeSuperseded = true;
   return r;
 }

@@ -102,6 +102,10 @@ const relevanceFields = {
     .describe(
       'With minRelevance: when nothing reaches it, return the most relevant hit (relevance ≥ 0.3) marked lowConfidence instead of nothing (default false)',
     ),
+  excludeSuperseded: z
+    .boolean()
+    .optional()
+    .describe('Leave out memories another memory replaced (those with supersededBy), before the cut to limit (default false)'),
 };
 
 export const RecallBody = z

@@ -7,6 +7,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MnemoliteError, publicMessage } from '../errors.js';
 import type { Memory } from '../memory/memory.js';
+import { LOW_CONFIDENCE_HEADER } from '../recall/context-block.js';
+import { lowConfidenceLead } from '../tools.js';
 
 /** What a client reads when a tool fails by a bug (the server log has the stack). */
 export const INTERNAL_TOOL_ERROR = 'Error (INTERNAL): the tool failed unexpectedly. The server log has details.';
@@ -24,10 +26,18 @@ const output = z.object({
   tokens: z.number().int(),
   omitted: z.number().int(),
   memories: z.array(z.object({ id: z.string(), content: z.string(), date: z.string(), relevance: z.number() })),
+  lowConfidence: z.literal(true).optional(),
 });
 
 /** Register `memory_context` on `server`, reading namespace `namespace` with default threshold `minRelevance`. */
-export function registerContextTool(server: McpServer, mem: Memory, namespace: string, minRelevance: number | undefined, log: (line: string) => void): void {
+export function registerContextTool(
+  server: McpServer,
+  mem: Memory,
+  namespace: string,
+  minRelevance: number | undefined,
+  log: (line: string) => void,
+  bestMatch = true,
+): void {
   server.registerTool(
     'memory_context',
     {
@@ -45,9 +55,17 @@ export function registerContextTool(server: McpServer, mem: Memory, namespace: s
           namespace,
           ...(a.maxTokens !== undefined ? { maxTokens: a.maxTokens } : {}),
           ...((a.minRelevance ?? minRelevance) !== undefined ? { minRelevance: (a.minRelevance ?? minRelevance)! } : {}),
+          bestMatch,
+          // Outdated memories never enter the block; leaving them out first lets current ones fill it.
+          excludeSuperseded: true,
         });
-        const text = r.text || `No relevant memory for "${a.query}".`;
-        return { content: [{ type: 'text', text }], structuredContent: { text: r.text, tokens: r.tokens, omitted: r.omitted, memories: r.memories } };
+        const text = r.lowConfidence
+          ? r.text.replace(LOW_CONFIDENCE_HEADER, lowConfidenceLead(a.query, r.memories[0]?.relevance ?? 0))
+          : r.text || `No relevant memory for "${a.query}".`;
+        return {
+          content: [{ type: 'text', text }],
+          structuredContent: { text: r.text, tokens: r.tokens, omitted: r.omitted, memories: r.memories, ...(r.lowConfidence ? { lowConfidence: true } : {}) },
+        };
       } catch (err) {
         if (err instanceof MnemoliteError || err instanceof z.ZodError) {
           const msg =

@@ -30,6 +30,10 @@ export interface McpServerOptions {
   version?: string;
   /** Relevance threshold of memory_recall and memory_context (default `DEFAULT_MIN_RELEVANCE`). */
   minRelevance?: number;
+  /** Answer a question nothing clearly matches with the closest memory, worded as a low-confidence guess (default true). */
+  bestMatch?: boolean;
+  /** Show replaced memories (marked outdated) in memory_recall by default (default false). */
+  includeOutdated?: boolean;
 }
 
 const stderrLog = (line: string): void => {
@@ -56,6 +60,8 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
+    ...(options.bestMatch !== undefined ? { bestMatch: options.bestMatch } : {}),
+    ...(options.includeOutdated !== undefined ? { includeOutdated: options.includeOutdated } : {}),
   });
   const offered = new Set(tools.definitions.map((d) => d.name));
   // A read-only server must not ask the model to store what it cannot.
@@ -100,7 +106,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
       },
     );
   }
-  registerContextTool(server, mem, tools.namespace, options.minRelevance, log);
+  registerContextTool(server, mem, tools.namespace, options.minRelevance, log, options.bestMatch ?? true);
   return server;
 }
 

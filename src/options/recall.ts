@@ -14,6 +14,7 @@ export const relevanceRecallShape = {
     .refine((n) => n >= 0 && n <= 1, 'must be between 0 and 1')
     .optional(),
   bestMatch: z.boolean().optional(),
+  excludeSuperseded: z.boolean().optional(),
   now: isoDate.optional(),
   timePreference: z.boolean().optional(),
   preferCurrent: z.boolean().optional(),

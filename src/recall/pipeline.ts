@@ -19,6 +19,7 @@ import { hasTopic } from './time-preference.js';
 import type { TimeExpression } from './time-expr.js';
 import type { MemoryRow } from '../types/rows.js';
 import { lifecycleRank } from './rank.js';
+import { withoutSuperseded } from './current-only.js';
 import { type RecallReads, readOnce } from './read-once.js';
 import { LOW_CONFIDENCE_RELEVANCE, evidenceFor, relevanceOf } from './relevance.js';
 
@@ -57,6 +58,7 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   let ranked = fuseLegs(mode, keyword, legs, o);
   ranked = await applyPreferences(reads, ranked, q, o, c.model, evidence, windows);
   ranked = await lifecycleRank(c.backend, ranked, o, c.model, limit, legs.successors);
+  if (o.excludeSuperseded === true) ranked = await withoutSuperseded(c.backend, ranked, legs.successors);
   const judged = await withRelevance(
     reads,
     ranked.slice(0, limit),

@@ -15,6 +15,12 @@ export interface RelevanceRecallOptions {
    */
   bestMatch?: boolean;
   /**
+   * Leave out memories another memory explicitly replaced (they carry `supersededBy`), before the
+   * cut to `limit`. Default false in the library (a superseded memory ranks directly below its
+   * successor); the agent surfaces (MCP, `memoryTools`, the integrations) turn it on.
+   */
+  excludeSuperseded?: boolean;
+  /**
    * "Now" for time expressions in the query ("yesterday", "last week", "in March"): a Date or ISO
    * 8601 string (default: the clock). Memories in the window the query names rank higher; nothing
    * is filtered out (use `since` / `until` for that).
