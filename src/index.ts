@@ -75,6 +75,7 @@ export type {
 export { createMcpServer, serveMcpStdio } from './mcp/index.js';
 export type { McpServerOptions } from './mcp/server.js';
 export type { ConversationMemory, ConversationOptions, ConversationTurn } from './memory/conversation.js';
+export type { ChatMessageInput, ChatMessageOptions } from './memory/chat-messages.js';
 export { chunkMarkdown, importMarkdown } from './ingest/markdown.js';
 export type { ChunkOptions, MarkdownChunk, MarkdownFileResult, MarkdownImportOptions, MarkdownImportResult } from './ingest/markdown.js';
 export { importHistory } from './ingest/history.js';

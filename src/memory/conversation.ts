@@ -6,6 +6,7 @@ import { MnemoliteError, invalid } from '../errors.js';
 import type { AddInput, AddResult, Metadata } from '../types/memory.js';
 import { wordCount } from '../text/words.js';
 import { isoDate } from '../zod-dates.js';
+import { type ChatMessageInput, type ChatMessageOptions, chatTurns } from './chat-messages.js';
 
 /** One chat turn. */
 export interface ConversationTurn {
@@ -17,8 +18,8 @@ export interface ConversationTurn {
   at?: Date | string;
 }
 
-/** Options for {@link Memory.addConversation}. */
-export interface ConversationOptions {
+/** Options for {@link Memory.addConversation}; `keepSystem`, `keepTools` and `speakers` apply to chat messages ({@link ChatMessageOptions}). */
+export interface ConversationOptions extends ChatMessageOptions {
   /** Conversation id stored as every memory's `sessionId`. */
   sessionId?: string;
   /** Namespace (default `"default"`). */
@@ -85,8 +86,14 @@ export function groupTurns(words: number[], minWords: number): number[][] {
   return groups.map((g) => g.turns);
 }
 
-function checkTurns(turns: unknown): { speaker: string; content: string; at: string | undefined }[] {
-  if (!Array.isArray(turns)) throw invalid('addConversation expects an array of { speaker, content, at? } turns.');
+function checkTurns(input: unknown, chat: ChatMessageOptions): { speaker: string; content: string; at: string | undefined }[] {
+  if (!Array.isArray(input)) throw invalid('addConversation expects an array of turns { speaker, content, at? } or chat messages { role, content }.');
+  for (const k of ['keepSystem', 'keepTools'] as const) if (chat[k] !== undefined && typeof chat[k] !== 'boolean') throw invalid(`${k} must be true or false.`);
+  if (chat.speakers !== undefined && (chat.speakers === null || typeof chat.speakers !== 'object' || Array.isArray(chat.speakers)))
+    throw invalid('speakers must be an object such as { "user": "Caroline", "assistant": "Assistant" }.');
+  for (const [k, v] of Object.entries(chat.speakers ?? {})) if (typeof v !== 'string') throw invalid(`speakers.${k} must be a name (a string).`);
+  // Chat messages become turns; skipped ones (system, tools, reasoning only) drop out.
+  const turns = chatTurns(input, chat).filter((t) => t !== null);
   return turns.map((t: unknown, i) => {
     if (t === null || typeof t !== 'object') throw invalid(`turn ${i} must be an object { speaker, content, at? }.`);
     const { speaker, content, at, ...rest } = t as Record<string, unknown>;
@@ -108,7 +115,10 @@ function checkTurns(turns: unknown): { speaker: string; content: string; at: str
 }
 
 /** Build the addMany items for a conversation (exported for testing). @internal */
-export function conversationItems(turns: ConversationTurn[], options: ConversationOptions = {}): { items: AddInput[]; groups: number[][] } {
+export function conversationItems(
+  turns: readonly (ConversationTurn | ChatMessageInput)[],
+  options: ConversationOptions = {},
+): { items: AddInput[]; groups: number[][] } {
   if (options === null || typeof options !== 'object') throw invalid('addConversation options must be an object.');
   const minWords = options.minWords ?? 5;
   const first = options.firstTurn ?? 0;
@@ -117,7 +127,12 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
   if (options.metadata !== undefined && (options.metadata === null || typeof options.metadata !== 'object' || Array.isArray(options.metadata))) {
     throw invalid('metadata must be a plain object such as { "source": "chat" }.');
   }
-  const ts = checkTurns(turns);
+  const { keepSystem, keepTools, speakers } = options;
+  const ts = checkTurns(turns, {
+    ...(keepSystem !== undefined ? { keepSystem } : {}),
+    ...(keepTools !== undefined ? { keepTools } : {}),
+    ...(speakers !== undefined ? { speakers } : {}),
+  });
   const groups = groupTurns(
     ts.map((t) => wordCount(t.content)),
     minWords,
@@ -156,7 +171,7 @@ export function conversationItems(turns: ConversationTurn[], options: Conversati
  */
 export async function addConversation(
   mem: { addMany(items: AddInput[]): Promise<AddResult[]> },
-  turns: ConversationTurn[],
+  turns: readonly (ConversationTurn | ChatMessageInput)[],
   options: ConversationOptions = {},
 ): Promise<ConversationMemory[]> {
   const { items, groups } = conversationItems(turns, options ?? {});

@@ -24,6 +24,7 @@ import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord
 import type { MemoryRow } from '../types/rows.js';
 import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseErase, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
+import type { ChatMessageInput } from './chat-messages.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
 
 /** Options for {@link Memory.reindex}. */
@@ -151,9 +152,12 @@ export class Memory {
    * Remember a conversation: one memory per turn, content prefixed by the speaker ("Caroline: ..."),
    * metadata `{ speaker, turn }`, `eventAt` and `createdAt` from each turn's `at` (`eventAt` from
    * `options.eventAt` for turns without one, e.g. the session's date); very short turns ("ok",
-   * "haha yes") are merged into a neighbour. One transaction, embeddings batched.
+   * "haha yes") are merged into a neighbour. One transaction, embeddings batched. `turns` may also be
+   * chat messages as the SDKs give them (OpenAI Chat Completions or Responses items, Anthropic
+   * Messages, the AI SDK's ModelMessage / UIMessage): system and tool messages are skipped unless
+   * `keepSystem` / `keepTools`, images and files become placeholders such as "[image]".
    */
-  async addConversation(turns: ConversationTurn[], options: ConversationOptions = {}): Promise<ConversationMemory[]> {
+  async addConversation(turns: readonly (ConversationTurn | ChatMessageInput)[], options: ConversationOptions = {}): Promise<ConversationMemory[]> {
     this.writable();
     return addConversation(this, turns, options);
   }
