@@ -50,6 +50,13 @@ export const ERROR_CODES = {
     retryable: true,
     meaning: 'The embedder could not embed (provider unreachable or failing, model missing); nothing was written.',
   },
+  RERANKER_FAILED: {
+    http: 502,
+    httpShowsMessage: true,
+    exit: 1,
+    retryable: true,
+    meaning: 'The rerank function given to recall threw or did not return one finite score per candidate.',
+  },
   SEMANTIC_DISABLED: {
     http: 400,
     httpShowsMessage: true,

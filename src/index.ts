@@ -54,7 +54,7 @@ export { TransformersEmbedder, transformersEmbedder } from './embed/transformers
 export type { TransformersEmbedderOptions } from './embed/transformers.js';
 export { DEFAULT_MIN_RELEVANCE, relevanceOf } from './recall/relevance.js';
 export { DEFAULT_CONTEXT_TOKENS, type ContextOptions, type ContextResult, type ContextItem } from './recall/context-block.js';
-export type { RelevanceEvidence, RelevanceRecallOptions } from './types/recall.js';
+export type { RelevanceEvidence, RelevanceRecallOptions, RerankCandidate, RerankFunction } from './types/recall.js';
 export { MnemoliteError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { MAX_CONTENT_BYTES, MAX_METADATA_BYTES, MAX_QUERY_CHARS, DEFAULT_NAMESPACE, ALL_NAMESPACES } from './validate.js';

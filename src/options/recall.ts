@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { isoDate } from '../zod-dates.js';
+import type { RerankFunction } from '../types/recall.js';
 
 /** Fields added to the recall schema. */
 export const relevanceRecallShape = {
@@ -15,6 +16,8 @@ export const relevanceRecallShape = {
     .optional(),
   bestMatch: z.boolean().optional(),
   excludeSuperseded: z.boolean().optional(),
+  rerank: z.custom<RerankFunction>((v) => typeof v === 'function', 'must be a function (query, candidates) => scores').optional(),
+  rerankTop: z.number().int().min(1).max(200).optional(),
   now: isoDate.optional(),
   timePreference: z.boolean().optional(),
   preferCurrent: z.boolean().optional(),

@@ -20,6 +20,7 @@ import type { TimeExpression } from './time-expr.js';
 import type { MemoryRow } from '../types/rows.js';
 import { lifecycleRank } from './rank.js';
 import { withoutSuperseded } from './current-only.js';
+import { DEFAULT_RERANK_TOP, rerankTop } from './rerank.js';
 import { type RecallReads, readOnce } from './read-once.js';
 import { LOW_CONFIDENCE_RELEVANCE, evidenceFor, relevanceOf } from './relevance.js';
 
@@ -56,6 +57,7 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   const reads = readOnce(c.backend);
   const windows = timeWindows(q, o);
   let ranked = fuseLegs(mode, keyword, legs, o);
+  if (o.rerank) ranked = await rerankTop(ranked, q, o.rerank, o.rerankTop ?? DEFAULT_RERANK_TOP, (s) => reads.rowsBySeqs(s));
   ranked = await applyPreferences(reads, ranked, q, o, c.model, evidence, windows);
   ranked = await lifecycleRank(c.backend, ranked, o, c.model, limit, legs.successors);
   if (o.excludeSuperseded === true) ranked = await withoutSuperseded(c.backend, ranked, legs.successors);

@@ -21,6 +21,14 @@ export interface RelevanceRecallOptions {
    */
   excludeSuperseded?: boolean;
   /**
+   * Reorder the best `rerankTop` fused candidates by this function's scores (a cross-encoder, an
+   * LLM) before the preferences, supersession and relevance run; those still apply after it. A
+   * throw or a wrong answer is `RERANKER_FAILED`. Library only (not over HTTP or MCP).
+   */
+  rerank?: RerankFunction;
+  /** How many candidates `rerank` sees (default 20, at most 200). */
+  rerankTop?: number;
+  /**
    * "Now" for time expressions in the query ("yesterday", "last week", "in March"): a Date or ISO
    * 8601 string (default: the clock). Memories in the window the query names rank higher; nothing
    * is filtered out (use `since` / `until` for that).
@@ -40,6 +48,17 @@ export interface RelevanceRecallOptions {
    */
   preferSpeaker?: boolean;
 }
+
+/** A candidate handed to a `rerank` function. */
+export interface RerankCandidate {
+  id: string;
+  content: string;
+  /** Its fused score (best first). */
+  score: number;
+}
+
+/** A reranker: one score per candidate, in the order given (higher ranks first). */
+export type RerankFunction = (query: string, candidates: RerankCandidate[]) => number[] | Promise<number[]>;
 
 /** Raw evidence for one hit. `undefined` = that leg did not run. */
 export interface RelevanceEvidence {
