@@ -68,7 +68,11 @@ type Variant = LibraryVariant | SimVariant;
 
 const lib = (group: string, name: string, options: LibraryVariant['options']): LibraryVariant => ({ kind: 'library', group, name, options });
 /** Latest creation time in a data set: the fixed "now" for recency, so numbers do not drift with the calendar. */
-const asOf = (ds: Dataset): string => ds.memories.map((x) => x.createdAt).sort().at(-1) ?? '';
+const asOf = (ds: Dataset): string =>
+  ds.memories
+    .map((x) => x.createdAt)
+    .sort()
+    .at(-1) ?? '';
 
 /** What users get from `recall()`. Add a fusion option here as one more line. */
 const LIBRARY_VARIANTS: LibraryVariant[] = [
