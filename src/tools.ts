@@ -40,8 +40,6 @@ export interface ToolMemory {
   updatedAt: string;
   /** When it happened (ISO 8601), or null when only its storage time is known. */
   eventAt: string | null;
-  /** Id of the memory that replaced this one: it is outdated. Absent on current memories. */
-  supersededBy?: string;
 }
 
 /** A recall hit as tools return it. */
@@ -49,12 +47,14 @@ export interface ToolHit extends ToolMemory {
   score: number;
   /** Calibrated relevance in [0, 1] (see `RecallHit.relevance`). */
   relevance: number;
-  /** false when another memory replaced this one (`supersededBy`): what the model reads says "outdated". */
-  current: boolean;
-  /** The closest memory, shown although none reached `minRelevance` (`bestMatch`): a guess. */
-  lowConfidence?: true;
   keywordRank?: number;
   vectorRank?: number;
+  /** `'outdated'`: another memory replaced this one (shown only with `includeOutdated`); else `'current'`. */
+  status: 'current' | 'outdated';
+  /** Id of the memory that replaced this one, when outdated. */
+  supersededBy?: string;
+  /** The closest memory when none reached `minRelevance` (`bestMatch`): a guess, worded as one. */
+  lowConfidence?: true;
 }
 
 /** Outcome of {@link MemoryTools.execute}. Never thrown for user or model mistakes: they come back as `ok: false`. */
@@ -97,14 +97,14 @@ export interface MemoryToolsOptions {
    */
   minRelevance?: number;
   /**
-   * When no memory reaches `minRelevance`, memory_recall answers with the closest one (relevance ≥
-   * 0.3), worded as a low-confidence guess, instead of "no relevant memory" (default true; the
-   * recall option `bestMatch`).
+   * When nothing reaches `minRelevance`, memory_recall returns the closest memory (relevance ≥ 0.3)
+   * worded as a low-confidence guess instead of "nothing" (default true). A person's facts asked in
+   * other words often score below the threshold while ranking first; false answers "nothing".
    */
   bestMatch?: boolean;
   /**
-   * Show memories another memory replaced (marked outdated) by default (default false: they are left
-   * out unless the model asks with `includeOutdated`).
+   * memory_recall shows memories another memory replaced (marked outdated) instead of leaving them
+   * out (default false). The model can also ask per call (`includeOutdated`).
    */
   includeOutdated?: boolean;
 }
@@ -204,7 +204,9 @@ export const inputSchemas = {
       includeOutdated: z
         .boolean()
         .optional()
-        .describe('Also return memories that a newer memory replaced, marked outdated (default false), e.g. to answer what something used to be.'),
+        .describe(
+          'Also show memories that a newer one replaced, marked outdated (default false: only current ones), e.g. to answer "where did I live before?".',
+        ),
     })
     .strict(),
   memory_get: z
@@ -245,7 +247,6 @@ const memoryOut = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   eventAt: z.string().nullable(),
-  supersededBy: z.string().optional(),
 });
 
 /** Output schemas (zod) of the structured results, used by the MCP server. @internal */
@@ -259,10 +260,11 @@ export const outputSchemas = {
       memoryOut.extend({
         score: z.number(),
         relevance: z.number(),
-        current: z.boolean(),
-        lowConfidence: z.literal(true).optional(),
         keywordRank: z.number().int().optional(),
         vectorRank: z.number().int().optional(),
+        status: z.enum(['current', 'outdated']),
+        supersededBy: z.string().optional(),
+        lowConfidence: z.literal(true).optional(),
       }),
     ),
   }),
@@ -344,15 +346,15 @@ export function toToolMemory(m: MemoryRecord): ToolMemory {
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
     eventAt: m.eventAt ? m.eventAt.toISOString() : null,
-    ...(m.supersededBy ? { supersededBy: m.supersededBy } : {}),
   };
 }
 
 function toToolHit(h: RecallHit): ToolHit {
-  const out: ToolHit = { ...toToolMemory(h), score: h.score, relevance: h.relevance, current: !h.supersededBy };
-  if (h.lowConfidence) out.lowConfidence = true;
+  const out: ToolHit = { ...toToolMemory(h), score: h.score, relevance: h.relevance, status: h.supersededBy ? 'outdated' : 'current' };
   if (h.keywordRank !== undefined) out.keywordRank = h.keywordRank;
   if (h.vectorRank !== undefined) out.vectorRank = h.vectorRank;
+  if (h.supersededBy) out.supersededBy = h.supersededBy;
+  if (h.lowConfidence) out.lowConfidence = true;
   return out;
 }
 
@@ -360,23 +362,17 @@ const when = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC
 const indent = (s: string, pad: string): string => s.replace(/\r?\n/g, `\n${pad}`);
 
 function describeLine(m: ToolMemory): string {
-  const parts = [`id: ${m.id}`, ...(m.eventAt ? [`happened: ${when(m.eventAt)}`] : []), `created: ${when(m.createdAt)}`];
+  const hit = 'status' in m ? (m as ToolHit) : null;
+  const status = hit ? [hit.status === 'outdated' ? `OUTDATED (replaced by ${hit.supersededBy})` : 'current'] : [];
+  const parts = [...status, `id: ${m.id}`, ...(m.eventAt ? [`happened: ${when(m.eventAt)}`] : []), `created: ${when(m.createdAt)}`];
   if (m.category) parts.push(`category: ${m.category}`);
   if (m.key) parts.push(`key: ${m.key}`);
   if ('relevance' in m) parts.push(`relevance: ${(m as ToolHit).relevance.toFixed(2)}`);
-  // Said in words the model reads: a replaced fact next to its update is otherwise two truths.
-  if (m.supersededBy) parts.push(`OUTDATED: replaced by ${m.supersededBy}`);
-  else if ('current' in m) parts.push('current');
   return parts.join(' | ');
 }
 
 function numbered(items: ToolMemory[]): string {
   return items.map((m, i) => `${i + 1}. ${indent(m.content, '   ')}\n   ${describeLine(m)}`).join('\n');
-}
-
-/** The first line of an answer that holds only a below-threshold best match. @internal */
-export function lowConfidenceLead(query: string, relevance: number): string {
-  return `No memory is clearly relevant to "${query}". Closest (low confidence, relevance ${relevance.toFixed(2)}):`;
 }
 
 // ---- validation ---------------------------------------------------------------------
@@ -456,7 +452,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
     throw new MnemoliteError('INVALID_INPUT', `memoryTools: minRelevance must be a number from 0 to 1, got ${String(minRelevance)}.`);
   }
   const bestMatch = options.bestMatch ?? true;
-  const includeOutdated = options.includeOutdated ?? false;
+  const includeOutdatedDefault = options.includeOutdated ?? false;
   const readOnly = !!options.readOnly || mem.readonly;
   const names = MEMORY_TOOL_NAMES.filter((n) => !(readOnly && WRITE_TOOLS.has(n)));
   const definitions: ToolDefinition[] = names.map((name) => ({ name, description: descriptions[name], parameters: jsonSchemaOf(inputSchemas[name]) }));
@@ -497,31 +493,33 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
       }
       case 'memory_recall': {
         const query = a.query as string;
+        const limit = (a.limit as number | undefined) ?? 5;
+        const withOutdated = (a.includeOutdated as boolean | undefined) ?? includeOutdatedDefault;
         const hits = (
           await mem.recall(
             query,
             defined({
               namespace,
-              limit: (a.limit as number | undefined) ?? 5,
+              limit,
+              // Left out before the cut to limit, so a replaced fact never costs a current one its place.
+              excludeSuperseded: !withOutdated,
+              bestMatch,
               mode: a.mode as 'hybrid' | 'keyword' | 'vector' | undefined,
               since: a.since as string | undefined,
               until: a.until as string | undefined,
               category: a.category as string | undefined,
               minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
-              bestMatch,
-              excludeSuperseded: !((a.includeOutdated as boolean | undefined) ?? includeOutdated),
             }),
           )
         ).map(toToolHit);
         const shown = capBytes(hits, TOOL_ANSWER_BYTES);
         const omitted = hits.length - shown.length;
         const more = omitted ? `\n(${omitted} more left out: the answer is limited to about 1 MiB; ask for fewer with limit.)` : '';
-        const low = shown.length > 0 && shown.every((h) => h.lowConfidence);
-        const text = low
-          ? `${lowConfidenceLead(query, shown[0]!.relevance)}\n${numbered(shown)}`
-          : shown.length
-            ? `${shown.length} ${shown.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(shown)}${more}`
-            : `No relevant memory for "${query}".`;
+        const text = !shown.length
+          ? `No relevant memory for "${query}".`
+          : shown[0]!.lowConfidence
+            ? `No memory is clearly relevant to "${query}". Closest (low confidence, relevance ${shown[0]!.relevance.toFixed(2)}; use it only if it fits):\n${numbered(shown)}`
+            : `${shown.length} ${shown.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(shown)}${more}`;
         return { text, data: { query, count: shown.length, ...(omitted ? { omitted } : {}), hits: shown } };
       }
       case 'memory_get': {

@@ -63,18 +63,18 @@ for (const T of targets) {
         const tools = memoryTools(mem, { minRelevance: 0 });
         const r = await tools.execute('memory_recall', { query: 'where does Alice live', mode: 'keyword' });
         assert.ok(r.ok);
-        const hits = r.data.hits as { id: string; current: boolean }[];
+        const hits = r.data.hits as { id: string; status: string }[];
         assert.ok(!hits.some((h) => h.id === old), r.text);
-        assert.ok(hits.some((h) => h.id === now && h.current));
+        assert.ok(hits.some((h) => h.id === now && h.status === 'current'));
         assert.doesNotMatch(r.text, /Lisbon/);
-        assert.match(r.text, /Porto[^\n]*\n[^\n]*created: 2025-06-02[^\n]*\| current/);
+        assert.match(r.text, /Porto[^\n]*\n {3}current \| id: [^\n]*created: 2025-06-02/);
 
         const withOld = await tools.execute('memory_recall', { query: 'where does Alice live', mode: 'keyword', includeOutdated: true });
         assert.ok(withOld.ok);
-        const h2 = withOld.data.hits as { id: string; current: boolean; supersededBy?: string }[];
+        const h2 = withOld.data.hits as { id: string; status: string; supersededBy?: string }[];
         const o = h2.find((h) => h.id === old);
-        assert.ok(o && !o.current && o.supersededBy === now);
-        assert.match(withOld.text, new RegExp(`Lisbon[^\\n]*\\n[^\\n]*created: 2025-01-10[^\\n]*OUTDATED: replaced by ${now}`));
+        assert.ok(o && o.status === 'outdated' && o.supersededBy === now);
+        assert.match(withOld.text, new RegExp(`Lisbon[^\\n]*\\n {3}OUTDATED \\(replaced by ${now}\\) \\| id: [^\\n]*created: 2025-01-10`));
 
         // The host can make outdated memories the default.
         const hostOld = await memoryTools(mem, { minRelevance: 0, includeOutdated: true }).execute('memory_recall', {
@@ -102,7 +102,7 @@ for (const T of targets) {
         assert.match(hits[0]!.content, /hospital/);
         assert.ok(
           r.text.startsWith(
-            `No memory is clearly relevant to "which hospital ward does Alice manage". Closest (low confidence, relevance ${hits[0]!.relevance.toFixed(2)}):`,
+            `No memory is clearly relevant to "which hospital ward does Alice manage". Closest (low confidence, relevance ${hits[0]!.relevance.toFixed(2)}; use it only if it fits):`,
           ),
           r.text,
         );
@@ -126,13 +126,13 @@ for (const T of targets) {
           const r = (await client.callTool({ name: 'memory_recall', arguments: { query: 'where does Alice live', mode: 'keyword' } })) as CallToolResult;
           assert.ok(!r.isError, textOf(r));
           assert.doesNotMatch(textOf(r), /Lisbon/);
-          const sc = r.structuredContent as { hits: { id: string; current: boolean }[] };
-          assert.ok(sc.hits.some((h) => h.id === now && h.current));
+          const sc = r.structuredContent as { hits: { id: string; status: string }[] };
+          assert.ok(sc.hits.some((h) => h.id === now && h.status === 'current'));
           const withOld = (await client.callTool({
             name: 'memory_recall',
             arguments: { query: 'where does Alice live', mode: 'keyword', includeOutdated: true },
           })) as CallToolResult;
-          assert.match(textOf(withOld), new RegExp(`OUTDATED: replaced by ${now}`));
+          assert.match(textOf(withOld), new RegExp(`OUTDATED \\(replaced by ${now}\\)`));
           assert.ok((withOld.structuredContent as { hits: { id: string }[] }).hits.some((h) => h.id === old));
           const ctx = (await client.callTool({ name: 'memory_context', arguments: { query: 'where does Alice live' } })) as CallToolResult;
           assert.ok(!ctx.isError);
@@ -158,14 +158,11 @@ for (const T of targets) {
           const r = (await strict.callTool({ name: 'memory_recall', arguments: { query: q } })) as CallToolResult;
           assert.match(
             textOf(r),
-            /^No memory is clearly relevant to "which hospital ward does Alice manage"\. Closest \(low confidence, relevance 0\.\d\d\):\n1\. Alice works/,
+            /^No memory is clearly relevant to "which hospital ward does Alice manage"\. Closest \(low confidence, relevance 0\.\d\d; use it only if it fits\):\n1\. Alice works/,
           );
           const ctx = (await strict.callTool({ name: 'memory_context', arguments: { query: q } })) as CallToolResult;
           assert.ok(!ctx.isError, textOf(ctx));
-          assert.match(
-            textOf(ctx),
-            /^No memory is clearly relevant to "which hospital ward does Alice manage"\. Closest \(low confidence, relevance 0\.\d\d\):\n- \[2025-02-01\] Alice works/,
-          );
+          assert.match(textOf(ctx), /^Possibly related \(low confidence\):\n- \[2025-02-01\] Alice works/);
           assert.equal((ctx.structuredContent as { lowConfidence?: true }).lowConfidence, true);
         } finally {
           await strict.close();

@@ -29,9 +29,8 @@ export function registerMcp(program: Command): void {
     .option('--session <id>', 'session id recorded on stored memories')
     .option('--read-only', `offer only the read tools: ${MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n)).join(', ')}`)
     .option('--min-relevance <r>', 'relevance threshold of memory_recall and memory_context (0 to 1, default 0.5)', Number)
-    .option('--no-best-match', 'answer "No relevant memory" instead of the closest memory worded as a low-confidence guess')
-    .option('--include-outdated', 'memory_recall shows replaced memories (marked outdated) unless the model asks otherwise')
-    .action(async (o: McpFlags & { minRelevance?: number; bestMatch?: boolean; includeOutdated?: boolean }, cmd: Command) => {
+    .option('--no-best-match', 'answer "nothing" instead of the closest memory, marked low confidence, when nothing reaches the threshold')
+    .action(async (o: McpFlags & { minRelevance?: number; bestMatch: boolean }, cmd: Command) => {
       guardStdout();
       const g = cmd.optsWithGlobals<EmbedderFlags & { db: string }>();
       if (o.namespace === '*')
@@ -45,8 +44,7 @@ export function registerMcp(program: Command): void {
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
           ...(o.readOnly ? { readOnly: true } : {}),
           ...(o.minRelevance !== undefined ? { minRelevance: o.minRelevance } : {}),
-          ...(o.bestMatch === false ? { bestMatch: false } : {}),
-          ...(o.includeOutdated ? { includeOutdated: true } : {}),
+          bestMatch: o.bestMatch,
         });
       } finally {
         await mem.close();

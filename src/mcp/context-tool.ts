@@ -7,8 +7,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MnemoliteError, publicMessage } from '../errors.js';
 import type { Memory } from '../memory/memory.js';
-import { LOW_CONFIDENCE_HEADER } from '../recall/context-block.js';
-import { lowConfidenceLead } from '../tools.js';
 
 /** What a client reads when a tool fails by a bug (the server log has the stack). */
 export const INTERNAL_TOOL_ERROR = 'Error (INTERNAL): the tool failed unexpectedly. The server log has details.';
@@ -26,18 +24,22 @@ const output = z.object({
   tokens: z.number().int(),
   omitted: z.number().int(),
   memories: z.array(z.object({ id: z.string(), content: z.string(), date: z.string(), relevance: z.number() })),
-  lowConfidence: z.literal(true).optional(),
+  lowConfidence: z.literal(true).optional().describe('The block holds only the closest memory, below the threshold: a guess.'),
 });
 
-/** Register `memory_context` on `server`, reading namespace `namespace` with default threshold `minRelevance`. */
+/**
+ * Register `memory_context` on `server`, reading namespace `namespace` with default threshold
+ * `minRelevance`; with `bestMatch`, a question nothing clearly answers gets its closest memory under
+ * the low-confidence header instead of "nothing".
+ */
 export function registerContextTool(
   server: McpServer,
   mem: Memory,
   namespace: string,
-  minRelevance: number | undefined,
+  defaults: { minRelevance: number | undefined; bestMatch: boolean },
   log: (line: string) => void,
-  bestMatch = true,
 ): void {
+  const { minRelevance } = defaults;
   server.registerTool(
     'memory_context',
     {
@@ -55,13 +57,11 @@ export function registerContextTool(
           namespace,
           ...(a.maxTokens !== undefined ? { maxTokens: a.maxTokens } : {}),
           ...((a.minRelevance ?? minRelevance) !== undefined ? { minRelevance: (a.minRelevance ?? minRelevance)! } : {}),
-          bestMatch,
+          bestMatch: defaults.bestMatch,
           // Outdated memories never enter the block; leaving them out first lets current ones fill it.
           excludeSuperseded: true,
         });
-        const text = r.lowConfidence
-          ? r.text.replace(LOW_CONFIDENCE_HEADER, lowConfidenceLead(a.query, r.memories[0]?.relevance ?? 0))
-          : r.text || `No relevant memory for "${a.query}".`;
+        const text = r.text || `No relevant memory for "${a.query}".`;
         return {
           content: [{ type: 'text', text }],
           structuredContent: { text: r.text, tokens: r.tokens, omitted: r.omitted, memories: r.memories, ...(r.lowConfidence ? { lowConfidence: true } : {}) },

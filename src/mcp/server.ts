@@ -30,10 +30,11 @@ export interface McpServerOptions {
   version?: string;
   /** Relevance threshold of memory_recall and memory_context (default `DEFAULT_MIN_RELEVANCE`). */
   minRelevance?: number;
-  /** Answer a question nothing clearly matches with the closest memory, worded as a low-confidence guess (default true). */
+  /**
+   * When nothing reaches the threshold, memory_recall and memory_context return the closest memory
+   * worded as a low-confidence guess instead of "nothing" (default true).
+   */
   bestMatch?: boolean;
-  /** Show replaced memories (marked outdated) in memory_recall by default (default false). */
-  includeOutdated?: boolean;
 }
 
 const stderrLog = (line: string): void => {
@@ -61,7 +62,6 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
     ...(options.bestMatch !== undefined ? { bestMatch: options.bestMatch } : {}),
-    ...(options.includeOutdated !== undefined ? { includeOutdated: options.includeOutdated } : {}),
   });
   const offered = new Set(tools.definitions.map((d) => d.name));
   // A read-only server must not ask the model to store what it cannot.
@@ -106,7 +106,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
       },
     );
   }
-  registerContextTool(server, mem, tools.namespace, options.minRelevance, log, options.bestMatch ?? true);
+  registerContextTool(server, mem, tools.namespace, { minRelevance: options.minRelevance, bestMatch: options.bestMatch ?? true }, log);
   return server;
 }
 
