@@ -5,13 +5,15 @@
  * server through the real SDK client, on every store of test/store-matrix.ts.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { memoryTools, openMemory, type Memory } from '../src/index.js';
+import { createServer, serverUrl } from '../src/http/server.js';
 import { createMcpServer } from '../src/mcp/server.js';
-import { HashEmbedder } from './helpers.js';
+import { CLI, HashEmbedder, tempDb } from './helpers.js';
 import { storeTargets } from './store-matrix.js';
 
 const targets = await storeTargets();
@@ -173,3 +175,41 @@ for (const T of targets) {
     });
   });
 }
+
+test('HTTP and CLI: excludeSuperseded / --exclude-superseded leave the replaced memory out; the OpenAPI document lists it', async () => {
+  const path = tempDb();
+  const mem = await openMemory({ path, embedder: 'none' });
+  const old = await mem.add('Alice lives in Lisbon, in a flat near the river.');
+  const now = await mem.add('Alice moved to Porto; she lives there with her sister.', { supersedes: old.id });
+  const app = createServer({ memory: mem, inspector: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = serverUrl(app);
+  const recall = async (body: object): Promise<{ status: number; json: { hits?: { id: string }[] } }> => {
+    const r = await fetch(`${url}/api/recall`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return { status: r.status, json: (await r.json()) as { hits?: { id: string }[] } };
+  };
+  try {
+    const all = await recall({ query: 'Alice lives', mode: 'keyword' });
+    assert.ok(all.json.hits!.some((h) => h.id === old.id));
+    const current = await recall({ query: 'Alice lives', mode: 'keyword', excludeSuperseded: true });
+    assert.equal(current.status, 200);
+    assert.deepEqual(
+      current.json.hits!.map((h) => h.id),
+      [now.id],
+    );
+    assert.equal((await recall({ query: 'Alice', excludeSuperseded: 'yes' })).status, 400);
+    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    assert.ok(doc.components.schemas.RecallRequest?.properties?.excludeSuperseded);
+  } finally {
+    await app.close();
+    await mem.close();
+  }
+  const out = spawnSync(process.execPath, [CLI, '--db', path, '--embedder', 'none', '--json', 'recall', 'Alice lives', '--exclude-superseded'], {
+    encoding: 'utf8',
+  });
+  assert.equal(out.status, 0, out.stderr);
+  assert.deepEqual(
+    (JSON.parse(out.stdout) as { id: string }[]).map((h) => h.id),
+    [now.id],
+  );
+});
