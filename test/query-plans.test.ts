@@ -77,7 +77,8 @@ function planProblems(db: Database.Database, seen: Map<string, Seen>, analyzed =
     const aliases = new Set(['memories', ...[...sql.matchAll(/\bmemories\s+(?:AS\s+)?([a-z]\w*)/gi)].map((m) => m[1]!)]);
     for (const d of plan) {
       const scan = /^SCAN (\w+)/.exec(d);
-      if (scan && aliases.has(scan[1]!) && !/VIRTUAL TABLE/.test(d) && !(analyzed && !NARROW.test(sql))) problems.push(`scan of memories: ${sql}\n  ${plan.join('\n  ')}`);
+      if (scan && aliases.has(scan[1]!) && !/VIRTUAL TABLE/.test(d) && !(analyzed && !NARROW.test(sql)))
+        problems.push(`scan of memories: ${sql}\n  ${plan.join('\n  ')}`);
       if (/^SEARCH (\w+) USING (?:COVERING )?INDEX \w+ \(namespace=\?\)$/.test(d) && aliases.has(/^SEARCH (\w+)/.exec(d)![1]!) && NARROW.test(sql))
         problems.push(`namespace-wide search where a narrower index exists: ${sql}\n  ${plan.join('\n  ')}`);
     }
@@ -183,16 +184,23 @@ describe('query plans: the file', () => {
   test('the checker fails on the lookup that walked the namespace', () => {
     const db = new Database(path, { readonly: true });
     try {
-      const old = 'SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ? AND namespace = ?';
+      const old =
+        'SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ? AND namespace = ?';
       const seen = new Map([[old, { sql: old, params: ['["x"]', 'hash-64', BIG] }]]);
       // Without the (content_hash, namespace) index, SQLite plans it through memories_namespace_time.
       const copy = new Database(':memory:');
       copy.exec(
-        "CREATE TABLE memories(seq INTEGER PRIMARY KEY, namespace TEXT, content_hash TEXT, embedding BLOB, embedding_model TEXT, event_at TEXT, created_at TEXT); CREATE INDEX memories_content_hash ON memories(content_hash); CREATE INDEX memories_namespace_time ON memories(namespace, coalesce(event_at, created_at));",
+        'CREATE TABLE memories(seq INTEGER PRIMARY KEY, namespace TEXT, content_hash TEXT, embedding BLOB, embedding_model TEXT, event_at TEXT, created_at TEXT); CREATE INDEX memories_content_hash ON memories(content_hash); CREATE INDEX memories_namespace_time ON memories(namespace, coalesce(event_at, created_at));',
       );
       assert.equal(planProblems(copy, seen).length, 1);
       copy.close();
-      assert.equal(planProblems(db, new Map([["SELECT * FROM memories WHERE content IS NOT NULL", { sql: "SELECT * FROM memories WHERE content IS NOT NULL", params: [] }]])).length, 1);
+      assert.equal(
+        planProblems(
+          db,
+          new Map([['SELECT * FROM memories WHERE content IS NOT NULL', { sql: 'SELECT * FROM memories WHERE content IS NOT NULL', params: [] }]]),
+        ).length,
+        1,
+      );
     } finally {
       db.close();
     }

@@ -457,9 +457,7 @@ export class Store {
     const want = JSON.stringify(unique);
     const rows =
       namespace === undefined
-        ? this.stmt(
-            'SELECT m.content_hash, m.embedding FROM json_each(?) AS j CROSS JOIN memories m ON m.content_hash = j.value WHERE m.embedding_model = ?',
-          )
+        ? this.stmt('SELECT m.content_hash, m.embedding FROM json_each(?) AS j CROSS JOIN memories m ON m.content_hash = j.value WHERE m.embedding_model = ?')
             .raw()
             .all(want, model)
         : // CROSS JOIN fixes the loop order (SQLite keeps it as written): each wanted hash is looked up
