@@ -10,7 +10,7 @@
  * prints a table and one `RESULT {json}` line (bench/run.ts runs it as the headline).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,13 +35,13 @@ const reworded = (q: string, k: number): string => (k ? `${q} (${k})` : q);
 
 async function ingest(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
   const c = syntheticCorpus(size);
   const emb = new PrecomputedEmbedder('bench-512', DIMS);
   emb.add(c.texts, c.docs);
   const mem = await openMemory({ path, embedder: emb });
   const t0 = performance.now();
-  for (let i = 0; i < c.texts.length; i += 1000)
-    await mem.addMany(c.texts.slice(i, i + 1000).map((content, j) => ({ content, namespace: nsOf(i + j) })));
+  for (let i = 0; i < c.texts.length; i += 1000) await mem.addMany(c.texts.slice(i, i + 1000).map((content, j) => ({ content, namespace: nsOf(i + j) })));
   const ingestPerSec = c.texts.length / ((performance.now() - t0) / 1000);
   await mem.close();
   await runRecipe(c, { dir, queries: 0, truth: [], phase: 'ingest' });
@@ -58,7 +58,11 @@ async function query(): Promise<Record<string, unknown>> {
   const c = questionsOf(size, 'synthetic');
   const emb = new PrecomputedEmbedder('bench-512', DIMS);
   const n = c.queries.length;
-  for (let k = 0; k < 8; k++) emb.add(c.queries.map((q) => reworded(q, k)), c.qvecs);
+  for (let k = 0; k < 8; k++)
+    emb.add(
+      c.queries.map((q) => reworded(q, k)),
+      c.qvecs,
+    );
   const stages = new Map<RecallStage, number[]>();
   let current = new Map<RecallStage, number>();
   const base = rss();
@@ -79,7 +83,13 @@ async function query(): Promise<Record<string, unknown>> {
     const kw = m ? (kwSt.all(m) as number[]) : [];
     const v = row(c.qvecs, i);
     const vq = vecSt.all(Buffer.from(v.buffer, v.byteOffset, v.byteLength)) as number[];
-    rowsSt.all(JSON.stringify(rrf(kw, vq).slice(0, 10).map((h) => h.seq)));
+    rowsSt.all(
+      JSON.stringify(
+        rrf(kw, vq)
+          .slice(0, 10)
+          .map((h) => h.seq),
+      ),
+    );
   };
   recipe(0);
   stageTimer.sink = (s, ms) => current.set(s, (current.get(s) ?? 0) + ms);
@@ -102,7 +112,10 @@ async function query(): Promise<Record<string, unknown>> {
   stageTimer.sink = null;
   // A bulk write, then new questions: how far above the steady state the first recalls are.
   const texts = Array.from({ length: 1000 }, (_, j) => `bulk note ${j} written after open about ${c.queries[j % n]}`);
-  emb.add(texts, new Float32Array(1000 * DIMS).map((_, k) => ((k * 7919) % 13) / 13 - 0.5));
+  emb.add(
+    texts,
+    new Float32Array(1000 * DIMS).map((_, k) => ((k * 7919) % 13) / 13 - 0.5),
+  );
   await mem.addMany(texts.map((content, j) => ({ content, namespace: nsOf(j) })));
   const afterWrite: number[] = [];
   for (let i = 0; i < 20; i++) {
@@ -145,7 +158,10 @@ if (phase === 'ingest') {
   const run = (p: string): string => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', me, String(size), layout, p, dir], { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`${p} failed: ${r.stderr.slice(-2000)}`);
-    return r.stdout.split('\n').find((l) => l.startsWith('RESULT '))!.slice(7);
+    return r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('RESULT '))!
+      .slice(7);
   };
   run('ingest');
   const res = JSON.parse(run('query')) as Record<string, unknown>;

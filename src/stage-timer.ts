@@ -3,7 +3,10 @@
  * of the public API. Off (no sink) it costs one null check per stage; nothing is measured.
  */
 
-/** The stages, in recall order. `sync`: bringing the file's in-memory index up to date. */
+/**
+ * The stages, in recall order. `legs` is the store's whole leg call; on the file, `sync` (bringing
+ * the in-memory index up to date), `keyword`, `context-leg`, `vector` and `sessions` are its parts.
+ */
 export type RecallStage =
   | 'cache'
   | 'model'
@@ -13,6 +16,7 @@ export type RecallStage =
   | 'context-leg'
   | 'vector'
   | 'sessions'
+  | 'legs'
   | 'evidence'
   | 'fusion'
   | 'preferences'

@@ -13,9 +13,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { openMemory } from '../src/index.js';
 import type { Memory } from '../src/memory/memory.js';
 import { HashEmbedder, tempDb } from './helpers.js';
+import { freshSchema } from './pg-servers.js';
 
 interface Seen {
   sql: string;
@@ -92,7 +94,8 @@ const QUESTION_WORDS = ['deploy', 'budget', 'meeting', 'coffee', 'garden', 'invo
 function text(i: number): string {
   const a = QUESTION_WORDS[i % QUESTION_WORDS.length]!;
   const b = QUESTION_WORDS[(i * 7 + 3) % QUESTION_WORDS.length]!;
-  return `Note ${i}: the ${a} plan mentions ${b} and item ${i * 31}`;
+  // Rare words too (each in a few memories), as real questions' words mostly are.
+  return `Note ${i}: the ${a} plan mentions ${b}, item ${i * 31} and code${i % 997}`;
 }
 
 async function fill(mem: Memory): Promise<void> {
@@ -111,11 +114,11 @@ async function fill(mem: Memory): Promise<void> {
 }
 
 /** One of each path: recall (new and repeated questions, every mode), add, update, forget, import, erase. */
-async function exercise(mem: Memory): Promise<void> {
-  for (const q of ['what about the deploy budget?', 'coffee printer holiday', 'which tennis recipe was it']) {
+async function exercise(mem: Memory, vectors = true): Promise<void> {
+  for (const q of ['what about code17 and code403?', 'the deploy budget', 'code5 printer holiday code900']) {
     await mem.recall(q, { namespace: BIG });
     await mem.recall(q, { namespace: BIG });
-    await mem.recall(q, { namespace: 'ns3', mode: 'vector' });
+    if (vectors) await mem.recall(q, { namespace: 'ns3', mode: 'vector' });
     await mem.recall(q, { namespace: BIG, mode: 'keyword' });
     await mem.context(q, { namespace: BIG });
   }
@@ -203,6 +206,123 @@ describe('query plans: the file', () => {
       );
     } finally {
       db.close();
+    }
+  });
+});
+
+/** Statements sent to PostgreSQL while `fn` runs, each with its first parameters. */
+async function capturePg(fn: () => Promise<void>): Promise<Map<string, Seen>> {
+  const seen = new Map<string, Seen>();
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const orig = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const [text, values] = args;
+    if (typeof text === 'string' && !seen.has(text)) seen.set(text, { sql: text, params: Array.isArray(values) ? values : [] });
+    return orig.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    proto.query = orig;
+  }
+  return seen;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Statements the PostgreSQL store reads every row with on purpose (statistics rebuilt for a whole namespace or file). */
+const PG_WHOLE = [
+  /\bGROUP BY namespace\b/,
+  /^ANALYZE/,
+  /count\(\*\)::int AS n FROM memories$/,
+  // The keyword statistics, made for the whole file once (first open, or after a migration).
+  /count\(\*\)::float8 AS n, count\(context\)::float8 AS cn FROM "\w+"\.memories$/,
+  /^INSERT INTO "\w+"\.(ctx_)?term_stats\(namespace, term, df\) SELECT m\.namespace, u\.lexeme, count\(\*\)/,
+  /\(SELECT count\((\*|context)\)::text FROM "\w+"\.memories\)\) ON CONFLICT/,
+];
+
+/**
+ * With sequential scans priced out (enable_seqscan = off), a Seq Scan of memories means no index
+ * can serve the statement; an index walked without a condition is the same scan in another order;
+ * a condition on the namespace alone, where the statement filters on something narrower, walks the namespace.
+ */
+async function pgPlanProblems(client: pg.Client, seen: Map<string, Seen>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const { sql, params } of seen.values()) {
+    if (!/^\s*(SELECT|UPDATE|DELETE|WITH|INSERT)/i.test(sql) || !/\bmemories\b/.test(sql) || PG_WHOLE.some((r) => r.test(sql.trim()))) continue;
+    let plan: PlanNode;
+    try {
+      await client.query('SAVEPOINT p');
+      plan = ((await client.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan;
+      await client.query('RELEASE SAVEPOINT p');
+    } catch (err) {
+      await client.query('ROLLBACK TO SAVEPOINT p');
+      problems.push(`cannot plan: ${sql}\n  ${(err as Error).message}`);
+      continue;
+    }
+    const walk = (n: PlanNode): void => {
+      if (n['Relation Name'] === 'memories' || (n['Index Name'] ?? '').startsWith('memories_')) {
+        if (n['Node Type'] === 'Seq Scan') problems.push(`seq scan of memories: ${sql}`);
+        // A partial index of rare rows (superseded, expiring) walked whole is bounded by those rows.
+        const partial = ['memories_search_hnsw', 'memories_superseded_by', 'memories_expires'].includes(n['Index Name'] ?? '');
+        if (/Index/.test(n['Node Type']) && !n['Index Cond'] && !partial) problems.push(`index walked whole (${n['Index Name']}): ${sql}`);
+        const cond = n['Index Cond'] ?? '';
+        if (/namespace/.test(cond) && !/AND/.test(cond) && /memories_namespace_(time|created)/.test(n['Index Name'] ?? '') && NARROW_PG.test(sql))
+          problems.push(`namespace-wide search (${n['Index Name']}: ${cond}) where a narrower index exists: ${sql}`);
+      }
+      for (const c of n.Plans ?? []) walk(c);
+    };
+    walk(plan);
+  }
+  return problems;
+}
+
+const NARROW_PG = /\b(content_hash|dedup_hash|id|seq|key|session_id|superseded_by)\s*(=\s*(\$\d|ANY)|IN\s*\()/;
+
+describe('query plans: PostgreSQL', { skip: process.env.MNEMOLITE_TEST_PG_URL ? false : 'MNEMOLITE_TEST_PG_URL not set' }, () => {
+  const url = process.env.MNEMOLITE_TEST_PG_URL!;
+  const schema = freshSchema();
+  let mem: Memory;
+  let vectors = true;
+  before(async () => {
+    try {
+      mem = await openMemory({ url, postgres: { schema }, embedder: new HashEmbedder() });
+    } catch (err) {
+      // A server without pgvector: the keyword store (its statements are the ones it runs).
+      if ((err as { code?: string }).code !== 'UNSUPPORTED') throw err;
+      vectors = false;
+      mem = await openMemory({ url, postgres: { schema }, embedder: 'none' });
+    }
+    await fill(mem);
+  });
+  after(async () => {
+    await mem.close();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  });
+
+  test('no statement of recall, add, update, forget, import or erase needs a scan of memories or walks a namespace it need not', async () => {
+    const seen = await capturePg(() => exercise(mem, vectors));
+    assert.ok([...seen.keys()].filter((s) => /\bmemories\b/.test(s)).length > 20, `statements captured: ${seen.size}`);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query(`SET LOCAL search_path TO "${schema}", public`);
+      await c.query('ANALYZE memories');
+      await c.query('SET LOCAL enable_seqscan = off');
+      assert.deepEqual(await pgPlanProblems(c, seen), []);
+      await c.query('ROLLBACK');
+    } finally {
+      await c.end();
     }
   });
 });

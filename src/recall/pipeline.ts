@@ -49,6 +49,7 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   c.live();
   let t = tick();
   const legs = await c.backend.legs({ text: mode === 'vector' ? null : q, vector: qvec, model: c.model, depth, filter, exact: o.exact === true });
+  t = lap('legs', t);
   // The sharp signal (a memory's own words) and the broad one (its context), added; then a session
   // with a strong match lifts its other matches.
   const keyword = withSessionEvidence(withContext(legs.keyword, legs.context, depth), legs.sessions ?? new Map());
