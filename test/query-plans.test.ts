@@ -110,6 +110,15 @@ async function fill(mem: Memory): Promise<void> {
       })),
     );
   }
+  // Chat turns carry conversational context: recall then reads their sessions.
+  await mem.addConversation(
+    Array.from({ length: 30 }, (_, i) => ({
+      speaker: i % 2 ? 'Ben' : 'Ana',
+      content: text(20_000 + i),
+      at: new Date(Date.UTC(2026, 2, 1, 10, i)).toISOString(),
+    })),
+    { namespace: BIG, sessionId: 'chat-1' },
+  );
   for (let n = 0; n < 60; n++) await mem.addMany(Array.from({ length: 20 }, (_, j) => ({ content: text(10_000 + n * 20 + j), namespace: `ns${n}` })));
 }
 
@@ -162,6 +171,10 @@ describe('query plans: the file', () => {
     assert.ok(
       [...seen.keys()].some((s) => /content_hash/.test(s) && /namespace = \?/.test(s)),
       'the query-vector lookup within a namespace ran',
+    );
+    assert.ok(
+      [...seen.keys()].some((s) => /json_array\(namespace, session_id\)/.test(s)),
+      'the session lookup of chat turns ran',
     );
     const db = new Database(path, { readonly: true });
     try {

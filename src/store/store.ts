@@ -353,7 +353,8 @@ export class Store {
   /** Session key (namespace and session id) of those of some memories that have a session. */
   sessionsOf(seqs: number[]): Map<number, string> {
     return new Map(
-      this.stmt(`SELECT seq, json_array(namespace, session_id) FROM memories WHERE session_id IS NOT NULL AND seq IN (SELECT value FROM json_each(?))`)
+      // `+session_id`: seek the seqs by rowid; on some files the planner walked the partial session index instead.
+      this.stmt(`SELECT seq, json_array(namespace, session_id) FROM memories WHERE +session_id IS NOT NULL AND seq IN (SELECT value FROM json_each(?))`)
         .raw()
         .all(JSON.stringify(seqs)) as [number, string][],
     );
