@@ -137,6 +137,10 @@ export class SqliteBackend implements Backend {
     return rows.map((r) => ({ content: r.content, vector: r.embedding ? blobToVector(r.embedding) : null, key: r.key }));
   }
 
+  async sessionAround(namespace: string, sessionId: string, seq: number, before: number, after: number, now: string): Promise<number[]> {
+    return this.read('read the session', () => this.store.sessionAround(namespace, sessionId, seq, before, after, now));
+  }
+
   private writeOne(p: WriteItem, model: string | null, near?: NearContext): AddResult {
     const { content, opts: o, hash } = p;
     const embedding = p.vector ? vectorToBlob(p.vector) : null;

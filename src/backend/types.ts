@@ -162,6 +162,11 @@ export interface Backend extends RankSource, HistorySource {
     n: number,
     model: string | null,
   ): Promise<{ content: string; vector: Float32Array | null; key: string | null }[]>;
+  /**
+   * Seqs of the turns around `seq` in its session (namespace `namespace`, session `sessionId`): up to
+   * `before` just before it and `after` just after it, in seq order; expired ones left out.
+   */
+  sessionAround(namespace: string, sessionId: string, seq: number, before: number, after: number, now: string): Promise<number[]>;
   /** Apply an update to memory `id` (visible in namespace `ns`, or any when undefined); throws NOT_FOUND. */
   update(id: string, ns: string | undefined, change: UpdateChange, model: string | null): Promise<MemoryRow>;
   /**

@@ -121,6 +121,14 @@ export const RecallBody = z
     timeField: timeField.optional(),
     metadata: z.record(z.string(), metaValue).optional().describe('Equality filter on top-level metadata fields'),
     fusion: z.enum(['adaptive', 'convex', 'rrf']).optional().describe('How hybrid mode merges the legs (default adaptive)'),
+    neighbours: z
+      .object({
+        before: z.number().int().min(0).max(20).optional().describe('Turns before each hit in its session (0 to 20)'),
+        after: z.number().int().min(0).max(20).optional().describe('Turns after each hit in its session (0 to 20)'),
+      })
+      .strict()
+      .optional()
+      .describe('Return each hit in a session with the turns around it (deduplicated, oldest first)'),
     weights: z
       .object({
         keyword: z.number().min(0).optional().describe('Relative weight of the keyword leg (default 1)'),
@@ -259,6 +267,10 @@ export const RecallHitSchema = MemorySchema.extend({
     })
     .describe('Raw leg evidence relevance was computed from'),
   lowConfidence: z.literal(true).optional().describe('Set on the one hit bestMatch returns when nothing reached minRelevance: a guess, show it as such'),
+  neighbours: z
+    .object({ before: z.array(MemorySchema), after: z.array(MemorySchema) })
+    .optional()
+    .describe('With the neighbours option: the turns around this hit in its session, oldest first'),
 });
 
 export const AddResultSchema = z.looseObject({

@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { isoDate } from '../zod-dates.js';
 import type { RerankFunction } from '../types/recall.js';
 
+/** Most turns `neighbours` returns on each side of a hit. */
+export const MAX_NEIGHBOURS = 20;
+
 /** Fields added to the recall schema. */
 export const relevanceRecallShape = {
   minRelevance: z
@@ -18,6 +21,10 @@ export const relevanceRecallShape = {
   excludeSuperseded: z.boolean().optional(),
   rerank: z.custom<RerankFunction>((v) => typeof v === 'function', 'must be a function (query, candidates) => scores').optional(),
   rerankTop: z.number().int().min(1).max(200).optional(),
+  neighbours: z
+    .object({ before: z.number().int().min(0).max(MAX_NEIGHBOURS).optional(), after: z.number().int().min(0).max(MAX_NEIGHBOURS).optional() })
+    .strict()
+    .optional(),
   now: isoDate.optional(),
   timePreference: z.boolean().optional(),
   preferCurrent: z.boolean().optional(),

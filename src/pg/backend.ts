@@ -219,6 +219,9 @@ export class PostgresBackend implements Backend, PgStore {
   toEmbed(model: string, after: number, limit: number): Promise<{ seq: number; content: string; content_hash: string; context: string | null }[]> {
     return reads.toEmbed(this, model, after, limit);
   }
+  sessionAround(namespace: string, sessionId: string, seq: number, before: number, after: number, now: string): Promise<number[]> {
+    return reads.sessionAround(this, namespace, sessionId, seq, before, after, now);
+  }
   sessionTail(
     namespace: string,
     sessionId: string,

@@ -125,6 +125,27 @@ export async function sessionTail(
   return rows.reverse().map((r) => ({ content: r.content, key: r.key, vector: r.e ? parseVector(r.e) : null }));
 }
 
+/** See `Backend.sessionAround`. */
+export async function sessionAround(
+  pg: PgStore,
+  namespace: string,
+  sessionId: string,
+  seq: number,
+  before: number,
+  after: number,
+  now: string,
+): Promise<number[]> {
+  const live = '(expires_at IS NULL OR expires_at > $4::timestamptz OR pinned)';
+  const rows = await pg.db.query<{ seq: string | number }>(
+    'read the session',
+    `(SELECT seq FROM memories WHERE namespace = $1 AND session_id = $2 AND seq < $3 AND ${live} ORDER BY seq DESC LIMIT $5)
+     UNION ALL
+     (SELECT seq FROM memories WHERE namespace = $1 AND session_id = $2 AND seq > $3 AND ${live} ORDER BY seq LIMIT $6)`,
+    [namespace, sessionId, seq, now, before, after],
+  );
+  return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+}
+
 export async function toEmbed(
   pg: PgStore,
   model: string,

@@ -21,6 +21,7 @@ import type { MemoryRow } from '../types/rows.js';
 import { lifecycleRank } from './rank.js';
 import { withoutSuperseded } from './current-only.js';
 import { DEFAULT_RERANK_TOP, rerankTop } from './rerank.js';
+import { neighboursOf } from './neighbours.js';
 import { type RecallReads, readOnce } from './read-once.js';
 import { LOW_CONFIDENCE_RELEVANCE, evidenceFor, relevanceOf } from './relevance.js';
 import { lap, tick } from '../stage-timer.js';
@@ -86,7 +87,8 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
     if (best.relevance >= LOW_CONFIDENCE_RELEVANCE) kept = [{ ...best, lowConfidence: true }];
   }
   t = lap('relevance', t);
-  const hits = await toHits(reads, kept);
+  const around = o.neighbours ? await neighboursOf(c.backend, reads, kept, o.neighbours, new Date().toISOString()) : null;
+  const hits = await toHits(reads, kept, around);
   lap('rows', t);
   c.live();
   return hits;
@@ -161,7 +163,7 @@ async function withRelevance(reads: RecallReads, hits: FusedHit[], e: Parameters
 }
 
 /** The hits as records (rows already read by the preferences are not read again). */
-async function toHits(reads: RecallReads, hits: JudgedHit[]): Promise<RecallHit[]> {
+async function toHits(reads: RecallReads, hits: JudgedHit[], around: Awaited<ReturnType<typeof neighboursOf>> | null): Promise<RecallHit[]> {
   const rows = await reads.rowsBySeqs(hits.map((h) => h.seq));
   const out: RecallHit[] = [];
   for (const h of hits) {
@@ -171,6 +173,8 @@ async function toHits(reads: RecallReads, hits: JudgedHit[]): Promise<RecallHit[
     if (h.keywordRank !== undefined) hit.keywordRank = h.keywordRank;
     if (h.vectorRank !== undefined) hit.vectorRank = h.vectorRank;
     if (h.lowConfidence) hit.lowConfidence = true;
+    const n = around?.get(h.seq);
+    if (n) hit.neighbours = n;
     out.push(hit);
   }
   return out;

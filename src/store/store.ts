@@ -206,6 +206,18 @@ export class Store {
     return rows.reverse();
   }
 
+  /** See `Backend.sessionAround`: two seeks on the session index. */
+  sessionAround(namespace: string, sessionId: string, seq: number, before: number, after: number, now: string): number[] {
+    const live = '(expires_at IS NULL OR expires_at > ? OR pinned = 1)';
+    const earlier = this.stmt(`SELECT seq FROM memories WHERE namespace = ? AND session_id = ? AND seq < ? AND ${live} ORDER BY seq DESC LIMIT ?`)
+      .pluck()
+      .all(namespace, sessionId, seq, now, before) as number[];
+    const later = this.stmt(`SELECT seq FROM memories WHERE namespace = ? AND session_id = ? AND seq > ? AND ${live} ORDER BY seq LIMIT ?`)
+      .pluck()
+      .all(namespace, sessionId, seq, now, after) as number[];
+    return [...earlier.reverse(), ...later];
+  }
+
   deleteBySeq(seq: number): boolean {
     return this.stmt('DELETE FROM memories WHERE seq = ?').run(seq).changes > 0;
   }

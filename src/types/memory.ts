@@ -53,6 +53,12 @@ export interface RecallHit extends MemoryRecord {
    * memory, below the threshold. Surfaces should say so ("best match, low confidence").
    */
   lowConfidence?: true;
+  /**
+   * With the `neighbours` option, for a hit in a session: the turns just before and after it in
+   * that session (same namespace, oldest first), leaving out turns that are hits themselves or were
+   * shown around a better hit.
+   */
+  neighbours?: { before: MemoryRecord[]; after: MemoryRecord[] };
 }
 
 /** Options for {@link Memory.add}. */
@@ -133,6 +139,12 @@ export type RecallMode = 'hybrid' | 'keyword' | 'vector';
 export interface RecallOptions extends Filter, LifecycleRecallOptions, RelevanceRecallOptions {
   /** Maximum hits (1..1000, default 10). */
   limit?: number;
+  /**
+   * Each hit in a session comes with up to `before` turns before it and `after` turns after it in
+   * that session (0..20 each; Mastra's `messageRange`): what an agent needs to read a chat answer
+   * in context. Off by default.
+   */
+  neighbours?: { before?: number; after?: number };
   /** `hybrid` (default when an embedder is configured), `keyword` or `vector`. */
   mode?: RecallMode;
   /**

@@ -1,0 +1,75 @@
+/**
+ * The `neighbours` recall option (issue 26 item 6): each hit in a session comes with the turns
+ * around it, in order, deduplicated, from its own namespace only, on every store; bad values are
+ * INVALID_INPUT. Through HTTP too.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { openMemory, type Memory } from '../src/index.js';
+import { storeTargets } from './store-matrix.js';
+
+const targets = await storeTargets();
+
+const turns = (words: string[]): { speaker: string; content: string; at: string }[] =>
+  words.map((w, i) => ({ speaker: i % 2 ? 'Ben' : 'Ana', content: w, at: new Date(Date.UTC(2026, 2, 1, 10, i)).toISOString() }));
+
+for (const T of targets) {
+  describe(T.name, () => {
+    const open = (): Promise<Memory> => openMemory({ ...T.fresh(), embedder: 'none' });
+
+    test('each hit comes with the turns before and after it in its session, in order, deduplicated, never from another namespace', async () => {
+      const mem = await open();
+      try {
+        await mem.addConversation(
+          turns([
+            'We should plan the trip',
+            'Where to?',
+            'Lisbon, for the tiles',
+            'When?',
+            'In May',
+            'Book the flights then',
+            'Done, and a hotel near the river',
+          ]),
+          { namespace: 'a', sessionId: 's1', minWords: 0, contextWindow: 0 },
+        );
+        await mem.addConversation(turns(['Lisbon again next year?', 'Maybe']), { namespace: 'b', sessionId: 's1', minWords: 0, contextWindow: 0 });
+        const [hit] = await mem.recall('tiles', { namespace: 'a', mode: 'keyword', neighbours: { before: 2, after: 1 } });
+        assert.equal(hit!.content, 'Ana: Lisbon, for the tiles');
+        assert.deepEqual(
+          hit!.neighbours!.before.map((m) => m.content),
+          ['Ana: We should plan the trip', 'Ben: Where to?'],
+        );
+        assert.deepEqual(
+          hit!.neighbours!.after.map((m) => m.content),
+          ['Ben: When?'],
+        );
+        // Two hits of one session: a turn is shown once, around the better hit, and never as a neighbour of another hit.
+        const two = await mem.recall('Lisbon flights', { namespace: 'a', mode: 'keyword', neighbours: { before: 3, after: 3 } });
+        const contents = two.map((h) => h.content);
+        const shown = two.flatMap((h) => [...(h.neighbours?.before ?? []), ...(h.neighbours?.after ?? [])].map((m) => m.content));
+        assert.equal(new Set(shown).size, shown.length, 'no turn twice');
+        assert.ok(!shown.some((s) => contents.includes(s)), 'a hit is not repeated as a neighbour');
+        assert.ok(!shown.some((s) => /next year|Maybe/.test(s)), 'never a turn of another namespace');
+        // Off by default; a memory outside a session has none.
+        const plain = await mem.recall('tiles', { namespace: 'a', mode: 'keyword' });
+        assert.equal(plain[0]!.neighbours, undefined);
+        await mem.add('Tiles are called azulejos', { namespace: 'a' });
+        const loose = (await mem.recall('azulejos', { namespace: 'a', mode: 'keyword', neighbours: { before: 2 } }))[0]!;
+        assert.equal(loose.neighbours, undefined);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test('bad neighbours values are INVALID_INPUT', async () => {
+      const mem = await open();
+      try {
+        for (const bad of [{ before: 21 }, { after: -1 }, { before: 1.5 }, { around: 2 }]) {
+          await assert.rejects(mem.recall('x', { mode: 'keyword', neighbours: bad as never }), (e: Error & { code?: string }) => e.code === 'INVALID_INPUT');
+        }
+      } finally {
+        await mem.close();
+      }
+    });
+  });
+}
