@@ -10,7 +10,13 @@
  * matches. Chosen by leave-one-set-out cross-validation over LoCoMo, LongMemEval and the generated
  * sets (EVAL.md "Keyword leg on user–assistant chats").
  */
-export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6 };
+export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6, sessionDecay: 1, roleSession: 1, lengthPower: 0 };
+
+/** What session evidence may read about a candidate: its length in characters and whether a role (`user`, `assistant`) said it. */
+export interface SessionShape {
+  length?: ReadonlyMap<number, number>;
+  role?: ReadonlySet<number>;
+}
 /** One keyword candidate: `bm25` lower is better (FTS5's sign). */
 export interface KeywordCandidate {
   seq: number;
@@ -57,6 +63,7 @@ export function withSessionEvidence(
   kw: readonly KeywordCandidate[],
   sessionOf: ReadonlyMap<number, string>,
   weight = KEYWORD_EVIDENCE.session,
+  shape: SessionShape = {},
 ): KeywordCandidate[] {
   if (!sessionOf.size || weight === 0) return kw.slice();
   const best = new Map<string, number>();
@@ -64,10 +71,27 @@ export function withSessionEvidence(
     const s = sessionOf.get(h.seq);
     if (s !== undefined) best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
   }
+  const lens = new Map<string, number[]>();
+  if (shape.length)
+    for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
+      const s = sessionOf.get(h.seq),
+        l = shape.length.get(h.seq);
+      if (s !== undefined && l !== undefined) lens.set(s, [...(lens.get(s) ?? []), l]);
+    }
+  const medLen = new Map([...lens].map(([s, ls]) => [s, ls.sort((a, b) => a - b)[Math.floor(ls.length / 2)]!]));
+  const seen = new Map<string, number>();
+  const decay = KEYWORD_EVIDENCE.sessionDecay;
   return kw
     .map((h, i) => {
       const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
-      return s === undefined ? h : { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! };
+      if (s === undefined) return h;
+      const k = seen.get(s) ?? 0;
+      seen.set(s, k + 1);
+      let f = decay ** k;
+      if (shape.role?.has(h.seq)) f *= KEYWORD_EVIDENCE.roleSession;
+      const len = shape.length?.get(h.seq);
+      if (len !== undefined && KEYWORD_EVIDENCE.lengthPower > 0) f *= Math.min(1, (medLen.get(s)! / Math.max(1, len)) ** KEYWORD_EVIDENCE.lengthPower);
+      return { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! * f };
     })
     .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
 }
