@@ -108,6 +108,28 @@ for (const T of targets) {
       }
     });
 
+    test('current over stale: an update that names neither the attribute nor what it replaces, but says it changed, ranks above it; a nearby fact about something else does not', async () => {
+      const mem = await open();
+      try {
+        for (const f of FILLER) await mem.add(f, { createdAt: '2025-05-01T10:00:00Z' });
+        const golf = await mem.add("I drive my dad's old VW Golf.", { createdAt: '2025-01-12T10:00:00Z' });
+        const skoda = await mem.add('Picked up the new Skoda Enyaq today, an electric SUV.', { createdAt: '2025-08-09T10:00:00Z' });
+        const friend = await mem.add('My best friend is Aylin; we met at university in Bremen.', { createdAt: '2025-05-02T10:00:00Z' });
+        await mem.add("Lena and I broke up in the spring; I've been with Sam since August.", { createdAt: '2025-09-03T10:00:00Z' });
+        const veggie = await mem.add('I am allergic to peanuts; even traces give me hives.', { createdAt: '2025-01-15T10:00:00Z' });
+        await mem.add('I am vegetarian but have fish now and then.', { createdAt: '2025-06-25T10:00:00Z' });
+        const now = '2025-09-29T12:00:00Z';
+        const cars = (await mem.recall('What car do I have?', { now })).map((h) => h.id);
+        assert.ok(cars.indexOf(skoda.id) >= 0 && cars.indexOf(skoda.id) < cars.indexOf(golf.id), 'the new car above the old one');
+        const mate = await mem.recall('Who is my closest mate?', { now });
+        assert.equal(mate[0]!.id, friend.id, 'a new partner is no update of a best friend (farther apart than an update)');
+        const food = await mem.recall('What food gives me hives?', { now });
+        assert.equal(food[0]!.id, veggie.id, '"now and then" says no value changed');
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('a question\'s "now" is no topic word: the user\'s own statement stays above the assistant\'s later "you now live…"', async () => {
       const mem = await open();
       try {
