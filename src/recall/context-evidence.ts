@@ -7,12 +7,14 @@
 /**
  * Weights of the keyword leg's conversational evidence: `context`, of the context field's BM25 where
  * it exceeds the memory's own; `session`, of a session's best keyword match added to its other
- * matches. Chosen by leave-one-set-out cross-validation over LoCoMo, LongMemEval and the generated
- * sets (EVAL.md "Keyword leg on user–assistant chats").
+ * matches; `roleLength`, the power of (the session candidates' median length / the turn's length),
+ * at most 1, that scales a role-named turn's (`user`, `assistant`) session evidence. Chosen by
+ * leave-one-set-out cross-validation over LoCoMo, LongMemEval and the generated sets, `roleLength`
+ * on LongMemEval's tune half (EVAL.md "Keyword leg on user–assistant chats").
  */
-export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6, sessionDecay: 1, roleSession: 1, lengthPower: 0 };
+export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6, roleLength: 1 };
 
-/** What session evidence may read about a candidate: its length in characters and whether a role (`user`, `assistant`) said it. */
+/** What session evidence reads about the candidates: their length in characters, and which a role (`user`, `assistant`) said. */
 export interface SessionShape {
   length?: ReadonlyMap<number, number>;
   role?: ReadonlySet<number>;
@@ -57,7 +59,10 @@ export const SESSION_EVIDENCE_DEPTH = 50;
  * Session evidence: a session in which some memory matches the query well is likely the one the
  * question is about, so each keyword candidate of a session gains `weight` (`KEYWORD_EVIDENCE.session`)
  * × the best keyword score among that session's candidates (its own included). Candidates without
- * a session keep their score. Returns the candidates re-sorted, best first.
+ * a session keep their score. In a chat with an assistant (role-named turns, `shape.role`) the
+ * session's long answers restate the user's words all over, so a role turn longer than the
+ * session's median candidate gains less, by (median / length)^`roleLength`: between people
+ * (LoCoMo) turns are of a length and the rule leaves them alone. Returns the candidates re-sorted, best first.
  */
 export function withSessionEvidence(
   kw: readonly KeywordCandidate[],
@@ -66,31 +71,23 @@ export function withSessionEvidence(
   shape: SessionShape = {},
 ): KeywordCandidate[] {
   if (!sessionOf.size || weight === 0) return kw.slice();
+  const top = kw.slice(0, SESSION_EVIDENCE_DEPTH);
   const best = new Map<string, number>();
-  for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
+  const lengths = new Map<string, number[]>();
+  for (const h of top) {
     const s = sessionOf.get(h.seq);
-    if (s !== undefined) best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
+    if (s === undefined) continue;
+    best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
+    const l = shape.length?.get(h.seq);
+    if (l !== undefined) lengths.set(s, [...(lengths.get(s) ?? []), l]);
   }
-  const lens = new Map<string, number[]>();
-  if (shape.length)
-    for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
-      const s = sessionOf.get(h.seq),
-        l = shape.length.get(h.seq);
-      if (s !== undefined && l !== undefined) lens.set(s, [...(lens.get(s) ?? []), l]);
-    }
-  const medLen = new Map([...lens].map(([s, ls]) => [s, ls.sort((a, b) => a - b)[Math.floor(ls.length / 2)]!]));
-  const seen = new Map<string, number>();
-  const decay = KEYWORD_EVIDENCE.sessionDecay;
+  const median = new Map([...lengths].map(([s, ls]) => [s, ls.sort((a, b) => a - b)[Math.floor(ls.length / 2)]!]));
   return kw
     .map((h, i) => {
       const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
       if (s === undefined) return h;
-      const k = seen.get(s) ?? 0;
-      seen.set(s, k + 1);
-      let f = decay ** k;
-      if (shape.role?.has(h.seq)) f *= KEYWORD_EVIDENCE.roleSession;
-      const len = shape.length?.get(h.seq);
-      if (len !== undefined && KEYWORD_EVIDENCE.lengthPower > 0) f *= Math.min(1, (medLen.get(s)! / Math.max(1, len)) ** KEYWORD_EVIDENCE.lengthPower);
+      const len = shape.role?.has(h.seq) ? shape.length?.get(h.seq) : undefined;
+      const f = len === undefined ? 1 : Math.min(1, (median.get(s)! / Math.max(1, len)) ** KEYWORD_EVIDENCE.roleLength);
       return { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! * f };
     })
     .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
