@@ -181,6 +181,49 @@ for (const T of targets) {
       }
     });
 
+    test("the keyword leg: in a chat with an assistant, a session's long answer does not ride its session's evidence above another session's statement", async () => {
+      const mem = await open();
+      try {
+        const gifts = await mem.addConversation(
+          [
+            { speaker: 'user', content: "Help me pick a gift for my sister's wedding.", at: '2025-03-01T10:00:00Z' },
+            {
+              speaker: 'assistant',
+              content:
+                "For your sister's wedding, a thoughtful gift could be something from the couple's registry, a framed photo of your sister and her " +
+                'partner, a personalised cutting board, an experience such as a cooking class, or a handwritten letter about what your sister means ' +
+                'to you. Many wedding guests also give money in a nice card, which couples often appreciate when they are saving for a home or a ' +
+                'honeymoon after the wedding.',
+              at: '2025-03-01T10:00:05Z',
+            },
+            { speaker: 'user', content: 'Thanks! And what should I wear to the wedding?', at: '2025-03-01T10:01:00Z' },
+          ],
+          { sessionId: 'gifts' },
+        );
+        const said = await mem.addConversation(
+          [
+            { speaker: 'user', content: 'Booked flights for the wedding: it is in Lisbon on June 14, and my sister is thrilled.', at: '2025-04-02T10:00:00Z' },
+            { speaker: 'assistant', content: 'Lovely, June is a beautiful time in Lisbon.', at: '2025-04-02T10:00:05Z' },
+          ],
+          { sessionId: 'date' },
+        );
+        for (let i = 0; i < 12; i++)
+          await mem.addConversation(
+            [
+              { speaker: 'user', content: `Can you help me plan meals for week ${i + 1} of my training block?`, at: '2025-05-01T10:00:00Z' },
+              { speaker: 'assistant', content: `Sure, here is a plan for week ${i + 1} with rice, beans and vegetables.`, at: '2025-05-01T10:00:05Z' },
+            ],
+            { sessionId: `m${i}` },
+          );
+        const ids = (await mem.recall("When is my sister's wedding?", { mode: 'keyword' })).map((h) => h.id);
+        const statement = ids.indexOf(said[0]!.id),
+          answer = ids.indexOf(gifts[1]!.id);
+        assert.ok(statement >= 0 && statement < answer, `the statement of the date (at ${statement}) above the long gift answer (at ${answer})`);
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('bestMatch: when nothing reaches minRelevance, the closest memory comes back marked lowConfidence, in recall and context()', async () => {
       const mem = await open();
       try {
