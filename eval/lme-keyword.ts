@@ -44,7 +44,10 @@ for (const q of qs) {
       const [a, b] = md.turns ?? [md.turn!, md.turn!];
       m.set(
         r.id,
-        kept.get(r.sessionId ?? '')!.slice(a, b + 1).map((i) => `${r.sessionId}:${i}`),
+        kept
+          .get(r.sessionId ?? '')!
+          .slice(a, b + 1)
+          .map((i) => `${r.sessionId}:${i}`),
       );
     }
     maps.set(q.id, m);
@@ -56,7 +59,12 @@ const base = new Baselines();
 const bm: S[] = [];
 for (const q of qs) {
   await base.add(q, zeros);
-  bm.push(scoreLme(base.bm25(q).map((k) => [k]), q).turn);
+  bm.push(
+    scoreLme(
+      base.bm25(q).map((k) => [k]),
+      q,
+    ).turn,
+  );
 }
 console.log(`lme ${half} (${qs.length}) plain FTS5 BM25: ${f3(mean(bm))}`);
 const points = JSON.parse(arg('--points') ?? '[{}]') as Record<string, number>[];
@@ -66,7 +74,12 @@ for (const p of points) {
   const xs: S[] = [];
   for (const q of qs) {
     const hits = await mem.recall(q.question, { namespace: q.id, limit: 50, now: q.date, mode: 'keyword' });
-    xs.push(scoreLme(hits.map((h) => maps.get(q.id)!.get(h.id) ?? []), q).turn);
+    xs.push(
+      scoreLme(
+        hits.map((h) => maps.get(q.id)!.get(h.id) ?? []),
+        q,
+      ).turn,
+    );
   }
   console.log(`lme ${half} keyword ${JSON.stringify(p)}: ${f3(mean(xs))}`);
 }

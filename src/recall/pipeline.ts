@@ -169,7 +169,10 @@ async function toHits(reads: RecallReads, hits: JudgedHit[]): Promise<RecallHit[
 /** What session evidence reads about the session candidates: their lengths and which a role said (rows read once, shared with the later steps). */
 async function sessionShape(reads: RecallReads, kw: readonly KeywordCandidate[], sessions: ReadonlyMap<number, string> | undefined): Promise<SessionShape> {
   if (!sessions?.size || KEYWORD_EVIDENCE.roleLength === 0) return {};
-  const seqs = kw.slice(0, SESSION_EVIDENCE_DEPTH).filter((h) => sessions.has(h.seq)).map((h) => h.seq);
+  const seqs = kw
+    .slice(0, SESSION_EVIDENCE_DEPTH)
+    .filter((h) => sessions.has(h.seq))
+    .map((h) => h.seq);
   const rows = await reads.rowsBySeqs(seqs);
   const length = new Map<number, number>(),
     role = new Set<number>();
