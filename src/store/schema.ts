@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -200,6 +200,14 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE embedding_cache ADD COLUMN namespace TEXT;         -- the namespace a query vector was cached for; NULL = every namespace
   DELETE FROM embedding_cache;
   CREATE INDEX embedding_cache_namespace ON embedding_cache(namespace) WHERE namespace IS NOT NULL;
+  `,
+  // 5 -> 6: the query-vector lookup by content hash within one namespace (src/store/store.ts
+  // cachedEmbeddings) found its rows through memories_namespace_time, walking the whole namespace
+  // (100 ms at 50,000 memories). One index on (content_hash, namespace) answers it in a few page
+  // reads, and serves every content_hash lookup the old single-column index did, so that goes.
+  `
+  CREATE INDEX memories_hash_namespace ON memories(content_hash, namespace);
+  DROP INDEX memories_content_hash;
   `,
 ];
 
