@@ -108,6 +108,28 @@ for (const T of targets) {
       }
     });
 
+    test('current over stale: an update that names neither the attribute nor what it replaces, but says it changed, ranks above it; a nearby fact about something else does not', async () => {
+      const mem = await open();
+      try {
+        for (const f of FILLER) await mem.add(f, { createdAt: '2025-05-01T10:00:00Z' });
+        const golf = await mem.add("I drive my dad's old VW Golf.", { createdAt: '2025-01-12T10:00:00Z' });
+        const skoda = await mem.add('Picked up the new Skoda Enyaq today, an electric SUV.', { createdAt: '2025-08-09T10:00:00Z' });
+        const friend = await mem.add('My best friend is Aylin; we met at university in Bremen.', { createdAt: '2025-05-02T10:00:00Z' });
+        await mem.add("Lena and I broke up in the spring; I've been with Sam since August.", { createdAt: '2025-09-03T10:00:00Z' });
+        const veggie = await mem.add('I am allergic to peanuts; even traces give me hives.', { createdAt: '2025-01-15T10:00:00Z' });
+        await mem.add('I am vegetarian but have fish now and then.', { createdAt: '2025-06-25T10:00:00Z' });
+        const now = '2025-09-29T12:00:00Z';
+        const cars = (await mem.recall('What car do I have?', { now })).map((h) => h.id);
+        assert.ok(cars.indexOf(skoda.id) >= 0 && cars.indexOf(skoda.id) < cars.indexOf(golf.id), 'the new car above the old one');
+        const mate = await mem.recall('Who is my closest mate?', { now });
+        assert.equal(mate[0]!.id, friend.id, 'a new partner is no update of a best friend (farther apart than an update)');
+        const food = await mem.recall('What food gives me hives?', { now });
+        assert.equal(food[0]!.id, veggie.id, '"now and then" says no value changed');
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('a question\'s "now" is no topic word: the user\'s own statement stays above the assistant\'s later "you now live…"', async () => {
       const mem = await open();
       try {
@@ -154,6 +176,49 @@ for (const T of targets) {
           );
         const hits = await mem.recall('How many pottery classes have I finished at the Clay Studio?', { mode: 'keyword' });
         assert.equal(hits[0]!.id, turns[0]!.id);
+      } finally {
+        await mem.close();
+      }
+    });
+
+    test("the keyword leg: in a chat with an assistant, a session's long answer does not ride its session's evidence above another session's statement", async () => {
+      const mem = await open();
+      try {
+        const gifts = await mem.addConversation(
+          [
+            { speaker: 'user', content: "Help me pick a gift for my sister's wedding.", at: '2025-03-01T10:00:00Z' },
+            {
+              speaker: 'assistant',
+              content:
+                "For your sister's wedding, a thoughtful gift could be something from the couple's registry, a framed photo of your sister and her " +
+                'partner, a personalised cutting board, an experience such as a cooking class, or a handwritten letter about what your sister means ' +
+                'to you. Many wedding guests also give money in a nice card, which couples often appreciate when they are saving for a home or a ' +
+                'honeymoon after the wedding.',
+              at: '2025-03-01T10:00:05Z',
+            },
+            { speaker: 'user', content: 'Thanks! And what should I wear to the wedding?', at: '2025-03-01T10:01:00Z' },
+          ],
+          { sessionId: 'gifts' },
+        );
+        const said = await mem.addConversation(
+          [
+            { speaker: 'user', content: 'Booked flights for the wedding: it is in Lisbon on June 14, and my sister is thrilled.', at: '2025-04-02T10:00:00Z' },
+            { speaker: 'assistant', content: 'Lovely, June is a beautiful time in Lisbon.', at: '2025-04-02T10:00:05Z' },
+          ],
+          { sessionId: 'date' },
+        );
+        for (let i = 0; i < 12; i++)
+          await mem.addConversation(
+            [
+              { speaker: 'user', content: `Can you help me plan meals for week ${i + 1} of my training block?`, at: '2025-05-01T10:00:00Z' },
+              { speaker: 'assistant', content: `Sure, here is a plan for week ${i + 1} with rice, beans and vegetables.`, at: '2025-05-01T10:00:05Z' },
+            ],
+            { sessionId: `m${i}` },
+          );
+        const ids = (await mem.recall("When is my sister's wedding?", { mode: 'keyword' })).map((h) => h.id);
+        const statement = ids.indexOf(said[0]!.id),
+          answer = ids.indexOf(gifts[1]!.id);
+        assert.ok(statement >= 0 && statement < answer, `the statement of the date (at ${statement}) above the long gift answer (at ${answer})`);
       } finally {
         await mem.close();
       }

@@ -6,7 +6,7 @@
 
 /** A change word in a memory's own text: the writer says the value changed. */
 export const UPDATE_CUE =
-  /\b(now|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|^(?:[\w -]{1,30}:\s*)?new|finished|migrated|migration done|instead|relocated|raised|lowered)\b|\(was\b/i;
+  /\b(now(?! and (?:then|again))|moved|changed|switched|replaced|took over|taken over|upgraded|bumped|promoted|no longer|anymore|^(?:[\w -]{1,30}:\s*)?new|finished|migrated|migration done|instead|relocated|raised|lowered)\b|\(was\b/i;
 
 /**
  * Words of a life change a memory reports without naming the attribute ("sold the Jazz and bought a

@@ -7,10 +7,18 @@
 /**
  * Weights of the keyword leg's conversational evidence: `context`, of the context field's BM25 where
  * it exceeds the memory's own; `session`, of a session's best keyword match added to its other
- * matches. Chosen by leave-one-set-out cross-validation over LoCoMo, LongMemEval and the generated
- * sets (EVAL.md "Keyword leg on user–assistant chats").
+ * matches; `roleLength`, the power of (the session candidates' median length / the turn's length),
+ * at most 1, that scales a role-named turn's (`user`, `assistant`) session evidence. Chosen by
+ * leave-one-set-out cross-validation over LoCoMo, LongMemEval and the generated sets, `roleLength`
+ * on LongMemEval's tune half (EVAL.md "Keyword leg on user–assistant chats").
  */
-export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6 };
+export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6, roleLength: 1 };
+
+/** What session evidence reads about the candidates: their length in characters, and which a role (`user`, `assistant`) said. */
+export interface SessionShape {
+  length?: ReadonlyMap<number, number>;
+  role?: ReadonlySet<number>;
+}
 /** One keyword candidate: `bm25` lower is better (FTS5's sign). */
 export interface KeywordCandidate {
   seq: number;
@@ -51,23 +59,36 @@ export const SESSION_EVIDENCE_DEPTH = 50;
  * Session evidence: a session in which some memory matches the query well is likely the one the
  * question is about, so each keyword candidate of a session gains `weight` (`KEYWORD_EVIDENCE.session`)
  * × the best keyword score among that session's candidates (its own included). Candidates without
- * a session keep their score. Returns the candidates re-sorted, best first.
+ * a session keep their score. In a chat with an assistant (role-named turns, `shape.role`) the
+ * session's long answers restate the user's words all over, so a role turn longer than the
+ * session's median candidate gains less, by (median / length)^`roleLength`: between people
+ * (LoCoMo) turns are of a length and the rule leaves them alone. Returns the candidates re-sorted, best first.
  */
 export function withSessionEvidence(
   kw: readonly KeywordCandidate[],
   sessionOf: ReadonlyMap<number, string>,
   weight = KEYWORD_EVIDENCE.session,
+  shape: SessionShape = {},
 ): KeywordCandidate[] {
   if (!sessionOf.size || weight === 0) return kw.slice();
+  const top = kw.slice(0, SESSION_EVIDENCE_DEPTH);
   const best = new Map<string, number>();
-  for (const h of kw.slice(0, SESSION_EVIDENCE_DEPTH)) {
+  const lengths = new Map<string, number[]>();
+  for (const h of top) {
     const s = sessionOf.get(h.seq);
-    if (s !== undefined) best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
+    if (s === undefined) continue;
+    best.set(s, Math.min(best.get(s) ?? 0, h.bm25)); // bm25: lower is better
+    const l = shape.length?.get(h.seq);
+    if (l !== undefined) lengths.set(s, [...(lengths.get(s) ?? []), l]);
   }
+  const median = new Map([...lengths].map(([s, ls]) => [s, ls.sort((a, b) => a - b)[Math.floor(ls.length / 2)]!]));
   return kw
     .map((h, i) => {
       const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
-      return s === undefined ? h : { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! };
+      if (s === undefined) return h;
+      const len = shape.role?.has(h.seq) ? shape.length?.get(h.seq) : undefined;
+      const f = len === undefined ? 1 : Math.min(1, (median.get(s)! / Math.max(1, len)) ** KEYWORD_EVIDENCE.roleLength);
+      return { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! * f };
     })
     .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
 }

@@ -22,6 +22,7 @@ import { SPEAKER_PREFIX } from '../text/speaker.js';
 import { dot } from '../lifecycle/dedup.js';
 import { jaccard, tokenSet } from './mmr.js';
 import { saysChange } from '../lifecycle/update-cues.js';
+import { AUTO_MIN_COSINE } from '../lifecycle/auto-supersede.js';
 import { LOCAL_MODEL_ID } from '../embed/local.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
@@ -193,6 +194,11 @@ export function preferCurrent(
     }
     return s;
   };
+  const closeAsUpdate = (a: number, b: number): boolean => {
+    const va = meta.get(a)!.vector,
+      vb = meta.get(b)!.vector;
+    return va !== undefined && vb !== undefined && va.length === vb.length && dot(va, vb) >= AUTO_MIN_COSINE;
+  };
   const turns = new Map<CurrentMeta, boolean>();
   const isTurn = (m: CurrentMeta): boolean => {
     let t = turns.get(m);
@@ -231,7 +237,11 @@ export function preferCurrent(
     if (!qa.size) {
       // Neither shares a word with the question ("Who is my boss?" / "My manager is Petra …"): the
       // newer one names what it replaces, or both kinds of evidence speak for it.
-      if (!names && evidence < 2) return false;
+      // One kind of evidence ("Picked up the new Skoda" / "I drive a VW Golf", asked "What car do I
+      // have?") is enough when the newer one is about as close to the question as the older (the
+      // no-evidence gap) and as close to the older as `supersede: 'auto'` asks (a friend and a new
+      // partner are 0.52 apart, two cars 0.60): it needs the vectors.
+      if (!names && evidence < 2) return changed && xa !== undefined && xb !== undefined && xb >= xa - QUERY_COSINE_GAP[0]! && closeAsUpdate(a, b);
       return xa === undefined || xb === undefined || xb >= xa - (names ? NAMED_UPDATE_GAP : QUERY_COSINE_GAP[1]!);
     }
     let shared = 0;

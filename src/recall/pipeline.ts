@@ -12,7 +12,9 @@ import { MnemoliteError } from '../errors.js';
 import type { RecallHit, RecallMode, RecallOptions } from '../types/memory.js';
 import type { RelevanceEvidence } from '../types/recall.js';
 import { checkQuery, parseRecall, toRowFilter, type ParsedRecall } from '../validate.js';
-import { type KeywordCandidate, withContext, withSessionEvidence } from './context-evidence.js';
+import { KEYWORD_EVIDENCE, type KeywordCandidate, SESSION_EVIDENCE_DEPTH, type SessionShape, withContext, withSessionEvidence } from './context-evidence.js';
+import { ROLES, speakersOf } from './speaker-preference.js';
+import { storedMetadata } from '../backend/records.js';
 import { ADAPTIVE_DEFAULTS, fuse, type FusedHit } from './fusion.js';
 import { applyPreferences, timeWindows, windowTime } from './prefer.js';
 import { hasTopic } from './time-preference.js';
@@ -53,13 +55,14 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   let t = tick();
   const legs = await c.backend.legs({ text: mode === 'vector' ? null : q, vector: qvec, model: c.model, depth, filter, exact: o.exact === true });
   t = lap('legs', t);
-  // The sharp signal (a memory's own words) and the broad one (its context), added; then a session
-  // with a strong match lifts its other matches.
-  const keyword = withSessionEvidence(withContext(legs.keyword, legs.context, depth), legs.sessions ?? new Map());
-  const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
-  t = lap('evidence', t);
   // Rows and vectors the later steps share are read once per recall.
   const reads = readOnce(c.backend);
+  // The sharp signal (a memory's own words) and the broad one (its context), added; then a session
+  // with a strong match lifts its other matches.
+  const withCtx = withContext(legs.keyword, legs.context, depth);
+  const keyword = withSessionEvidence(withCtx, legs.sessions ?? new Map(), undefined, await sessionShape(reads, withCtx, legs.sessions));
+  const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
+  t = lap('evidence', t);
   const windows = timeWindows(q, o);
   let ranked = fuseLegs(mode, keyword, legs, o);
   t = lap('fusion', t);
@@ -178,4 +181,22 @@ async function toHits(reads: RecallReads, hits: JudgedHit[], around: Awaited<Ret
     out.push(hit);
   }
   return out;
+}
+
+/** What session evidence reads about the session candidates: their lengths and which a role said (rows read once, shared with the later steps). */
+async function sessionShape(reads: RecallReads, kw: readonly KeywordCandidate[], sessions: ReadonlyMap<number, string> | undefined): Promise<SessionShape> {
+  if (!sessions?.size || KEYWORD_EVIDENCE.roleLength === 0) return {};
+  const seqs = kw
+    .slice(0, SESSION_EVIDENCE_DEPTH)
+    .filter((h) => sessions.has(h.seq))
+    .map((h) => h.seq);
+  const rows = await reads.rowsBySeqs(seqs);
+  const length = new Map<number, number>(),
+    role = new Set<number>();
+  for (const [seq, r] of rows) {
+    length.set(seq, r.content.length);
+    const sp = speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id });
+    if (sp.length && sp.every((x) => ROLES.has(x.toLowerCase()))) role.add(seq);
+  }
+  return { length, role };
 }

@@ -41,7 +41,7 @@ function containsRun(tokens: readonly string[], seq: readonly string[]): boolean
  * They are also common words ("add a user to the team"), and the answer to such a question is often
  * the assistant's turn, so a role never counts as named.
  */
-const ROLES = new Set(['user', 'assistant', 'human', 'system', 'tool', 'ai', 'bot', 'model', 'unknown']);
+export const ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'human', 'system', 'tool', 'ai', 'bot', 'model', 'unknown']);
 
 /**
  * The speakers (from `known`) that `query` names: the speaker's whole name as consecutive words, or
