@@ -24,6 +24,7 @@ import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord
 import type { MemoryRow } from '../types/rows.js';
 import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseErase, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
+import { ProfileApi } from './profile.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
 
 /** Options for {@link Memory.reindex}. */
@@ -54,6 +55,8 @@ export class Memory {
   private readonly semanticOff: string | undefined;
   private closed = false;
   private readonly dedupDefaults: DedupDefaults;
+  /** Working memory: one small document per namespace, always current, read in full at the top of {@link Memory.context}. */
+  readonly profile: ProfileApi;
 
   /** @internal Use {@link openMemory}. */
   constructor(backend: Backend, embedder: Embedder | null, readonly: boolean, semanticOff?: string, dedup: DedupDefaults = {}) {
@@ -65,6 +68,11 @@ export class Memory {
     this.readonly = readonly;
     this.semanticOff = semanticOff;
     this.embeddings = embedder ? new EmbeddingService(embedder, backend, !readonly) : null;
+    this.profile = new ProfileApi(
+      backend,
+      () => this.live(),
+      () => this.writable(),
+    );
   }
 
   private live(): void {
@@ -279,7 +287,13 @@ export class Memory {
    * superseded ones left out, within `maxTokens` (src/recall/context-block.ts).
    */
   async context(query: string, options: ContextOptions = {}): Promise<ContextResult> {
-    return buildContext((q, o) => this.recall(q, o), query, options);
+    this.live();
+    const o = options !== null && typeof options === 'object' ? options : {};
+    if (o.profile !== undefined && typeof o.profile !== 'boolean') throw invalid('context: profile must be true or false.', { field: 'profile' });
+    // The profile of the one namespace recalled (none for "*" or several namespaces).
+    const ns = typeof o.namespace === 'string' ? o.namespace : namespaceFor('recall', undefined);
+    const top = o.profile !== false && typeof ns === 'string' && !ns.endsWith('*') ? await this.profile.get({ namespace: ns }).catch(() => undefined) : undefined;
+    return buildContext((q, ro) => this.recall(q, ro), query, options, top);
   }
 
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */

@@ -12,7 +12,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 6;
+export const PG_SCHEMA_VERSION = 7;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -171,6 +171,17 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE embedding_cache ADD COLUMN IF NOT EXISTS namespace text; -- NULL = cached for every namespace
   DELETE FROM embedding_cache;
   CREATE INDEX IF NOT EXISTS embedding_cache_namespace ON embedding_cache(namespace) WHERE namespace IS NOT NULL;
+  `,
+  // 6 -> 7: working memory (src/pg/profile.ts): one document per namespace, its versions kept
+  // (bounded), the highest one current.
+  `
+  CREATE TABLE IF NOT EXISTS profiles (
+    namespace text NOT NULL,
+    version   integer NOT NULL,
+    content   text NOT NULL,
+    saved_at  timestamptz NOT NULL,
+    PRIMARY KEY (namespace, version)
+  );
   `,
 ];
 

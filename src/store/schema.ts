@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -200,6 +200,17 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE embedding_cache ADD COLUMN namespace TEXT;         -- the namespace a query vector was cached for; NULL = every namespace
   DELETE FROM embedding_cache;
   CREATE INDEX embedding_cache_namespace ON embedding_cache(namespace) WHERE namespace IS NOT NULL;
+  `,
+  // 5 -> 6: working memory (src/backend/profile.ts): one document per namespace, its versions kept
+  // (bounded), the highest one current.
+  `
+  CREATE TABLE profiles (
+    namespace TEXT NOT NULL,
+    version   INTEGER NOT NULL,
+    content   TEXT NOT NULL,
+    saved_at  TEXT NOT NULL,                                      -- ISO 8601 UTC
+    PRIMARY KEY (namespace, version)
+  ) WITHOUT ROWID;
   `,
 ];
 
