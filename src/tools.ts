@@ -1,7 +1,7 @@
 /**
  * Memory tools for LLM function calling: plain JSON-Schema definitions plus an executor.
  *
- * The same six tools back the MCP server (`mnemolite mcp`). Every tool is bound to one
+ * The same eight tools back the MCP server (`mnemolite mcp`). Every tool is bound to one
  * namespace chosen by the host program, never by the model: no argument can reach another
  * namespace.
  */
@@ -10,11 +10,20 @@ import { MnemoliteError, publicMessage, type ErrorCode } from './errors.js';
 import { capBytes, poisonKeyIn } from './text/json-bounds.js';
 import type { Memory } from './memory/memory.js';
 import type { MemoryRecord, RecallHit } from './types/memory.js';
+import { PROFILE_MAX_BYTES, type Profile } from './types/profile.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
 import { DEFAULT_MIN_RELEVANCE } from './recall/relevance.js';
 
 /** Names of the memory tools. */
-export type MemoryToolName = 'memory_store' | 'memory_recall' | 'memory_get' | 'memory_list' | 'memory_history' | 'memory_forget';
+export type MemoryToolName =
+  | 'memory_store'
+  | 'memory_recall'
+  | 'memory_get'
+  | 'memory_list'
+  | 'memory_history'
+  | 'memory_forget'
+  | 'memory_profile'
+  | 'memory_profile_update';
 
 /** A JSON Schema object (draft 2020-12 subset that OpenAI, Anthropic, Gemini and MCP accept). */
 export type JsonSchema = Record<string, unknown>;
@@ -212,6 +221,21 @@ export const inputSchemas = {
       id: z.string().min(1).describe('The id of the memory to delete.'),
     })
     .strict(),
+  memory_profile: z.object({}).strict(),
+  memory_profile_update: z
+    .object({
+      content: z
+        .string()
+        .max(PROFILE_MAX_BYTES)
+        .describe(`The whole new profile (Markdown, at most ${PROFILE_MAX_BYTES} bytes): keep every line still true, change what changed; "" clears it.`),
+      expectedVersion: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('The version memory_profile returned; if someone changed the profile since, nothing is written and you get the new one to merge into.'),
+    })
+    .strict(),
 } as const;
 
 const memoryOut = z.object({
@@ -261,6 +285,8 @@ export const outputSchemas = {
     ),
   }),
   memory_forget: z.object({ id: z.string(), forgotten: z.boolean() }),
+  memory_profile: z.object({ content: z.string(), version: z.number().int(), updatedAt: z.string().nullable() }),
+  memory_profile_update: z.object({ content: z.string(), version: z.number().int(), updatedAt: z.string().nullable() }),
 } as const;
 
 /**
@@ -288,13 +314,28 @@ export const descriptions: Record<MemoryToolName, string> = {
   memory_forget:
     'Permanently delete one memory by its id, e.g. when it is wrong or outdated. ' +
     'Use when: the user asks you to forget something, or a memory is wrong; for a changed fact, prefer memory_store with the same key (keeps its history).',
+  memory_profile:
+    'Read the profile: a short document of the facts about the user that must always be current (name, city, job, partner, diet, allergies), with its version. ' +
+    'Use when: before memory_profile_update, to get the current text and version.',
+  memory_profile_update:
+    'Rewrite the profile (working memory) in full: the always-current facts about the user, kept short. ' +
+    'Use when: a core fact changes or is learnt ("moved to Porto", "now vegetarian"); pass the version memory_profile gave so a concurrent change is not lost. Other facts go to memory_store.',
 };
 
 /** Tools that change the memory file. @internal */
-export const WRITE_TOOLS: ReadonlySet<MemoryToolName> = new Set(['memory_store', 'memory_forget']);
+export const WRITE_TOOLS: ReadonlySet<MemoryToolName> = new Set(['memory_store', 'memory_forget', 'memory_profile_update']);
 
 /** Every tool name, in a stable order. */
-export const MEMORY_TOOL_NAMES: readonly MemoryToolName[] = ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget'];
+export const MEMORY_TOOL_NAMES: readonly MemoryToolName[] = [
+  'memory_store',
+  'memory_recall',
+  'memory_get',
+  'memory_list',
+  'memory_history',
+  'memory_forget',
+  'memory_profile',
+  'memory_profile_update',
+];
 
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
@@ -382,6 +423,14 @@ function parseArgs(tool: MemoryToolName, args: unknown): Record<string, unknown>
 }
 
 const defined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+function profileAnswer(p: Profile, head: string): { text: string; data: Record<string, unknown> } {
+  const data = { content: p.content, version: p.version, updatedAt: p.updatedAt ? p.updatedAt.toISOString() : null };
+  const text = p.version
+    ? `${head} (version ${p.version}, ${when(data.updatedAt!)}):\n${p.content || '(empty)'}`
+    : 'No profile yet (version 0). Write one with memory_profile_update.';
+  return { text, data };
+}
 
 // ---- executor -----------------------------------------------------------------------
 
@@ -545,6 +594,24 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
             id: a.id,
           });
         return { text: `Forgot memory ${String(a.id)}.`, data: { id: a.id as string, forgotten: true } };
+      }
+      case 'memory_profile':
+        return profileAnswer(await mem.profile.get(scope), 'Profile');
+      case 'memory_profile_update': {
+        const expectedVersion = a.expectedVersion as number | undefined;
+        try {
+          const p = await mem.profile.set(a.content as string, defined({ namespace, expectedVersion }));
+          return profileAnswer(p, 'Profile saved');
+        } catch (err) {
+          if (!(err instanceof MnemoliteError && err.code === 'CONFLICT')) throw err;
+          // Give the model what it must merge into, so its next call can succeed.
+          const now = await mem.profile.get(scope);
+          throw new MnemoliteError(
+            'CONFLICT',
+            `The profile changed since version ${String(expectedVersion)}; nothing was written. It is now version ${now.version}:\n${now.content}\nMerge your change into it and call memory_profile_update again with expectedVersion ${now.version}.`,
+            { version: now.version },
+          );
+        }
       }
     }
   };

@@ -347,6 +347,35 @@ export const EraseResultSchema = z.object({
   historyVersions: z.number().int().describe('Earlier versions deleted with them'),
   cachedVectors: z.number().int().describe('Cached vectors removed (query vectors cached for the namespace, vectors of its texts)'),
 });
+export const ProfileParams = z.object({ namespace: z.string().min(1).max(128).describe('The namespace of the profile (one name, not "*")') });
+export const ProfileBody = z
+  .object({
+    content: z.string().describe('The whole new profile (Markdown, at most 8192 UTF-8 bytes); "" clears it'),
+    expectedVersion: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('The version read (0: no profile yet). When the stored version differs nothing is written and the answer is 409 CONFLICT'),
+  })
+  .strict();
+export const ProfileHistoryQuery = z
+  .object({
+    offset: z.coerce.number().int().min(0).max(1000000).optional().describe('Versions to skip, newest first (default 0)'),
+    limit: z.coerce.number().int().min(1).max(50).optional().describe('Versions per page (default 20, at most 50)'),
+  })
+  .strict();
+export const ProfileSchema = z.object({
+  namespace: z.string(),
+  content: z.string().describe('The document; "" when there is none'),
+  version: z.number().int().describe('Increases by one on every write; 0 when no profile was written'),
+  updatedAt: z.string().nullable().describe('When this version was written (ISO 8601), null when there is none'),
+});
+export const ProfileHistoryResult = z.object({
+  namespace: z.string(),
+  total: z.number().int().describe('Versions kept (at most 50)'),
+  versions: z.array(z.object({ version: z.number().int(), content: z.string(), savedAt: z.string() })).describe('Newest first'),
+});
 export const MeResult = z.object({
   auth: z.enum(['none', 'token']).describe('none: no token is configured (loopback only); token: authenticated by a bearer token'),
   namespaces: z.union([z.literal('*'), z.array(z.string())]).describe('"*" or the namespaces (and prefix* patterns) this caller may use'),

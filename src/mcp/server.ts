@@ -43,10 +43,13 @@ const titles: Record<MemoryToolName, string> = {
   memory_list: 'List memories',
   memory_history: 'Earlier versions of a memory',
   memory_forget: 'Forget a memory',
+  memory_profile: 'Read the profile',
+  memory_profile_update: 'Update the profile',
 };
 
 /**
- * An MCP server exposing memory_store, memory_recall, memory_get, memory_list, memory_history and memory_forget,
+ * An MCP server exposing memory_store, memory_recall, memory_get, memory_list, memory_history, memory_forget,
+ * memory_profile and memory_profile_update,
  * bound to one namespace. Connect it to any transport; see {@link serveMcpStdio} for stdio.
  */
 export function createMcpServer(mem: Memory, options: McpServerOptions = {}): McpServer {
@@ -80,7 +83,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
           title: titles[name],
           readOnlyHint: !write,
           destructiveHint: name === 'memory_forget',
-          idempotentHint: name !== 'memory_store',
+          idempotentHint: name !== 'memory_store' && name !== 'memory_profile_update',
           openWorldHint: false,
         },
       },
