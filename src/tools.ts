@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { MnemoliteError, publicMessage, type ErrorCode } from './errors.js';
 import { capBytes, poisonKeyIn } from './text/json-bounds.js';
 import type { Memory } from './memory/memory.js';
-import type { MemoryRecord, RecallHit } from './types/memory.js';
+import type { MemoryRecord, NamespaceScope, RecallHit } from './types/memory.js';
 import { PROFILE_MAX_BYTES, type Profile } from './types/profile.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
 import { DEFAULT_MIN_RELEVANCE } from './recall/relevance.js';
@@ -99,6 +99,12 @@ export interface MemoryToolsOptions {
    * the eval sets ≥ 90% of off-topic questions then get "no relevant memory"). 0 returns every hit.
    */
   minRelevance?: number;
+  /**
+   * What memory_recall, memory_list and memory_get read, when wider than `namespace` (mem0's user
+   * scope over its agents): a prefix such as `"user-1/*"` or a list of namespaces. Writes stay in
+   * `namespace`; the model still cannot name a namespace. Hits then carry their namespace.
+   */
+  readScope?: NamespaceScope;
 }
 
 /** An OpenAI Chat Completions tool (`tools: [...]`). */
@@ -248,6 +254,8 @@ const memoryOut = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   eventAt: z.string().nullable(),
+  /** Set when the tools read several namespaces (`readScope`). */
+  namespace: z.string().optional(),
 });
 
 /** Output schemas (zod) of the structured results, used by the MCP server. @internal */
@@ -424,6 +432,12 @@ function parseArgs(tool: MemoryToolName, args: unknown): Record<string, unknown>
 
 const defined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
+/** Whether `ns` is inside a read scope (one name, a `prefix*`, or a list). */
+function inReadScope(scope: NamespaceScope, ns: string): boolean {
+  if (typeof scope !== 'string') return scope.includes(ns);
+  return scope.length > 1 && scope.endsWith('*') ? ns.startsWith(scope.slice(0, -1)) : scope === ns;
+}
+
 function profileAnswer(p: Profile, head: string): { text: string; data: Record<string, unknown> } {
   const data = { content: p.content, version: p.version, updatedAt: p.updatedAt ? p.updatedAt.toISOString() : null };
   const text = p.version
@@ -460,6 +474,18 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
     );
   }
   parseScope({ namespace });
+  if (namespace.endsWith('*'))
+    throw new MnemoliteError('INVALID_INPUT', `memoryTools writes to one namespace, not a pattern ("${namespace}"); to read wider, pass readScope: "${namespace}".`);
+  const readScope = options.readScope ?? namespace;
+  if (options.readScope !== undefined) {
+    const names: unknown = typeof options.readScope === 'string' ? [options.readScope] : options.readScope;
+    if (!Array.isArray(names) || !names.length) throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must be a namespace, a prefix such as "user-1/*", or a list of namespaces.');
+    for (const n of names) {
+      parseScope({ namespace: n });
+      if (n === ALL_NAMESPACES) throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must not be "*": it would let the model read every namespace.');
+    }
+  }
+  const multi = options.readScope !== undefined && (Array.isArray(options.readScope) || (typeof options.readScope === 'string' && options.readScope.endsWith('*')));
   const sessionId = options.sessionId;
   const minRelevance = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
   if (typeof minRelevance !== 'number' || !(minRelevance >= 0 && minRelevance <= 1)) {
@@ -509,7 +535,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
           await mem.recall(
             query,
             defined({
-              namespace,
+              namespace: readScope,
               limit: (a.limit as number | undefined) ?? 5,
               mode: a.mode as 'hybrid' | 'keyword' | 'vector' | undefined,
               since: a.since as string | undefined,
@@ -518,7 +544,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
               minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
             }),
           )
-        ).map(toToolHit);
+        ).map((h) => (multi ? { ...toToolHit(h), namespace: h.namespace } : toToolHit(h)));
         const shown = capBytes(hits, TOOL_ANSWER_BYTES);
         const omitted = hits.length - shown.length;
         const more = omitted ? `\n(${omitted} more left out: the answer is limited to about 1 MiB; ask for fewer with limit.)` : '';
@@ -528,7 +554,8 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         return { text, data: { query, count: shown.length, ...(omitted ? { omitted } : {}), hits: shown } };
       }
       case 'memory_get': {
-        const m = await mem.get(a.id as string, scope);
+        const found = multi ? await mem.get(a.id as string) : await mem.get(a.id as string, scope);
+        const m = found && inReadScope(readScope, found.namespace) ? found : null;
         if (!m) throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
         const t = toToolMemory(m);
         const meta = Object.keys(t.metadata).length ? `\nmetadata: ${JSON.stringify(t.metadata)}` : '';
@@ -537,7 +564,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
       }
       case 'memory_list': {
         const filter = defined({
-          namespace,
+          namespace: readScope,
           category: a.category as string | undefined,
           since: a.since as string | undefined,
           until: a.until as string | undefined,
@@ -545,7 +572,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         const offset = (a.offset as number | undefined) ?? 0;
         // The page and its total in one snapshot.
         const got = await mem.listWithTotal({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset });
-        const page = got.memories.map(toToolMemory);
+        const page = got.memories.map((m) => (multi ? { ...toToolMemory(m), namespace: m.namespace } : toToolMemory(m)));
         const total = got.total;
         const rows = capBytes(page, TOOL_ANSWER_BYTES);
         const next = rows.length < page.length ? offset + rows.length : undefined;

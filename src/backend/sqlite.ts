@@ -218,6 +218,18 @@ export class SqliteBackend implements Backend {
     return { namespace, memories: r.memories, historyVersions: r.historyVersions, cachedVectors: r.cachedVectors };
   }
 
+  async namespacesWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    return this.store.read('list namespaces', () => {
+      const out: string[] = [];
+      // Names with the prefix sort together right after it (BINARY collation: code point order).
+      for (const ns of this.store.stmt('SELECT DISTINCT namespace FROM memories WHERE namespace >= ? ORDER BY namespace').pluck().iterate(prefix) as IterableIterator<string>) {
+        if (!ns.startsWith(prefix) || out.length >= limit) break;
+        out.push(ns);
+      }
+      return out;
+    });
+  }
+
   async profileGet(namespace: string): Promise<ProfileRow | undefined> {
     return profileGet(this.store, namespace);
   }

@@ -173,6 +173,8 @@ export interface Backend extends RankSource, HistorySource {
   /** Delete every memory of a namespace with its history, the vectors cached for it and its keyword statistics. */
   erase(namespace: string): Promise<EraseResult>;
 
+  /** The namespaces holding memories whose names start with `prefix`, sorted, at most `limit`. */
+  namespacesWithPrefix(prefix: string, limit: number): Promise<string[]>;
   /** The current version of a namespace's profile (working memory), if any. */
   profileGet(namespace: string): Promise<ProfileRow | undefined>;
   /** Write a new profile version; CONFLICT when `expected` is not the stored version (src/lifecycle/profile.ts). */

@@ -53,6 +53,11 @@ export function scopeNamespace(p: Principal, requested: string | undefined, fall
   throw new HttpError(403, 'FORBIDDEN', `This token may not use namespace "${ns}". It may use ${grantText(p)}.`, { namespace: ns });
 }
 
+/** {@link scopeNamespace} for a namespace, a prefix (`"user-1/*"`, which the grant must cover whole) or a list (each inside the grant). */
+export function scopeNamespaces(p: Principal, requested: string | string[] | undefined, fallback: string): string | string[] {
+  return Array.isArray(requested) ? requested.map((n) => scopeNamespace(p, n, fallback)) : scopeNamespace(p, requested, fallback);
+}
+
 /** A memory the caller may see, or a 404 (memories of other namespaces do not exist for it). */
 async function visible(mem: Memory, p: Principal, id: string, requested: string | undefined, includeExpired = true): Promise<MemoryRecord> {
   if (requested !== undefined && !allows(p.namespaces, requested)) scopeNamespace(p, requested, ALL);
@@ -310,7 +315,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
         const { query, namespace, ...opts } = body;
         const hits = await mem.recall(
           query,
-          defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1],
+          defined({ ...opts, namespace: scopeNamespaces(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1],
         );
         // Cut as list pages are: 1000 hits of 100 kB must not build one string past V8's limit.
         const shown = capBytes(hits, LIST_PAGE_BYTES);

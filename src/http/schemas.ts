@@ -109,7 +109,12 @@ export const RecallBody = z
     query: z.string().describe('What to look for'),
     limit: z.number().int().min(1).max(1000).optional().describe(`Maximum hits (default ${DEFAULTS.recallLimit})`),
     mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('Which legs run (default hybrid, or keyword when semantic recall is off)'),
-    namespace: ns.optional().describe('Namespace (default "default"; "*" searches every namespace)'),
+    namespace: z
+      .union([ns, z.array(z.string()).min(1).max(100)])
+      .optional()
+      .describe(
+        'Namespace (default "default"; "*" searches every namespace), a prefix such as "user-1/*", or a list of up to 100 namespaces: each is searched with its own statistics and the hits are merged by relevance',
+      ),
     category: z.string().optional(),
     sessionId: z.string().optional(),
     since: isoDate.optional().describe('Happened at or after this time: eventAt, else createdAt (see timeField)'),

@@ -12,6 +12,7 @@ import { AnsweringStdioTransport } from './stdio-transport.js';
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory/memory.js';
+import type { NamespaceScope } from '../types/memory.js';
 import { INTERNAL_TOOL_ERROR } from './context-tool.js';
 import { registerContextTool } from './context-tool.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
@@ -22,6 +23,8 @@ export interface McpServerOptions {
   namespace?: string;
   /** Session id recorded on stored memories. */
   sessionId?: string;
+  /** What recall, list and get read when wider than `namespace`: a prefix (`"user-1/*"`) or a list (see `MemoryToolsOptions.readScope`). */
+  readScope?: NamespaceScope;
   /** Offer only memory_recall, memory_get and memory_list. */
   readOnly?: boolean;
   /** Where log lines go (default: stderr). */
@@ -58,6 +61,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     ...(options.readOnly ? { readOnly: true } : {}),
+    ...(options.readScope !== undefined ? { readScope: options.readScope } : {}),
     ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
   });
   const offered = new Set(tools.definitions.map((d) => d.name));

@@ -177,6 +177,15 @@ export class PostgresBackend implements Backend, PgStore {
     return erasing.erase(this, namespace);
   }
 
+  async namespacesWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ namespace: string }>(
+      'list namespaces',
+      'SELECT DISTINCT namespace FROM memories WHERE starts_with(namespace, $1) ORDER BY namespace LIMIT $2',
+      [prefix, limit],
+    );
+    return rows.map((r) => r.namespace);
+  }
+
   profileGet(namespace: string): Promise<ProfileRow | undefined> {
     return profiles.profileGet(this, namespace);
   }
