@@ -323,11 +323,11 @@ export const descriptions: Record<MemoryToolName, string> = {
     'Permanently delete one memory by its id, e.g. when it is wrong or outdated. ' +
     'Use when: the user asks you to forget something, or a memory is wrong; for a changed fact, prefer memory_store with the same key (keeps its history).',
   memory_profile:
-    'Read the profile: a short document of the facts about the user that must always be current (name, city, job, partner, diet, allergies), with its version. ' +
+    'Read the profile: the short always-current document about the user (name, city, job, partner, diet, allergies) and its version. ' +
     'Use when: before memory_profile_update, to get the current text and version.',
   memory_profile_update:
-    'Rewrite the profile (working memory) in full: the always-current facts about the user, kept short. ' +
-    'Use when: a core fact changes or is learnt ("moved to Porto", "now vegetarian"); pass the version memory_profile gave so a concurrent change is not lost. Other facts go to memory_store.',
+    'Rewrite the profile (working memory) in full: the always-current core facts about the user, kept short. ' +
+    'Use when: a core fact is learnt or changes ("moved to Porto"); pass the version memory_profile gave. Other facts go to memory_store.',
 };
 
 /** Tools that change the memory file. @internal */
