@@ -475,17 +475,23 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
   }
   parseScope({ namespace });
   if (namespace.endsWith('*'))
-    throw new MnemoliteError('INVALID_INPUT', `memoryTools writes to one namespace, not a pattern ("${namespace}"); to read wider, pass readScope: "${namespace}".`);
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      `memoryTools writes to one namespace, not a pattern ("${namespace}"); to read wider, pass readScope: "${namespace}".`,
+    );
   const readScope = options.readScope ?? namespace;
   if (options.readScope !== undefined) {
     const names: unknown = typeof options.readScope === 'string' ? [options.readScope] : options.readScope;
-    if (!Array.isArray(names) || !names.length) throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must be a namespace, a prefix such as "user-1/*", or a list of namespaces.');
+    if (!Array.isArray(names) || !names.length)
+      throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must be a namespace, a prefix such as "user-1/*", or a list of namespaces.');
     for (const n of names) {
       parseScope({ namespace: n });
-      if (n === ALL_NAMESPACES) throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must not be "*": it would let the model read every namespace.');
+      if (n === ALL_NAMESPACES)
+        throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must not be "*": it would let the model read every namespace.');
     }
   }
-  const multi = options.readScope !== undefined && (Array.isArray(options.readScope) || (typeof options.readScope === 'string' && options.readScope.endsWith('*')));
+  const multi =
+    options.readScope !== undefined && (Array.isArray(options.readScope) || (typeof options.readScope === 'string' && options.readScope.endsWith('*')));
   const sessionId = options.sessionId;
   const minRelevance = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
   if (typeof minRelevance !== 'number' || !(minRelevance >= 0 && minRelevance <= 1)) {

@@ -65,7 +65,17 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     const { tools } = await s.client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget', 'memory_profile', 'memory_profile_update', 'memory_context'],
+      [
+        'memory_store',
+        'memory_recall',
+        'memory_get',
+        'memory_list',
+        'memory_history',
+        'memory_forget',
+        'memory_profile',
+        'memory_profile_update',
+        'memory_context',
+      ],
     );
     for (const t of tools) {
       assert.ok(t.description && !t.description.includes('\n'), `${t.name} has a one-line description`);

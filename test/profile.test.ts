@@ -197,8 +197,8 @@ test('MCP: the profile tools over the official SDK client; --read-only offers no
 });
 
 test('HTTP: GET/PUT /api/namespaces/{ns}/profile with token confinement, 409 on a stale version, history, OpenAPI', async () => {
-  const ADMIN = 'a'.repeat(8) + 'Admin-token-0001';
-  const AGENT = 'b'.repeat(8) + 'Agent-token-0002';
+  const ADMIN = 'aaaaaaaaAdmin-token-0001';
+  const AGENT = 'bbbbbbbbAgent-token-0002';
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   const app = createServer({ memory: mem, tokens: parseTokens({ MNEMOLITE_TOKEN: ADMIN, MNEMOLITE_TOKENS: `${AGENT}=user-1/*` }) });
   await app.listen({ port: 0, host: '127.0.0.1' });

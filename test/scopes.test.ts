@@ -50,7 +50,11 @@ for (const t of targets) {
     try {
       await plant(mem);
       const hits = await mem.recall('garden', { namespace: 'user-1/*', limit: 10 });
-      assert.deepEqual([...new Set(hits.map((h) => h.namespace))].sort(), ['user-1/agent-a', 'user-1/agent-b'], 'hits carry their namespace, never user-10 or user-2');
+      assert.deepEqual(
+        [...new Set(hits.map((h) => h.namespace))].sort(),
+        ['user-1/agent-a', 'user-1/agent-b'],
+        'hits carry their namespace, never user-10 or user-2',
+      );
       assert.equal(hits.length, 3);
       assert.deepEqual(
         (await mem.recall('garden', { namespace: 'a/*' })).map((h) => h.content),
@@ -100,8 +104,8 @@ for (const t of targets) {
 }
 
 test('HTTP: a token for user-1/* may use the prefix and its namespaces; a narrower token may not widen', async () => {
-  const WIDE = 'w'.repeat(8) + 'Wide-token-00001';
-  const ONE = 'o'.repeat(8) + 'One-token-000002';
+  const WIDE = 'wwwwwwwwWide-token-00001';
+  const ONE = 'ooooooooOne-token-000002';
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   await plant(mem);
   const app = createServer({ memory: mem, tokens: parseTokens({ MNEMOLITE_TOKENS: `${WIDE}=user-1/* ${ONE}=user-1/agent-a` }) });

@@ -5,8 +5,10 @@ import type { ProfileRow } from '../types/profile.js';
 
 /** The current version of a namespace's profile, if any. */
 export function profileGet(store: Store, namespace: string): ProfileRow | undefined {
-  return store.read('read a profile', () =>
-    store.stmt('SELECT version, content, saved_at FROM profiles WHERE namespace = ? ORDER BY version DESC LIMIT 1').get(namespace) as ProfileRow | undefined,
+  return store.read(
+    'read a profile',
+    () =>
+      store.stmt('SELECT version, content, saved_at FROM profiles WHERE namespace = ? ORDER BY version DESC LIMIT 1').get(namespace) as ProfileRow | undefined,
   );
 }
 

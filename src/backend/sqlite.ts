@@ -222,7 +222,10 @@ export class SqliteBackend implements Backend {
     return this.store.read('list namespaces', () => {
       const out: string[] = [];
       // Names with the prefix sort together right after it (BINARY collation: code point order).
-      for (const ns of this.store.stmt('SELECT DISTINCT namespace FROM memories WHERE namespace >= ? ORDER BY namespace').pluck().iterate(prefix) as IterableIterator<string>) {
+      for (const ns of this.store
+        .stmt('SELECT DISTINCT namespace FROM memories WHERE namespace >= ? ORDER BY namespace')
+        .pluck()
+        .iterate(prefix) as IterableIterator<string>) {
         if (!ns.startsWith(prefix) || out.length >= limit) break;
         out.push(ns);
       }

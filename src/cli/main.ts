@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createReadStream, createWriteStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { ERROR_CODES } from '../errors.js';
 import { MnemoliteError, openMemory, type Memory, type RecallMode } from '../index.js';
 import { isPostgresUrl } from '../pg/url.js';

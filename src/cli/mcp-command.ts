@@ -28,7 +28,10 @@ export function registerMcp(program: Command): void {
     .description('serve the memory to AI agents over the Model Context Protocol (stdio)')
     .option('-n, --namespace <ns>', 'the only namespace clients can read and write', 'default')
     .option('--session <id>', 'session id recorded on stored memories')
-    .option('--read-scope <prefix*|ns,ns>', 'what recall, list and get read, when wider than --namespace: a prefix such as "user-1/*" or names separated by commas')
+    .option(
+      '--read-scope <prefix*|ns,ns>',
+      'what recall, list and get read, when wider than --namespace: a prefix such as "user-1/*" or names separated by commas',
+    )
     .option('--read-only', `offer only the read tools: ${MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n)).join(', ')}`)
     .option('--min-relevance <r>', 'relevance threshold of memory_recall and memory_context (0 to 1, default 0.5)', Number)
     .action(async (o: McpFlags & { minRelevance?: number }, cmd: Command) => {

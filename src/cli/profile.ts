@@ -39,7 +39,13 @@ function editText(initial: string): string {
 }
 
 /** Register `profile`. The helpers come from main.ts (open-run-close, output). */
-export function registerProfile(program: Command, withMemory: WithMemory, out: (s: string) => void, json: (v: unknown) => void, readStdin: () => Promise<string>): void {
+export function registerProfile(
+  program: Command,
+  withMemory: WithMemory,
+  out: (s: string) => void,
+  json: (v: unknown) => void,
+  readStdin: () => Promise<string>,
+): void {
   const profile = program.command('profile').description("a namespace's working memory: one always-current document, at the top of context()");
   const show = (p: Profile, g: { json?: boolean }): void => {
     if (g.json) json(plain(p));

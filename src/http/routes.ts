@@ -112,7 +112,7 @@ function profileRoutes(mem: Memory): RouteDef[] {
       auth: true,
       summary: "Replace a namespace's profile",
       description:
-        'Writes a new version of the profile. With expectedVersion, writes only if the stored version is still that one (else 409 CONFLICT: read it again and reapply the change), so two agents never lose each other\'s update.',
+        "Writes a new version of the profile. With expectedVersion, writes only if the stored version is still that one (else 409 CONFLICT: read it again and reapply the change), so two agents never lose each other's update.",
       params: ProfileParams,
       body: ProfileBody,
       bodyName: 'ProfileRequest',

@@ -21,10 +21,33 @@ import { buildContext, type ContextOptions, type ContextResult } from '../recall
 import { recall } from '../recall/pipeline.js';
 import { isMultiScope, mergeHits, resolveScope } from '../recall/scope.js';
 import type { EraseOptions, EraseResult, HistoryOptions, MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
-import type { AddInput, AddOptions, AddResult, ListOptions, MemoryRecord, RecallHit, RecallOptions, ScopedFilter, Stats, UpdateInput } from '../types/memory.js';
+import type {
+  AddInput,
+  AddOptions,
+  AddResult,
+  ListOptions,
+  MemoryRecord,
+  RecallHit,
+  RecallOptions,
+  ScopedFilter,
+  Stats,
+  UpdateInput,
+} from '../types/memory.js';
 import type { RowFilter } from '../types/rows.js';
 import type { MemoryRow } from '../types/rows.js';
-import { ALL_NAMESPACES, DEFAULT_NAMESPACE, checkContent, checkId, parseAdd, parseErase, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
+import {
+  ALL_NAMESPACES,
+  DEFAULT_NAMESPACE,
+  checkContent,
+  checkId,
+  parseAdd,
+  parseErase,
+  parseHistory,
+  parseList,
+  parseScope,
+  parseUpdate,
+  toRowFilter,
+} from '../validate.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
 import { ProfileApi } from './profile.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
@@ -245,7 +268,10 @@ export class Memory {
    * The parsed list options and their row filter; a namespace list or prefix (src/recall/scope.ts)
    * becomes the filter's `namespaces`.
    */
-  private async listFilter(verb: 'list' | 'count', options: ScopedFilter & Record<string, unknown>): Promise<{ o: ReturnType<typeof parseList>; f: RowFilter }> {
+  private async listFilter(
+    verb: 'list' | 'count',
+    options: ScopedFilter & Record<string, unknown>,
+  ): Promise<{ o: ReturnType<typeof parseList>; f: RowFilter }> {
     const multi = options !== null && typeof options === 'object' && isMultiScope(options.namespace) ? options.namespace : undefined;
     if (multi === undefined) {
       const o = parseList(options);
@@ -320,7 +346,8 @@ export class Memory {
     if (o.profile !== undefined && typeof o.profile !== 'boolean') throw invalid('context: profile must be true or false.', { field: 'profile' });
     // The profile of the one namespace recalled (none for "*" or several namespaces).
     const ns = typeof o.namespace === 'string' ? o.namespace : namespaceFor('recall', undefined);
-    const top = o.profile !== false && typeof ns === 'string' && !ns.endsWith('*') ? await this.profile.get({ namespace: ns }).catch(() => undefined) : undefined;
+    const top =
+      o.profile !== false && typeof ns === 'string' && !ns.endsWith('*') ? await this.profile.get({ namespace: ns }).catch(() => undefined) : undefined;
     return buildContext((q, ro) => this.recall(q, ro), query, options, top);
   }
 

@@ -6,14 +6,7 @@
 import type { Backend } from '../backend/types.js';
 import { MnemoliteError, invalid } from '../errors.js';
 import { namespaceFor } from '../namespaces.js';
-import {
-  PROFILE_MAX_BYTES,
-  type Profile,
-  type ProfileHistory,
-  type ProfileHistoryOptions,
-  type ProfileRow,
-  type ProfileSetOptions,
-} from '../types/profile.js';
+import { PROFILE_MAX_BYTES, type Profile, type ProfileHistory, type ProfileHistoryOptions, type ProfileRow, type ProfileSetOptions } from '../types/profile.js';
 import { ALL_NAMESPACES, parseScope } from '../validate.js';
 
 const HISTORY_PAGE = 20;
@@ -37,7 +30,8 @@ function profileNamespace(ns: unknown): string {
 
 function wholeNumber(v: unknown, name: string, lo: number, hi: number): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) throw invalid(`${name} must be a whole number from ${lo} to ${hi}, got ${String(v)}.`, { field: name });
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
+    throw invalid(`${name} must be a whole number from ${lo} to ${hi}, got ${String(v)}.`, { field: name });
   return v;
 }
 
@@ -45,14 +39,18 @@ function wholeNumber(v: unknown, name: string, lo: number, hi: number): number |
 export function checkProfile(content: unknown): string {
   if (typeof content !== 'string') throw invalid(`The profile must be a string, got ${content === null ? 'null' : typeof content}.`, { field: 'content' });
   if (content.includes('\u0000')) throw invalid('The profile contains a NUL character (\\u0000). Remove it.', { field: 'content' });
-  if (!(content as string & { isWellFormed(): boolean }).isWellFormed()) throw invalid('The profile is not valid Unicode (it has a lone surrogate).', { field: 'content' });
+  if (!(content as string & { isWellFormed(): boolean }).isWellFormed())
+    throw invalid('The profile is not valid Unicode (it has a lone surrogate).', { field: 'content' });
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > PROFILE_MAX_BYTES)
-    throw invalid(`The profile is ${bytes} bytes; the limit is ${PROFILE_MAX_BYTES}. Keep it to the facts that must always be in the prompt; store the rest as memories.`, {
-      field: 'content',
-      bytes,
-      limit: PROFILE_MAX_BYTES,
-    });
+    throw invalid(
+      `The profile is ${bytes} bytes; the limit is ${PROFILE_MAX_BYTES}. Keep it to the facts that must always be in the prompt; store the rest as memories.`,
+      {
+        field: 'content',
+        bytes,
+        limit: PROFILE_MAX_BYTES,
+      },
+    );
   return content;
 }
 

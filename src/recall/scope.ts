@@ -28,7 +28,10 @@ export async function resolveScope(backend: Backend, ns: readonly string[] | str
   if (Array.isArray(ns)) {
     if (!ns.length) throw invalid('namespace: the list of namespaces is empty. Name at least one.', { field: 'namespace' });
     if (ns.length > MAX_SCOPE_NAMESPACES)
-      throw invalid(`namespace: a list covers at most ${MAX_SCOPE_NAMESPACES} namespaces, got ${ns.length}.`, { field: 'namespace', limit: MAX_SCOPE_NAMESPACES });
+      throw invalid(`namespace: a list covers at most ${MAX_SCOPE_NAMESPACES} namespaces, got ${ns.length}.`, {
+        field: 'namespace',
+        limit: MAX_SCOPE_NAMESPACES,
+      });
     for (const n of ns) {
       parseScope({ namespace: n });
       if (n === ALL_NAMESPACES || n.endsWith('*'))
