@@ -96,7 +96,7 @@ const T: Template[] = [
     mem: (s) => `Incident ${s.ticket}: ${s.machine} ran out of disk on ${s.day} at ${s.time}; ${s.person} rotated the logs and added an alert in ${s.tech}.`,
     ask: [
       (s) => `What happened with ${s.machine} when it ran out of disk and who fixed it?`,
-      (s) => `Who handled the disk space incident and what did they do about the alerts?`,
+      (_s) => `Who handled the disk space incident and what did they do about the alerts?`,
     ],
   },
   {
@@ -112,7 +112,7 @@ const T: Template[] = [
   },
   {
     mem: (s) => `User likes short answers, uses ${s.os} at home and ${s.editor} at work, and wants dates written as day month year.`,
-    ask: [(s) => `How does the user like their answers and what computer do they use at home?`, (s) => `What format does the user want for dates?`],
+    ask: [(_s) => `How does the user like their answers and what computer do they use at home?`, (_s) => `What format does the user want for dates?`],
   },
   {
     mem: (s) => `Meeting with ${s.person} on ${s.day}: agreed to ship ${s.project} v${s.version} by the end of ${s.month}, pending the ${s.tech} migration.`,
@@ -156,7 +156,7 @@ const T: Template[] = [
   },
   {
     mem: (s) => `The home network uses a ${s.machine} as the DNS server; the Wi-Fi password was changed on ${s.month} ${s.date} and is in the notebook.`,
-    ask: [(s) => `Which device runs DNS on the home network and when was the Wi-Fi password changed?`, (s) => `Where can I find the new Wi-Fi password?`],
+    ask: [(_s) => `Which device runs DNS on the home network and when was the Wi-Fi password changed?`, (_s) => `Where can I find the new Wi-Fi password?`],
   },
   {
     mem: (s) => `Travel: flight to ${s.place} on ${s.day} ${s.month} ${s.date}, seat ${s.seat}, hotel near the station; ${s.person} is picking me up.`,
@@ -206,16 +206,16 @@ export const ENTITIES = FIRST.length * 3 + PROJECTS.length;
 export function generateMemories(n: number, seed = 42): GenMemory[] {
   const r = rng(seed);
   // Skewed picks: real memory stores mention a few people and projects far more than others.
-  const skew: Pick = (xs) => xs[Math.floor(Math.pow(r(), 1.6) * xs.length)]!;
+  const skew: Pick = (xs) => xs[Math.floor(r() ** 1.6 * xs.length)]!;
   const pick: Pick = (xs) => xs[Math.floor(r() * xs.length)]!;
   const out: GenMemory[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < n; i++) {
     const topic = Math.floor(r() * T.length);
-    const fi = Math.floor(Math.pow(r(), 1.6) * FIRST.length);
+    const fi = Math.floor(r() ** 1.6 * FIRST.length);
     const li = Math.floor(r() * LAST.length);
     const first = FIRST[fi]!;
-    const pi = Math.floor(Math.pow(r(), 1.4) * PROJECTS.length);
+    const pi = Math.floor(r() ** 1.4 * PROJECTS.length);
     const slots: Record<string, string> = {
       first,
       person: r() < 0.5 ? first : `${first} ${LAST[li]}`,

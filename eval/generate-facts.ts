@@ -669,7 +669,7 @@ const fnNames = rng.sample(
 const keywordTargets: [Draft, string][] = [];
 fnNames.forEach((fn, i) => {
   const p = rng.pick(projects);
-  const file = `src/${rng.pick(DIRS)}/${fn.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}.${p.ext}`;
+  const file = `src/${rng.pick(DIRS)}/${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}.${p.ext}`;
   const g = fill(rng.pick(GOTCHAS), { person: rng.pick(people).full, other: fnNames[(i + 1) % fnNames.length]! });
   const t = rng.pick(['`{fn}` in {path} {g}.', 'Note: {fn}() ({P}, {path}) {g}.', 'In {P}, {fn} {g}; see {path}.']);
   const d = mem(fill(t, { fn, path: file, g, P: p.name }), anyTime(), 'code');

@@ -146,6 +146,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     droppedFillers: dropped,
     queries,
   };
-  writeFileSync(new URL('./data/offtopic.json', import.meta.url).pathname, JSON.stringify(ds, null, 1) + '\n');
+  writeFileSync(new URL('./data/offtopic.json', import.meta.url).pathname, `${JSON.stringify(ds, null, 1)}\n`);
   console.log(`offtopic.json: ${queries.length} queries (${dropped.length} fillers dropped: a word of theirs is in a memory)`);
 }

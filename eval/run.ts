@@ -68,7 +68,11 @@ type Variant = LibraryVariant | SimVariant;
 
 const lib = (group: string, name: string, options: LibraryVariant['options']): LibraryVariant => ({ kind: 'library', group, name, options });
 /** Latest creation time in a data set: the fixed "now" for recency, so numbers do not drift with the calendar. */
-const asOf = (ds: Dataset): string => ds.memories.reduce((m, x) => (x.createdAt > m ? x.createdAt : m), '');
+const asOf = (ds: Dataset): string =>
+  ds.memories
+    .map((x) => x.createdAt)
+    .sort()
+    .at(-1) ?? '';
 
 /** What users get from `recall()`. Add a fusion option here as one more line. */
 const LIBRARY_VARIANTS: LibraryVariant[] = [
@@ -275,7 +279,13 @@ async function runDataset(L: Loaded, variants: Variant[]): Promise<VariantResult
   /** An alternative keyword leg's data-set ids as library ids (merged duplicates collapse to one). */
   const asLib = (hs: { id: string; s: number }[]): { id: string; s: number }[] => {
     const seen = new Set<string>();
-    return hs.map((h) => ({ id: toLib.get(h.id) ?? h.id, s: h.s })).filter((h) => !seen.has(h.id) && (seen.add(h.id), true));
+    return hs
+      .map((h) => ({ id: toLib.get(h.id) ?? h.id, s: h.s }))
+      .filter((h) => {
+        if (seen.has(h.id)) return false;
+        seen.add(h.id);
+        return true;
+      });
   };
   if (variants.some((v) => v.kind === 'sim')) {
     const alt = variants.some((v) => v.group === 'sim keyword leg') ? await AltKeyword.create(ds) : null;
@@ -363,7 +373,7 @@ const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
 function table(head: string[], rows: string[][]): string {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => `| ${cells.map((c, i) => (i ? c.padStart(w[i]!) : c.padEnd(w[i]!))).join(' | ')} |`;
-  return [line(head), `|${w.map((n, i) => (i ? '-'.repeat(n + 1) + ':' : ':' + '-'.repeat(n + 1))).join('|')}|`, ...rows.map(line)].join('\n');
+  return [line(head), `|${w.map((n, i) => (i ? `${'-'.repeat(n + 1)}:` : `:${'-'.repeat(n + 1)}`)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 function report(L: Loaded, rs: VariantResult[], perKindAll: boolean, label = L.ds.name): string {

@@ -58,6 +58,12 @@ export interface ToolHit extends ToolMemory {
   relevance: number;
   keywordRank?: number;
   vectorRank?: number;
+  /** `'outdated'`: another memory replaced this one (shown only with `includeOutdated`); else `'current'`. */
+  status: 'current' | 'outdated';
+  /** Id of the memory that replaced this one, when outdated. */
+  supersededBy?: string;
+  /** The closest memory when none reached `minRelevance` (`bestMatch`): a guess, worded as one. */
+  lowConfidence?: true;
 }
 
 /** Outcome of {@link MemoryTools.execute}. Never thrown for user or model mistakes: they come back as `ok: false`. */
@@ -105,6 +111,17 @@ export interface MemoryToolsOptions {
    * `namespace`; the model still cannot name a namespace. Hits then carry their namespace.
    */
   readScope?: NamespaceScope;
+  /**
+   * When nothing reaches `minRelevance`, memory_recall returns the closest memory (relevance ≥ 0.3)
+   * worded as a low-confidence guess instead of "nothing" (default true). A person's facts asked in
+   * other words often score below the threshold while ranking first; false answers "nothing".
+   */
+  bestMatch?: boolean;
+  /**
+   * memory_recall shows memories another memory replaced (marked outdated) instead of leaving them
+   * out (default false). The model can also ask per call (`includeOutdated`).
+   */
+  includeOutdated?: boolean;
 }
 
 /** An OpenAI Chat Completions tool (`tools: [...]`). */
@@ -199,6 +216,12 @@ export const inputSchemas = {
         .max(1)
         .optional()
         .describe('Only memories at least this relevant, 0 to 1 (default 0.5; 0 returns the best matches even when none is relevant).'),
+      includeOutdated: z
+        .boolean()
+        .optional()
+        .describe(
+          'Also show memories that a newer one replaced, marked outdated (default false: only current ones), e.g. to answer "where did I live before?".',
+        ),
     })
     .strict(),
   memory_get: z
@@ -266,7 +289,15 @@ export const outputSchemas = {
     count: z.number().int(),
     omitted: z.number().int().optional(),
     hits: z.array(
-      memoryOut.extend({ score: z.number(), relevance: z.number(), keywordRank: z.number().int().optional(), vectorRank: z.number().int().optional() }),
+      memoryOut.extend({
+        score: z.number(),
+        relevance: z.number(),
+        keywordRank: z.number().int().optional(),
+        vectorRank: z.number().int().optional(),
+        status: z.enum(['current', 'outdated']),
+        supersededBy: z.string().optional(),
+        lowConfidence: z.literal(true).optional(),
+      }),
     ),
   }),
   memory_get: z.object({ memory: memoryOut }),
@@ -368,9 +399,11 @@ export function toToolMemory(m: MemoryRecord): ToolMemory {
 }
 
 function toToolHit(h: RecallHit): ToolHit {
-  const out: ToolHit = { ...toToolMemory(h), score: h.score, relevance: h.relevance };
+  const out: ToolHit = { ...toToolMemory(h), score: h.score, relevance: h.relevance, status: h.supersededBy ? 'outdated' : 'current' };
   if (h.keywordRank !== undefined) out.keywordRank = h.keywordRank;
   if (h.vectorRank !== undefined) out.vectorRank = h.vectorRank;
+  if (h.supersededBy) out.supersededBy = h.supersededBy;
+  if (h.lowConfidence) out.lowConfidence = true;
   return out;
 }
 
@@ -378,7 +411,9 @@ const when = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC
 const indent = (s: string, pad: string): string => s.replace(/\r?\n/g, `\n${pad}`);
 
 function describeLine(m: ToolMemory): string {
-  const parts = [`id: ${m.id}`, ...(m.eventAt ? [`happened: ${when(m.eventAt)}`] : []), `created: ${when(m.createdAt)}`];
+  const hit = 'status' in m ? (m as ToolHit) : null;
+  const status = hit ? [hit.status === 'outdated' ? `OUTDATED (replaced by ${hit.supersededBy})` : 'current'] : [];
+  const parts = [...status, `id: ${m.id}`, ...(m.eventAt ? [`happened: ${when(m.eventAt)}`] : []), `created: ${when(m.createdAt)}`];
   if (m.category) parts.push(`category: ${m.category}`);
   if (m.key) parts.push(`key: ${m.key}`);
   if ('relevance' in m) parts.push(`relevance: ${(m as ToolHit).relevance.toFixed(2)}`);
@@ -497,6 +532,8 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
   if (typeof minRelevance !== 'number' || !(minRelevance >= 0 && minRelevance <= 1)) {
     throw new MnemoliteError('INVALID_INPUT', `memoryTools: minRelevance must be a number from 0 to 1, got ${String(minRelevance)}.`);
   }
+  const bestMatch = options.bestMatch ?? true;
+  const includeOutdatedDefault = options.includeOutdated ?? false;
   const readOnly = !!options.readOnly || mem.readonly;
   const names = MEMORY_TOOL_NAMES.filter((n) => !(readOnly && WRITE_TOOLS.has(n)));
   const definitions: ToolDefinition[] = names.map((name) => ({ name, description: descriptions[name], parameters: jsonSchemaOf(inputSchemas[name]) }));
@@ -537,12 +574,16 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
       }
       case 'memory_recall': {
         const query = a.query as string;
-        const hits = (
+        const limit = (a.limit as number | undefined) ?? 5;
+        const withOutdated = (a.includeOutdated as boolean | undefined) ?? includeOutdatedDefault;
+        const found = (
           await mem.recall(
             query,
             defined({
               namespace: readScope,
-              limit: (a.limit as number | undefined) ?? 5,
+              // Room for the outdated ones left out below, so a replaced fact does not cost a current one its place.
+              limit: withOutdated ? limit : limit * 2,
+              bestMatch,
               mode: a.mode as 'hybrid' | 'keyword' | 'vector' | undefined,
               since: a.since as string | undefined,
               until: a.until as string | undefined,
@@ -551,12 +592,15 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
             }),
           )
         ).map((h) => (multi ? { ...toToolHit(h), namespace: h.namespace } : toToolHit(h)));
+        const hits = (withOutdated ? found : found.filter((h) => h.status === 'current')).slice(0, limit);
         const shown = capBytes(hits, TOOL_ANSWER_BYTES);
         const omitted = hits.length - shown.length;
         const more = omitted ? `\n(${omitted} more left out: the answer is limited to about 1 MiB; ask for fewer with limit.)` : '';
-        const text = shown.length
-          ? `${shown.length} ${shown.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(shown)}${more}`
-          : `No relevant memory for "${query}".`;
+        const text = !shown.length
+          ? `No relevant memory for "${query}".`
+          : shown[0]!.lowConfidence
+            ? `No memory is clearly relevant to "${query}". Closest (low confidence, relevance ${shown[0]!.relevance.toFixed(2)}; use it only if it fits):\n${numbered(shown)}`
+            : `${shown.length} ${shown.length === 1 ? 'memory matches' : 'memories match'} "${query}" (best first):\n${numbered(shown)}${more}`;
         return { text, data: { query, count: shown.length, ...(omitted ? { omitted } : {}), hits: shown } };
       }
       case 'memory_get': {

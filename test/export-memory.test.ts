@@ -113,7 +113,7 @@ test('GET /api/export?vectors=true and mnemolite export --vectors at 50,000 memo
 
   // CLI: peak RSS of the export process against the same process doing `stats` on the file.
   const preload = join(dir, 'maxrss.mjs');
-  writeFileSync(preload, "process.on('exit', () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n");
+  writeFileSync(preload, "process.on('exit', () => process.stderr.write('maxrss ' + process.resourceUsage().maxRSS + '\\n'));\n");
   const peakOf = (args: string[]): Promise<number> =>
     new Promise((res) => {
       const p = spawn(process.execPath, ['--import', preload, CLI, '--db', path, '--embedder', 'none', ...args], {

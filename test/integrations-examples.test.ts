@@ -38,7 +38,7 @@ for (const ex of EXAMPLES) {
   }, () => {
     const code = readFileSync(join(ROOT, 'examples', ex.file), 'utf8');
     const page = readFileSync(join(ROOT, 'docs', 'integrations', ex.page), 'utf8');
-    assert.ok(page.includes('```ts\n' + code + '```'), `${ex.page} quotes examples/${ex.file} verbatim`);
+    assert.ok(page.includes(`\`\`\`ts\n${code}\`\`\``), `${ex.page} quotes examples/${ex.file} verbatim`);
     assert.match(page, /\*\*Tested with\*\* .*\d+\.\d+\.\d+/);
     const env = { ...process.env };
     delete env.OPENAI_API_KEY; // the offline script, never a paid call

@@ -87,7 +87,16 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.memory_recall!.inputSchema.required, ['query']);
-    assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), ['query', 'limit', 'mode', 'since', 'until', 'category', 'minRelevance']);
+    assert.deepEqual(Object.keys(byName.memory_recall!.inputSchema.properties ?? {}), [
+      'query',
+      'limit',
+      'mode',
+      'since',
+      'until',
+      'category',
+      'minRelevance',
+      'includeOutdated',
+    ]);
     assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), [
       'content',
       'key',
@@ -126,7 +135,7 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     const hits = rec.data.hits as { id: string; content: string; keywordRank: number }[];
     assert.equal(hits[0]!.id, id);
     assert.equal(hits[0]!.keywordRank, 1);
-    assert.match(rec.text, /1\. Alice prefers green tea\n {3}id: .* \| category: preference \| key: alice-drink/);
+    assert.match(rec.text, /1\. Alice prefers green tea\n {3}current \| id: .* \| category: preference \| key: alice-drink/);
     assert.equal((await callOk(s, 'memory_recall', { query: 'tea', category: 'fact' })).data.count, 0);
     assert.equal((await callOk(s, 'memory_recall', { query: 'tea', since: '2999-01-01' })).data.count, 0);
 
@@ -375,4 +384,32 @@ test('the MCP stdio transport answers an answer it cannot send (not serialisable
   assert.equal(logged.length, 2);
   assert.match(logged[0]!, /could not send the answer to request 7: .*BigInt/);
   assert.match(logged[1]!, /more than the limit of 1000/);
+});
+
+test('mnemolite mcp: a question nothing clearly answers gets its closest memory as a low-confidence guess (bundled model)', async () => {
+  const s = await startServer(tempDb(), [], 'local');
+  try {
+    await callOk(s, 'memory_store', { content: 'Priya plays badminton on Thursday evenings.' });
+    await callOk(s, 'memory_store', { content: 'Priya drives a blue Skoda Octavia.' });
+    const query = 'What sport does Priya play on Thursdays?';
+    const top = (await callOk(s, 'memory_recall', { query, minRelevance: 0 })).data.hits as { content: string; relevance: number }[];
+    assert.match(top[0]!.content, /badminton/);
+    // A threshold just above the best hit: nothing clears it, and bestMatch (the default) shows the closest, marked.
+    const minRelevance = top[0]!.relevance + (1 - top[0]!.relevance) / 2;
+    const ctx = await callOk(s, 'memory_context', { query, minRelevance });
+    assert.match(ctx.text, /^Possibly related \(low confidence\):\n- \[\d{4}-\d\d-\d\d\] Priya plays badminton/);
+    assert.equal(ctx.data.lowConfidence, true);
+    const rec = await callOk(s, 'memory_recall', { query, minRelevance });
+    assert.match(rec.text, /^No memory is clearly relevant to "What sport does Priya play on Thursdays\?"\. Closest \(low confidence, relevance /);
+  } finally {
+    await s.close();
+  }
+  const strict = await startServer(tempDb(), ['--no-best-match'], 'local');
+  try {
+    await callOk(strict, 'memory_store', { content: 'Priya plays badminton on Thursday evenings.' });
+    const ctx = await callOk(strict, 'memory_context', { query: 'What sport does Priya play on Thursdays?', minRelevance: 0.999 });
+    assert.match(ctx.text, /^No relevant memory for/);
+  } finally {
+    await strict.close();
+  }
 });

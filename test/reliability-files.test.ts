@@ -50,7 +50,7 @@ function snapshot(path: string): Record<string, Buffer | null> {
   return out;
 }
 
-function assertUntouched(path: string, before: Record<string, Buffer | null>, what: string): void {
+function assertUntouched(_path: string, before: Record<string, Buffer | null>, what: string): void {
   for (const [p, b] of Object.entries(before)) {
     const now = existsSync(p) ? readFileSync(p) : null;
     if (b === null) assert.ok(now === null || now.length === 0, `${what}: ${p} was not created with content`);

@@ -59,7 +59,7 @@ const WORDS =
 
 function sentences(n: number, seed: number): string[] {
   const r = mulberry32(seed);
-  const pick = (): string => WORDS[Math.floor(Math.pow(r(), 1.5) * WORDS.length)]!;
+  const pick = (): string => WORDS[Math.floor(r() ** 1.5 * WORDS.length)]!;
   return Array.from({ length: n }, (_, i) => {
     const k = 4 + Math.floor(r() * 10);
     const ws = Array.from({ length: k }, pick);

@@ -394,7 +394,7 @@ for (const T of targets) {
       const mem = await open(T.fresh());
       const evil = ["'); DROP TABLE memories; --", 'a & b | !c <-> d:*', '"quoted" NEAR(x y) OR z*', '$1 $2 ::vector', "\\' \\\\ %_", "tsv @@ to_tsquery('x')"];
       try {
-        for (const e of evil) await mem.add(`note ${e}`, { namespace: e, key: e, category: e, sessionId: e, metadata: { [`k`]: e } });
+        for (const e of evil) await mem.add(`note ${e}`, { namespace: e, key: e, category: e, sessionId: e, metadata: { k: e } });
         for (const e of evil) {
           const hits = await mem.recall(`note ${e}`, { namespace: e, mode: 'keyword' });
           assert.equal(hits.length, 1, e);

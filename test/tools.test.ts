@@ -265,8 +265,27 @@ test('memory_store lifecycle arguments: expiry, pinning, importance, supersedes 
     assert.ok(rec);
     const old = ok(await a.execute('memory_store', { content: 'The staging server is staging-1.internal' }));
     const neu = ok(await a.execute('memory_store', { content: 'The staging server is staging-2.internal', supersedes: old.id }));
-    const order = (ok(await a.execute('memory_recall', { query: 'staging server', mode: 'keyword' })).hits as { id: string }[]).map((h) => h.id);
-    assert.ok(order.indexOf(neu.id as string) < order.indexOf(old.id as string), 'the successor ranks above the superseded memory');
+    // The model sees current facts only, unless it asks for the outdated ones, which come marked.
+    const current = ok(await a.execute('memory_recall', { query: 'staging server', mode: 'keyword' }));
+    const currentIds = (current.hits as { id: string; status: string }[]).map((h) => h.id);
+    assert.ok(currentIds.includes(neu.id as string) && !currentIds.includes(old.id as string), 'a replaced memory is left out by default');
+    assert.ok((current.hits as { status: string }[]).every((h) => h.status === 'current'));
+    const all = await a.execute('memory_recall', { query: 'staging server', mode: 'keyword', includeOutdated: true });
+    const both = ok(all).hits as { id: string; status: string; supersededBy?: string }[];
+    const order = both.map((h) => h.id);
+    assert.ok(
+      order.indexOf(neu.id as string) >= 0 && order.indexOf(neu.id as string) < order.indexOf(old.id as string),
+      'the successor ranks above the superseded memory',
+    );
+    assert.deepEqual(
+      both.find((h) => h.id === old.id)?.status === 'outdated' && both.find((h) => h.id === old.id)?.supersededBy,
+      neu.id,
+      'the replaced memory is marked outdated, with its successor',
+    );
+    assert.match(all.text, new RegExp(`staging-1\\.internal\\n\\s+OUTDATED \\(replaced by ${neu.id}\\)`));
+    assert.match(all.text, /staging-2\.internal\n\s+current \| id: /);
+    const chosen = memoryTools(mem, { namespace: 'a', includeOutdated: true });
+    assert.ok((ok(await chosen.execute('memory_recall', { query: 'staging server', mode: 'keyword' })).hits as { id: string }[]).some((h) => h.id === old.id));
     fails(await b.execute('memory_store', { content: 'hijack', supersedes: neu.id }), 'NOT_FOUND', /namespace "b"/);
     fails(await a.execute('memory_store', { content: 'bad ttl', ttl: 'forever' }), 'INVALID_INPUT', /ttl/);
     fails(await a.execute('memory_store', { content: 'bad importance', importance: 3 }), 'INVALID_INPUT', /importance/);
@@ -388,4 +407,34 @@ test('tool answers are bounded in bytes: list, recall and history of 100 kB memo
     assert.equal(versions.length, 25);
     assert.equal(new Set(versions).size, 25);
   });
+});
+
+test('memory_recall: when nothing reaches the threshold, the closest memory comes worded as a low-confidence guess (bundled model)', async () => {
+  await withMem(async (mem) => {
+    await mem.addMany([
+      { content: 'Priya reports to Dana Whitfield, the head of platform engineering.' },
+      { content: 'Priya is allergic to peanuts and carries an EpiPen.' },
+      { content: 'Priya plays badminton on Thursday evenings.' },
+      { content: 'Priya drives a blue Skoda Octavia.' },
+    ]);
+    const query = 'What sport does Priya play on Thursdays?';
+    const [top] = await mem.recall(query, { limit: 1 });
+    assert.ok(top && /badminton/.test(top.content) && top.relevance >= 0.3, 'the right memory ranks first');
+    // A threshold just above the best hit: nothing clears it.
+    const minRelevance = top.relevance + (1 - top.relevance) / 2;
+    const guess = await memoryTools(mem, { minRelevance }).execute('memory_recall', { query });
+    const data = ok(guess);
+    assert.match(
+      guess.text,
+      new RegExp(`^No memory is clearly relevant to "${query.replace('?', '\\?')}"\\. Closest \\(low confidence, relevance ${top.relevance.toFixed(2)}`),
+    );
+    assert.match(guess.text, /1\. Priya plays badminton on Thursday evenings\./);
+    assert.deepEqual(
+      (data.hits as { content: string; lowConfidence?: true }[]).map((h) => [h.content, h.lowConfidence]),
+      [['Priya plays badminton on Thursday evenings.', true]],
+    );
+    const strict = await memoryTools(mem, { minRelevance, bestMatch: false }).execute('memory_recall', { query });
+    assert.match(strict.text, /^No relevant memory for/);
+    assert.equal(ok(strict).count, 0);
+  }, 'local');
 });

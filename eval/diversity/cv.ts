@@ -118,7 +118,7 @@ console.log(
 // Best 15 forms pooled, plus the baseline.
 const pooled = use.map((f, i) => ({ f, i, s: mean(res[i]!.flat().map((x) => x.s)) }));
 const top = [...pooled].sort((a, b) => obj(b.s) - obj(a.s)).slice(0, 15);
-console.log('\n| form (in-sample, all 5) | pooled | ' + convs.map((c) => c.id).join(' | ') + ' | multi-hop |');
+console.log(`\n| form (in-sample, all 5) | pooled | ${convs.map((c) => c.id).join(' | ')} | multi-hop |`);
 for (const p of [pooled[0]!, ...top])
   console.log(
     `| ${p.f.name} | ${fmt(p.s)} | ${res[p.i]!.map((cq) => fmt(mean(cq.map((x) => x.s)))).join(' | ')} | ${fmt(

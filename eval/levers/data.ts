@@ -31,7 +31,7 @@ export function load(): Conv[] {
     for (let n = 1; j[`session_${n}`]; n++) {
       const date = j[`session_${n}_date_time`];
       j[`session_${n}`].forEach((t: any, i: number) => {
-        const full = `${t.speaker}: ${t.text}` + (t.blip_caption ? ` [${t.blip_caption}]` : '');
+        const full = `${t.speaker}: ${t.text}${t.blip_caption ? ` [${t.blip_caption}]` : ''}`;
         turns.push({ conv: id, session: n, idx: i, dia: t.dia_id, speaker: t.speaker, text: t.text, date, full });
       });
     }

@@ -1,11 +1,11 @@
-import { load, type Conv } from './data.js';
+import { load } from './data.js';
 import { BM25, tok, qtok, cacheVecs, h, dot, norm, topk, metrics } from './lib.js';
 const convs = load();
 const V = cacheVecs();
 const vecOr = (t: string) => V.get(h(t)) ?? new Float32Array(512);
 const vec = (t: string) => {
   const v = V.get(h(t));
-  if (!v) throw new Error('missing vec ' + t.slice(0, 40));
+  if (!v) throw new Error(`missing vec ${t.slice(0, 40)}`);
   return v;
 };
 interface QF {
@@ -35,10 +35,10 @@ for (const c of convs) {
   const T = c.turns;
   const bare = T.map((t) => t.text + (T && (t as any) ? '' : '') + (t.full.match(/ \[.*\]$/) ?? [''])[0]);
   const bmT = new BM25(T.map((t) => tok(t.full)));
-  const bmTD = new BM25(T.map((t) => tok(t.full + ' ' + (process.env.DUMMY ? 'zzqa zzqb zzqc' : t.date.replace(/^.* on /, '')))));
+  const bmTD = new BM25(T.map((t) => tok(`${t.full} ${process.env.DUMMY ? 'zzqa zzqb zzqc' : t.date.replace(/^.* on /, '')}`)));
   const bmB = new BM25(bare.map(tok));
   const bmSp = new BM25(T.map((t) => tok(t.speaker)));
-  const ctxDocs = (w: number, decay = false) =>
+  const ctxDocs = (w: number, _decay = false) =>
     T.map((t, i) => {
       const out: string[] = [];
       for (let j = Math.max(0, i - w); j < i; j++) if (T[j]!.session === t.session) out.push(...tok(T[j]!.full));

@@ -8,7 +8,7 @@ for (const a of [0.6, 0.7, 0.8, 0.9])
     for (const ws of [0, 0.2, 0.4]) for (const vm of [0.5, 1]) for (const win of [2, 3]) grid.push({ mode: 2, alpha: a, wc, ws, vm, win });
 const obj = (s: any) => s.r5 + s.r10 + s.mrr;
 // leave one conversation out
-let agg = { r5: 0, r10: 0, mrr: 0 };
+const agg = { r5: 0, r10: 0, mrr: 0 };
 let n = 0;
 for (const c of convs) {
   const train = feats.filter((f) => f.conv !== c.id),

@@ -1,4 +1,4 @@
-import { feats, score, fmt, convs } from './eval.js';
+import { feats, score, fmt } from './eval.js';
 const show = (name: string, p: any) => console.log(name.padEnd(44), fmt(score(feats, p)));
 const b = { mode: 0, win: 2, wc: 0.35 };
 show('kw ctx2', b);

@@ -7,7 +7,7 @@ for (const a of [0.6, 0.8]) show(`hyb a${a} sessagg max w0.4`, { ...h, alpha: a,
 const grid: any[] = [];
 for (const a of [0.5, 0.6, 0.7, 0.8]) for (const wsa of [0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5]) grid.push({ ...h, alpha: a, wsa, N: 50, agg: 1 });
 const obj = (s: any) => s.r5 + s.r10 + s.mrr;
-let agg = { r5: 0, r10: 0, mrr: 0 };
+const agg = { r5: 0, r10: 0, mrr: 0 };
 let n = 0;
 for (const c of convs) {
   const train = feats.filter((f) => f.conv !== c.id),

@@ -47,7 +47,7 @@ console.log(`file ${file}, speakers from ${who}`);
 const named1 = res[0]!.flat().filter((x) => x.named === 1).length;
 const named2 = res[0]!.flat().filter((x) => x.named >= 2).length;
 console.log(`questions ${res[0]!.flat().length}: naming one speaker ${named1}, both ${named2}`);
-console.log('\n| form | all (pooled) | ' + convs.map((c) => c.id).join(' | ') + ' |');
+console.log(`\n| form | all (pooled) | ${convs.map((c) => c.id).join(' | ')} |`);
 forms.forEach((f, i) =>
   console.log(`| ${f.name} | ${fmt(mean(res[i]!.flat().map((x) => x.s)))} | ${res[i]!.map((cq) => fmt(mean(cq.map((x) => x.s)))).join(' | ')} |`),
 );

@@ -34,7 +34,8 @@ export function registerMcp(program: Command): void {
     )
     .option('--read-only', `offer only the read tools: ${MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n)).join(', ')}`)
     .option('--min-relevance <r>', 'relevance threshold of memory_recall and memory_context (0 to 1, default 0.5)', Number)
-    .action(async (o: McpFlags & { minRelevance?: number }, cmd: Command) => {
+    .option('--no-best-match', 'answer "nothing" instead of the closest memory, marked low confidence, when nothing reaches the threshold')
+    .action(async (o: McpFlags & { minRelevance?: number; bestMatch: boolean }, cmd: Command) => {
       guardStdout();
       const g = cmd.optsWithGlobals<EmbedderFlags & { db: string }>();
       if (o.namespace === '*')
@@ -49,6 +50,7 @@ export function registerMcp(program: Command): void {
           ...(o.readOnly ? { readOnly: true } : {}),
           ...(o.readScope !== undefined ? { readScope: o.readScope.endsWith('*') ? o.readScope : o.readScope.split(',') } : {}),
           ...(o.minRelevance !== undefined ? { minRelevance: o.minRelevance } : {}),
+          bestMatch: o.bestMatch,
         });
       } finally {
         await mem.close();

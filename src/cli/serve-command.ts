@@ -119,14 +119,14 @@ Security:
       } else {
         // One write, so a reader that sees the first line sees them all.
         process.stdout.write(
-          [
+          `${[
             `mnemolite serve: listening on ${url}`,
             `  store:     ${mem.path}${mem.readonly ? ' (read-only)' : ''}`,
             `  auth:      ${auth}`,
             ...(o.inspector ? [`  inspector: ${url}/`] : []),
             `  API:       ${url}/api  (described at ${url}/openapi.json)`,
             ...(!isLoopback(o.host) ? ['  note:      plain HTTP; put a TLS reverse proxy in front when the network is not trusted'] : []),
-          ].join('\n') + '\n',
+          ].join('\n')}\n`,
         );
       }
       // Load the bundled model now rather than on the first request (it takes about a second).

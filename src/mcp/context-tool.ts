@@ -24,10 +24,22 @@ const output = z.object({
   tokens: z.number().int(),
   omitted: z.number().int(),
   memories: z.array(z.object({ id: z.string(), content: z.string(), date: z.string(), relevance: z.number() })),
+  lowConfidence: z.literal(true).optional().describe('The block holds only the closest memory, below the threshold: a guess.'),
 });
 
-/** Register `memory_context` on `server`, reading namespace `namespace` with default threshold `minRelevance`. */
-export function registerContextTool(server: McpServer, mem: Memory, namespace: string, minRelevance: number | undefined, log: (line: string) => void): void {
+/**
+ * Register `memory_context` on `server`, reading namespace `namespace` with default threshold
+ * `minRelevance`; with `bestMatch`, a question nothing clearly answers gets its closest memory under
+ * the low-confidence header instead of "nothing".
+ */
+export function registerContextTool(
+  server: McpServer,
+  mem: Memory,
+  namespace: string,
+  defaults: { minRelevance: number | undefined; bestMatch: boolean },
+  log: (line: string) => void,
+): void {
+  const { minRelevance } = defaults;
   server.registerTool(
     'memory_context',
     {
@@ -45,9 +57,13 @@ export function registerContextTool(server: McpServer, mem: Memory, namespace: s
           namespace,
           ...(a.maxTokens !== undefined ? { maxTokens: a.maxTokens } : {}),
           ...((a.minRelevance ?? minRelevance) !== undefined ? { minRelevance: (a.minRelevance ?? minRelevance)! } : {}),
+          bestMatch: defaults.bestMatch,
         });
         const text = r.text || `No relevant memory for "${a.query}".`;
-        return { content: [{ type: 'text', text }], structuredContent: { text: r.text, tokens: r.tokens, omitted: r.omitted, memories: r.memories } };
+        return {
+          content: [{ type: 'text', text }],
+          structuredContent: { text: r.text, tokens: r.tokens, omitted: r.omitted, memories: r.memories, ...(r.lowConfidence ? { lowConfidence: true } : {}) },
+        };
       } catch (err) {
         if (err instanceof MnemoliteError || err instanceof z.ZodError) {
           const msg =

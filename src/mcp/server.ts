@@ -33,6 +33,11 @@ export interface McpServerOptions {
   version?: string;
   /** Relevance threshold of memory_recall and memory_context (default `DEFAULT_MIN_RELEVANCE`). */
   minRelevance?: number;
+  /**
+   * When nothing reaches the threshold, memory_recall and memory_context return the closest memory
+   * worded as a low-confidence guess instead of "nothing" (default true).
+   */
+  bestMatch?: boolean;
 }
 
 const stderrLog = (line: string): void => {
@@ -63,6 +68,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.readScope !== undefined ? { readScope: options.readScope } : {}),
     ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
+    ...(options.bestMatch !== undefined ? { bestMatch: options.bestMatch } : {}),
   });
   const offered = new Set(tools.definitions.map((d) => d.name));
   // A read-only server must not ask the model to store what it cannot.
@@ -107,7 +113,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
       },
     );
   }
-  registerContextTool(server, mem, tools.namespace, options.minRelevance, log);
+  registerContextTool(server, mem, tools.namespace, { minRelevance: options.minRelevance, bestMatch: options.bestMatch ?? true }, log);
   return server;
 }
 

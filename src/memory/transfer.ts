@@ -3,7 +3,7 @@
  * and embedded before the first write). Moving between two stores is src/memory/migrate.ts.
  */
 import type { Backend, ExportRow, ImportItem } from '../backend/types.js';
-import { EmbeddingService, contentHash } from '../embed/cache.js';
+import { type EmbeddingService, contentHash } from '../embed/cache.js';
 import type { Embedder } from '../embed/provider.js';
 import { MnemoliteError, invalid } from '../errors.js';
 import { uuidv7 } from '../ids.js';

@@ -106,7 +106,7 @@ export async function lifecycleRank(
     .map((h, i) => {
       const m = meta.get(h.seq);
       let factor = 1;
-      if (m && w > 0) factor *= Math.pow(0.5 + (m.importance ?? 0.5), w);
+      if (m && w > 0) factor *= (0.5 + (m.importance ?? 0.5)) ** w;
       if (m && o.recency && !m.pinned && m.category !== CORE_CATEGORY) {
         const stated = Math.max(Date.parse(m.created_at), m.changed_at ? Date.parse(m.changed_at) : -Infinity);
         factor *= recencyFactor(asOf - stated, o.recency.halfLife, o.recency.weight ?? DEFAULT_RECENCY_WEIGHT);

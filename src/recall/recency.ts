@@ -16,7 +16,7 @@ export const DEFAULT_RECENCY_WEIGHT = 0.2;
 
 /** Decay factor in (0, 1]. */
 export function recencyFactor(ageMs: number, halfLifeMs: number, weight = DEFAULT_RECENCY_WEIGHT): number {
-  const decay = Math.pow(0.5, Math.max(0, ageMs) / halfLifeMs);
+  const decay = 0.5 ** (Math.max(0, ageMs) / halfLifeMs);
   return 1 - weight + weight * decay;
 }
 

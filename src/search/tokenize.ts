@@ -211,8 +211,8 @@ export function stem(token: string): string {
     } else if (w[n - 2] !== 's') n -= 1;
   }
   // Step 1b
-  let changed: boolean;
-  [n, changed] = step(w, n, STEP1B);
+  const [afterStep1b, changed] = step(w, n, STEP1B);
+  n = afterStep1b;
   if (changed) {
     let again: boolean;
     [n, again] = step(w, n, STEP1B2);

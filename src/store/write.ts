@@ -7,7 +7,7 @@ import { addDecision, runSync, type AddPlan, type AddTarget, type MergeFields, t
 import { dedupHash } from '../lifecycle/dedup.js';
 import { expiryOnAdd, expiryOnUpdate, type ParsedLifecycleUpdate } from '../options/lifecycle.js';
 import type { AddResult } from '../types/memory.js';
-import { NearDuplicates, findExactDuplicate, type NearCandidate } from './dedup.js';
+import { type NearDuplicates, findExactDuplicate, type NearCandidate } from './dedup.js';
 import type { MemoryRow, NewRow } from '../types/rows.js';
 import type { Store } from './store.js';
 

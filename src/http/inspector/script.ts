@@ -2,6 +2,7 @@
 // it only calls the JSON API and builds the DOM with textContent (memory text is never parsed as HTML).
 // Kept in a String.raw literal, so it must not contain backticks or dollar-brace sequences.
 
+// biome-ignore lint/complexity/noUselessStringRaw: raw so a backslash added to the browser code (a regex) reaches the browser unchanged
 export const INSPECTOR_JS = String.raw`
 (function () {
   'use strict';

@@ -42,7 +42,7 @@ function walk(v: Json, toks: string[], i: number): string[] {
     if (n < 0) n += v.length;
     return n >= 0 && n < v.length ? walk(v[n], toks, i + 1) : [];
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, t)) return [];
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, t)) return [];
   return walk((v as Record<string, Json>)[t], toks, i + 1);
 }
 
