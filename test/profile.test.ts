@@ -275,3 +275,25 @@ test('CLI: mnemolite profile show | set | edit | history as child processes', ()
   assert.equal(r.code, 1);
   assert.match(r.stderr, /limit is 8192/);
 });
+
+test('HTTP: /api/context puts the profile on top; profile: false leaves it out', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  await mem.profile.set('Diet: vegan', { namespace: 'u' });
+  await mem.add('We cook lentil soup on Sundays', { namespace: 'u' });
+  const app = createServer({ memory: mem });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const ctx = async (body: Record<string, unknown>) =>
+    (await (
+      await fetch(`${serverUrl(app)}/api/context`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    ).json()) as { text: string; profileVersion?: number };
+  try {
+    const on = await ctx({ query: 'lentil soup', namespace: 'u', minRelevance: 0 });
+    assert.match(on.text, /^Profile \(always current\):\nDiet: vegan/);
+    assert.equal(on.profileVersion, 1);
+    const off = await ctx({ query: 'lentil soup', namespace: 'u', minRelevance: 0, profile: false });
+    assert.ok(!off.text.includes('vegan'), off.text);
+  } finally {
+    await app.close();
+    await mem.close();
+  }
+});

@@ -321,6 +321,7 @@ export const ContextBody = z
     maxTokens: z.number().int().min(20).max(100000).optional().describe('Token budget of the block (default 500)'),
     limit: z.number().int().min(1).max(200).optional().describe('Candidates recalled before the budget cut (default 20)'),
     header: z.string().optional().describe('First line of the block; "" for none'),
+    profile: z.boolean().optional().describe("Put the namespace's profile (working memory) in full at the top (default true)"),
     namespace: ns.optional().describe('Namespace (default "default")'),
     category: z.string().optional(),
     since: isoDate.optional().describe('Happened at or after this time: eventAt, else createdAt (see timeField)'),
@@ -335,6 +336,7 @@ export const ContextResultSchema = z.object({
   text: z.string().describe('The block; "" when nothing is relevant'),
   tokens: z.number().int(),
   omitted: z.number().int().describe('Relevant memories left out by the budget'),
+  profileVersion: z.number().int().optional().describe('The version of the profile at the top of the block, when there is one'),
   lowConfidence: z
     .literal(true)
     .optional()
