@@ -16,6 +16,9 @@
  *   10k cell alone takes about 3 minutes);
  * - BENCH_PG_URL: run `mnemolite-pg` against this server instead of starting a throwaway one with
  *   the machine's initdb/pg_ctl (each cell creates, then drops, a schema of its own there);
+ * - BENCH_USER_SIZES: sizes of the headline, the user's path (bench/user-path.ts: an Embedder
+ *   object, new questions, every default, one namespace and 100), default `10000,50000`
+ *   (`200000,1000000` take long: add them explicitly);
  * - BENCH_REAL: `0` skips the 10k check with vectors from the bundled model (first run embeds
  *   10k texts, ~2 min, cached in bench/.cache).
  */
@@ -182,6 +185,33 @@ async function pgCell(system: string, size: number, kind: string, q: number): Pr
 }
 
 const results: Result[] = [];
+
+// The headline: the recall a user makes (bench/user-path.ts), with the recipe alternated in the same process.
+interface UserPath {
+  size: number;
+  layout: string;
+  newQuestion: { p50: number; p95: number; p99: number };
+  seenQuestion: { p50: number; p95: number; p99: number };
+  recipe: { p50: number; p95: number; p99: number };
+  speedup: number;
+  openFirstMs: number;
+  afterWriteMax: number;
+  ingestPerSec: number;
+  rssBytesPerMemory: number;
+  fileBytesPerMemory: number;
+  stages: Record<string, { p50: number; mean: number }>;
+}
+const userPath: UserPath[] = [];
+for (const size of (env.BENCH_USER_SIZES ?? '10000,50000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0)) {
+  for (const layout of ['one', 'many']) {
+    log(`  user path ${size} (${layout === 'one' ? 'one namespace' : '100 namespaces'})`);
+    const r = child<UserPath>('user-path.ts', [String(size), layout, 'all', join(tmpdir(), `mnemolite-user-${process.pid}-${size}-${layout}`)]);
+    if (r) userPath.push(r);
+  }
+}
 const scratch = join(tmpdir(), `mnemolite-bench-${process.pid}`);
 try {
   for (const size of sizes) {
@@ -226,6 +256,7 @@ if (real) {
 const out = {
   machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version, platform: process.platform },
   seconds: (performance.now() - started) / 1000,
+  userPath,
   results,
 };
 writeFileSync(join(here, 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
@@ -237,11 +268,37 @@ writeFileSync(
     results.filter((r) => r.vectors === 'synthetic' && !r.hybrid && r.keyword),
   ),
 );
-const md = table(results);
+const md = userTable(userPath) + table(results);
 writeFileSync(join(here, 'results.md'), md);
 process.stdout.write(md);
 rmSync(scratch, { recursive: true, force: true }); // the cells' stores and the e2e scratch
 log(`done in ${out.seconds.toFixed(0)} s`);
+
+function userTable(rs: UserPath[]): string {
+  if (!rs.length) return '';
+  const f = (x: number, d = 2): string => (Number.isFinite(x) ? x.toFixed(d) : '—');
+  const l = (x: { p50: number; p95: number; p99: number }): string => `${f(x.p50)} / ${f(x.p95)} / ${f(x.p99)}`;
+  const stages = ['cache', 'model', 'cache-write', 'keyword', 'vector', 'fusion', 'preferences', 'relevance', 'rows'];
+  return [
+    "The user's path: an Embedder object (precomputed vectors, model cost excluded), new questions, every default. ms.",
+    '',
+    '| size | namespaces | new question p50/p95/p99 | seen question p50/p95/p99 | recipe p50/p95/p99 | × recipe | open + first | max after a 1,000-memory write | ingest /s | RSS B/memory | file B/memory |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rs.map(
+      (r) =>
+        `| ${r.size} | ${r.layout === 'one' ? 1 : 100} | ${l(r.newQuestion)} | ${l(r.seenQuestion)} | ${l(r.recipe)} | ${f(r.speedup, 1)} | ${f(r.openFirstMs, 0)} | ${f(r.afterWriteMax, 1)} | ${f(r.ingestPerSec, 0)} | ${f(r.rssBytesPerMemory, 0)} | ${f(r.fileBytesPerMemory, 0)} |`,
+    ),
+    '',
+    `Stage p50 / mean (ms): | size | namespaces | ${stages.join(' | ')} |`,
+    `|---|---|${stages.map(() => '---').join('|')}|`,
+    ...rs.map(
+      (r) =>
+        `| ${r.size} | ${r.layout === 'one' ? 1 : 100} | ${stages.map((s) => (r.stages[s] ? `${f(r.stages[s].p50, 3)} / ${f(r.stages[s].mean, 3)}` : '—')).join(' | ')} |`,
+    ),
+    '',
+    '',
+  ].join('\n');
+}
 
 function table(rs: Result[]): string {
   const f = (x: number | null | undefined, d = 2): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));

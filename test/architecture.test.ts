@@ -13,7 +13,7 @@ const root = resolve(import.meta.dirname, '..');
 
 /** Lowest first. A folder entry ends in `/` and holds every file below it. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['src/errors.ts', 'src/ids.ts', 'src/version.ts', 'src/defaults.ts', 'src/namespaces.ts', 'src/zod-dates.ts'],
+  ['src/errors.ts', 'src/ids.ts', 'src/version.ts', 'src/defaults.ts', 'src/namespaces.ts', 'src/zod-dates.ts', 'src/stage-timer.ts'],
   ['src/text/'],
   ['src/embed/'],
   ['src/types/'],

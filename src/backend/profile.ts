@@ -1,4 +1,4 @@
-/** The SQLite file's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 6. */
+/** The SQLite file's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 7. */
 import { nextProfileVersion, oldestKeptVersion } from '../lifecycle/profile.js';
 import type { Store } from '../store/store.js';
 import type { ProfileRow } from '../types/profile.js';

@@ -27,6 +27,7 @@ import { namespaceFor } from '../namespaces.js';
 import { toRowFilter, type ParsedAdd } from '../validate.js';
 import { inScope, keyTaken, notFound } from './scope.js';
 import type { Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem } from './types.js';
+import { lap, tick } from '../stage-timer.js';
 
 const CACHE_MAX_ROWS = 20_000;
 /** Rows per export page: 256 memories of at most 100 kB keep one page near 25 MB. */
@@ -346,11 +347,21 @@ export class SqliteBackend implements Backend {
 
   async legs(q: LegQuery): Promise<LegResults> {
     const stats = { idfMass: 0, matched: true };
+    let t = tick();
+    if (t) {
+      // Timed: the index's catch-up with the file apart from the legs (otherwise the first leg does it).
+      this.index.refresh();
+      t = lap('sync', t);
+    }
     const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
+    t = lap('keyword', t);
     const context = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, undefined, 'context');
+    t = lap('context-leg', t);
     const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });
+    t = lap('vector', t);
     // Sessions of the keyword candidates (only memories with context have one that matters here).
     const sessions = context.length ? this.store.read('read sessions', () => this.store.sessionsOf([...keyword, ...context].map((h) => h.seq))) : undefined;
+    lap('sessions', t);
     return { keyword, context, vector, idfMass: stats.idfMass, ...(sessions ? { sessions } : {}) };
   }
 

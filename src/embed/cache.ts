@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MnemoliteError } from '../errors.js';
 import type { Embedder } from './provider.js';
+import { lap, tick } from '../stage-timer.js';
 
 /** Texts per call to the embedder. */
 export const EMBED_BATCH = 32;
@@ -136,6 +137,7 @@ export class EmbeddingService {
       if (s) s.push(i);
       else scopes.set(it.scope, [i]);
     });
+    let t = tick();
     for (const [scope, idx] of scopes) {
       const cached = await this.store.cachedVectors(
         model,
@@ -152,9 +154,11 @@ export class EmbeddingService {
       }
     }
     for (const g of missing.values()) this.counters.misses += g.length;
+    t = lap('cache', t);
     if (missing.size) {
       const groups = [...missing.values()];
       const vecs = await this.callModel(groups.map((g) => items[g[0]!]!.text));
+      lap('model', t);
       groups.forEach((g, k) =>
         g.forEach((i) => {
           out[i] = vecs[k]!;
@@ -183,11 +187,13 @@ export class EmbeddingService {
     this.queries.set(lru, v!);
     if (this.queries.size > QUERY_LRU) this.queries.delete(this.queries.keys().next().value!);
     if (this.writable) {
+      const t = tick();
       try {
         await this.store.cacheVector(this.embedder.id, hash, v!, scope);
       } catch {
         // A cache write that loses a lock race is not worth failing a recall for.
       }
+      lap('cache-write', t);
     }
     return v!;
   }

@@ -1,4 +1,4 @@
-/** PostgreSQL's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 7. */
+/** PostgreSQL's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 8. */
 import { nextProfileVersion, oldestKeptVersion } from '../lifecycle/profile.js';
 import type { ProfileRow } from '../types/profile.js';
 import type { PgStore } from './store.js';

@@ -12,7 +12,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 7;
+export const PG_SCHEMA_VERSION = 8;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -172,7 +172,14 @@ export const PG_MIGRATIONS: string[] = [
   DELETE FROM embedding_cache;
   CREATE INDEX IF NOT EXISTS embedding_cache_namespace ON embedding_cache(namespace) WHERE namespace IS NOT NULL;
   `,
-  // 6 -> 7: working memory (src/pg/profile.ts): one document per namespace, its versions kept
+  // 6 -> 7: the query-vector lookup by content hash within one namespace (src/pg/backend.ts
+  // cachedVectors): one index on (content_hash, namespace), which also serves every lookup of the
+  // single-column hash index, so that goes.
+  `
+  CREATE INDEX IF NOT EXISTS memories_hash_namespace ON memories(content_hash, namespace);
+  DROP INDEX IF EXISTS memories_content_hash;
+  `,
+  // 7 -> 8: working memory (src/pg/profile.ts): one document per namespace, its versions kept
   // (bounded), the highest one current.
   `
   CREATE TABLE IF NOT EXISTS profiles (

@@ -21,6 +21,7 @@ import type { MemoryRow } from '../types/rows.js';
 import { lifecycleRank } from './rank.js';
 import { type RecallReads, readOnce } from './read-once.js';
 import { LOW_CONFIDENCE_RELEVANCE, evidenceFor, relevanceOf } from './relevance.js';
+import { lap, tick } from '../stage-timer.js';
 
 /** What the pipeline needs from the {@link Memory} that runs it. */
 export interface RecallContext {
@@ -46,17 +47,23 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   // A query of one namespace looks its vector up in that namespace's caches only.
   const qvec = mode === 'keyword' ? null : await c.embeddings!.embedQuery(q, filter.namespace);
   c.live();
+  let t = tick();
   const legs = await c.backend.legs({ text: mode === 'vector' ? null : q, vector: qvec, model: c.model, depth, filter, exact: o.exact === true });
+  t = lap('legs', t);
   // The sharp signal (a memory's own words) and the broad one (its context), added; then a session
   // with a strong match lifts its other matches.
   const keyword = withSessionEvidence(withContext(legs.keyword, legs.context, depth), legs.sessions ?? new Map());
   const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
+  t = lap('evidence', t);
   // Rows and vectors the later steps share are read once per recall.
   const reads = readOnce(c.backend);
   const windows = timeWindows(q, o);
   let ranked = fuseLegs(mode, keyword, legs, o);
+  t = lap('fusion', t);
   ranked = await applyPreferences(reads, ranked, q, o, c.model, evidence, windows);
+  t = lap('preferences', t);
   ranked = await lifecycleRank(c.backend, ranked, o, c.model, limit, legs.successors);
+  t = lap('rerank', t);
   const judged = await withRelevance(
     reads,
     ranked.slice(0, limit),
@@ -74,7 +81,9 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
     const best = judged.reduce((b, h) => (h.relevance > b.relevance ? h : b), judged[0]!);
     if (best.relevance >= LOW_CONFIDENCE_RELEVANCE) kept = [{ ...best, lowConfidence: true }];
   }
+  t = lap('relevance', t);
   const hits = await toHits(reads, kept);
+  lap('rows', t);
   c.live();
   return hits;
 }

@@ -4,15 +4,35 @@ import { TopK } from './vector-index.js';
 const K1 = 1.2;
 const B = 0.75;
 
-interface Postings {
+/** One term's postings: slots in ascending order, with their term frequencies. */
+interface List {
   slots: Int32Array;
   tfs: Uint16Array;
   n: number;
-  /** Live documents among the postings, as of mutation `dfAt`. */
+  /** Live documents among the postings, as of mutation `dfAt` (of the file, or of the group). */
   df: number;
   dfAt: number;
-  /** The same per group (namespace), counted when a search in that group first needs it. */
-  gdf?: Map<number, { df: number; at: number }>;
+}
+
+interface Postings extends List {
+  /** The same postings split per group (namespace), made when a search in that group first needs them. */
+  groups?: Map<number, List>;
+  /** What the cache charges for this term (see {@link KeywordIndex}). */
+  bytes: number;
+}
+
+/**
+ * Work counters, read by tests (never by a clock): postings visited by scoring and document-frequency
+ * counts, and postings parsed from FTS5. A search in one namespace must visit only that namespace's postings.
+ */
+export const KEYWORD_WORK = { visited: 0, parsed: 0 };
+
+/** Bounds of the postings cache: terms kept, and bytes of their postings. */
+export const POSTINGS_CACHE_TERMS = 4096;
+export const POSTINGS_CACHE_BYTES = 64 * 1024 * 1024;
+
+function listBytes(l: List): number {
+  return l.slots.length * 4 + l.tfs.length * 2 + 48;
 }
 
 /** Reads one term's postings from FTS5: rowids of its instances, comma-separated, in rowid order. */
@@ -28,8 +48,10 @@ export type TermLoader = (term: string) => string | null;
  * term counted once per query word), so the ranking matches `ORDER BY rank` over the same words.
  *
  * Only document lengths are loaded up front; a term's postings are read from the FTS5 index the
- * first time a query uses it, then kept and extended as memories are added. Removed slots are
- * skipped; document frequencies count live slots at query time, so removal needs no bookkeeping.
+ * first time a query uses it, then kept (least recently used terms evicted past `maxTerms` terms or
+ * `maxBytes`: a stream of never-seen words cannot grow the heap) and extended as memories are added.
+ * Removed slots are skipped; document frequencies count live slots at query time, so removal needs
+ * no bookkeeping. A search in one group visits only that group's share of each term's postings.
  *
  * Each document belongs to a group (its namespace). A search within one group takes its
  * statistics (documents, average length, document frequencies) from that group alone, as if the
@@ -38,7 +60,11 @@ export type TermLoader = (term: string) => string | null;
  * memories contain a word), and a conversation's own word frequencies rank its turns better.
  */
 export class KeywordIndex {
+  /** Postings of recently used query terms, least recently used first (a Map keeps insertion order). */
   private readonly loaded = new Map<string, Postings>();
+  private loadedBytes = 0;
+  private readonly maxTerms: number;
+  private readonly maxBytes: number;
   /** Token counts: integers (content is at most 100 kB), exact in float32, half the cache footprint of float64. */
   private docLen = new Float32Array(0);
   private alive = new Uint8Array(0);
@@ -59,13 +85,26 @@ export class KeywordIndex {
   private groupLen: number[] = [];
   /** Bumped by every add and remove: cached document frequencies older than this are recounted. */
   private mutations = 0;
+  /** The same per group: a write in one namespace leaves another's counts valid. */
+  private groupMut: number[] = [];
+
+  /** @param maxTerms, maxBytes bounds of the postings cache (evicting the least recently used term). */
+  constructor(maxTerms = POSTINGS_CACHE_TERMS, maxBytes = POSTINGS_CACHE_BYTES) {
+    this.maxTerms = maxTerms;
+    this.maxBytes = maxBytes;
+  }
+
+  /** Bytes the postings cache holds (its bound is `maxBytes`, plus the one term being searched). */
+  get cachedBytes(): number {
+    return this.loadedBytes;
+  }
 
   /** Live documents. */
   get count(): number {
     return this.live;
   }
 
-  /** Terms whose postings are in memory. */
+  /** Terms whose postings are in memory (at most `maxTerms`). */
   get vocabulary(): number {
     return this.loaded.size;
   }
@@ -95,6 +134,7 @@ export class KeywordIndex {
     this.reserve(slot + 1);
     this.mutations++;
     if (this.alive[slot]) {
+      this.groupMut[this.groupOf[slot]!]!++;
       this.totalLen -= this.docLen[slot]!;
       this.groupLen[this.groupOf[slot]!]! -= this.docLen[slot]!;
       this.groupLive[this.groupOf[slot]!]!--;
@@ -106,7 +146,9 @@ export class KeywordIndex {
     while (this.groupLive.length <= group) {
       this.groupLive.push(0);
       this.groupLen.push(0);
+      this.groupMut.push(0);
     }
+    this.groupMut[group]!++;
     this.groupOf[slot] = group;
     this.groupLive[group]!++;
     this.groupLen[group]! += tokens;
@@ -123,18 +165,63 @@ export class KeywordIndex {
     for (const [t, n] of tf) {
       const p = this.loaded.get(t);
       if (!p) continue; // read from FTS5 (which has this document) when first needed
-      if (p.n === p.slots.length) {
-        const s = new Int32Array(p.n * 2 + 4);
-        s.set(p.slots);
-        p.slots = s;
-        const f = new Uint16Array(p.n * 2 + 4);
-        f.set(p.tfs);
-        p.tfs = f;
-      }
-      p.slots[p.n] = slot;
-      p.tfs[p.n] = Math.min(n, 0xffff);
-      p.n++;
+      const before = p.bytes;
+      append(p, slot, n);
+      // A group not split off yet is split from the full postings (which now hold this one) when needed.
+      const g = p.groups?.get(group);
+      if (g) append(g, slot, n);
+      p.bytes = termBytes(t, p);
+      this.loadedBytes += p.bytes - before;
     }
+    this.evict();
+  }
+
+  /** Drop least recently used terms until the cache is within its bounds. */
+  private evict(keep?: string): void {
+    for (const [t, p] of this.loaded) {
+      if (this.loaded.size <= this.maxTerms && this.loadedBytes <= this.maxBytes) break;
+      if (t === keep) continue;
+      this.loaded.delete(t);
+      this.loadedBytes -= p.bytes;
+    }
+  }
+
+  /** A term's postings: from the cache (now most recently used), else parsed from FTS5 and cached. */
+  private postings(t: string, load: TermLoader, slotOf: (seq: number) => number): Postings {
+    let p = this.loaded.get(t);
+    if (p) {
+      this.loaded.delete(t);
+      this.loaded.set(t, p);
+      return p;
+    }
+    p = this.parse(load(t), slotOf);
+    KEYWORD_WORK.parsed += p.n;
+    p.bytes = termBytes(t, p);
+    this.loaded.set(t, p);
+    this.loadedBytes += p.bytes;
+    this.evict(t);
+    return p;
+  }
+
+  /** One group's share of a term's postings, split off the first time a search in the group needs it. */
+  private groupList(t: string, p: Postings, g: number): List {
+    p.groups ??= new Map();
+    let l = p.groups.get(g);
+    if (l) return l;
+    let n = 0;
+    const groupOf = this.groupOf;
+    for (let i = 0; i < p.n; i++) if (groupOf[p.slots[i]!] === g) n++;
+    l = { slots: new Int32Array(n), tfs: new Uint16Array(n), n, df: 0, dfAt: -1 };
+    for (let i = 0, j = 0; i < p.n; i++)
+      if (groupOf[p.slots[i]!] === g) {
+        l.slots[j] = p.slots[i]!;
+        l.tfs[j++] = p.tfs[i]!;
+      }
+    p.groups.set(g, l);
+    const before = p.bytes;
+    p.bytes = termBytes(t, p);
+    this.loadedBytes += p.bytes - before;
+    return l;
   }
 
   /** Whether `slot` is a live document. */
@@ -146,6 +233,7 @@ export class KeywordIndex {
   remove(slot: number): void {
     if (slot >= this.alive.length || !this.alive[slot]) return;
     this.mutations++;
+    this.groupMut[this.groupOf[slot]!]!++;
     this.alive[slot] = 0;
     this.acc[slot] = -Infinity;
     this.live--;
@@ -192,7 +280,7 @@ export class KeywordIndex {
         n++;
       }
     }
-    return { slots: ps, tfs: pt, n, df: 0, dfAt: -1 };
+    return { slots: ps, tfs: pt, n, df: 0, dfAt: -1, bytes: 0 };
   }
 
   /**
@@ -220,43 +308,26 @@ export class KeywordIndex {
     if (!N || k <= 0) return [];
     const avg = (inGroup ? this.groupLen[group!]! : this.totalLen) / N;
     const alive = this.alive;
-    const groupOf = this.groupOf;
     // A term repeated (two query words with one stem, e.g. "deploy deploying") counts once per
     // word, as in FTS5, where each word is its own phrase of the OR.
     const times = new Map<string, number>();
     for (const t of terms) times.set(t, (times.get(t) ?? 0) + 1);
-    const lists: { p: Postings; idf: number }[] = [];
+    const lists: { p: List; idf: number }[] = [];
     let mass = 0;
     for (const [t, n] of times) {
-      let p = this.loaded.get(t);
-      if (!p) {
-        p = this.parse(load(t), slotOf);
-        this.loaded.set(t, p);
+      const all = this.postings(t, load, slotOf);
+      // Within a group, only the group's postings are visited: the work, like the statistics, is
+      // the namespace's own, whatever other namespaces hold (a timing would tell it otherwise).
+      const p = inGroup ? this.groupList(t, all, group!) : all;
+      const at = inGroup ? this.groupMut[group!]! : this.mutations;
+      if (p.dfAt !== at) {
+        let c = 0;
+        for (let i = 0; i < p.n; i++) c += alive[p.slots[i]!]!;
+        KEYWORD_WORK.visited += p.n;
+        p.df = c;
+        p.dfAt = at;
       }
-      let df: number;
-      if (inGroup) {
-        const g = group!;
-        p.gdf ??= new Map();
-        let c = p.gdf.get(g);
-        if (!c || c.at !== this.mutations) {
-          let n = 0;
-          for (let i = 0; i < p.n; i++) {
-            const s = p.slots[i]!;
-            if (alive[s] && groupOf[s] === g) n++;
-          }
-          c = { df: n, at: this.mutations };
-          p.gdf.set(g, c);
-        }
-        df = c.df;
-      } else {
-        if (p.dfAt !== this.mutations) {
-          let n = 0;
-          for (let i = 0; i < p.n; i++) n += alive[p.slots[i]!]!;
-          p.df = n;
-          p.dfAt = this.mutations;
-        }
-        df = p.df;
-      }
+      const df = p.df;
       let idf = Math.log((N - df + 0.5) / (df + 0.5));
       if (idf <= 0) idf = 1e-6;
       // A word no memory contains still counts in the mass: it is part of the query the keyword leg cannot match.
@@ -287,7 +358,7 @@ export class KeywordIndex {
    * the query's vocabulary, weighted by rarity, the memory holds (BM25 instead counts a common word
    * repeated in a long memory up to 2.2 times its idf). One pass over the query terms' postings.
    */
-  private matchedIdf(lists: readonly { p: Postings; idf: number }[], slots: readonly number[]): number[] {
+  private matchedIdf(lists: readonly { p: List; idf: number }[], slots: readonly number[]): number[] {
     if (this.mark.length < this.alive.length) this.mark = new Int32Array(this.alive.length);
     const mark = this.mark;
     slots.forEach((s, i) => {
@@ -296,6 +367,7 @@ export class KeywordIndex {
     const out = new Array<number>(slots.length).fill(0);
     for (const { p, idf } of lists) {
       const ps = p.slots;
+      KEYWORD_WORK.visited += p.n;
       for (let i = 0; i < p.n; i++) {
         const m = mark[ps[i]!]!;
         if (m) out[m - 1]! += idf;
@@ -306,7 +378,7 @@ export class KeywordIndex {
   }
 
   /** Accumulate BM25 over `lists` and keep the top k eligible slots. */
-  private run(lists: readonly { p: Postings; idf: number }[], k: number, avg: number, eligible?: (slot: number) => boolean): TopK {
+  private run(lists: readonly { p: List; idf: number }[], k: number, avg: number, eligible?: (slot: number) => boolean): TopK {
     const len = this.docLen,
       acc = this.acc;
     if (this.touched.length < this.alive.length) this.touched = new Int32Array(this.alive.length);
@@ -314,6 +386,7 @@ export class KeywordIndex {
     let nt = 0;
     const kb = K1 * (1 - B),
       kl = (K1 * B) / (avg || 1);
+    for (const { p } of lists) KEYWORD_WORK.visited += p.n;
     for (const { p, idf } of lists) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
     const top = new TopK(k);
     let floor = -Infinity;
@@ -328,6 +401,28 @@ export class KeywordIndex {
     }
     return top;
   }
+}
+
+/** Append one posting, growing the arrays geometrically. */
+function append(l: List, slot: number, tf: number): void {
+  if (l.n === l.slots.length) {
+    const s = new Int32Array(l.n * 2 + 4);
+    s.set(l.slots);
+    l.slots = s;
+    const f = new Uint16Array(l.n * 2 + 4);
+    f.set(l.tfs);
+    l.tfs = f;
+  }
+  l.slots[l.n] = slot;
+  l.tfs[l.n] = Math.min(tf, 0xffff);
+  l.n++;
+}
+
+/** What one cached term costs: its postings, its groups' shares and its key. */
+function termBytes(term: string, p: Postings): number {
+  let b = listBytes(p) + term.length * 2 + 64;
+  if (p.groups) for (const g of p.groups.values()) b += listBytes(g) + 32;
+  return b;
 }
 
 /**

@@ -287,6 +287,11 @@ export class SearchIndex {
     }
   }
 
+  /** Bring the index up to date with the file now (each search does it anyway). */
+  refresh(): void {
+    this.sync();
+  }
+
   /** Bring the index up to date with the file; cheap (one pragma) when nothing changed. */
   private sync(): void {
     const dv = this.store.read('check for changes', () => this.store.dataVersion());

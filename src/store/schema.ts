@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -201,7 +201,15 @@ export const MIGRATIONS: string[] = [
   DELETE FROM embedding_cache;
   CREATE INDEX embedding_cache_namespace ON embedding_cache(namespace) WHERE namespace IS NOT NULL;
   `,
-  // 5 -> 6: working memory (src/backend/profile.ts): one document per namespace, its versions kept
+  // 5 -> 6: the query-vector lookup by content hash within one namespace (src/store/store.ts
+  // cachedEmbeddings) found its rows through memories_namespace_time, walking the whole namespace
+  // (100 ms at 50,000 memories). One index on (content_hash, namespace) answers it in a few page
+  // reads, and serves every content_hash lookup the old single-column index did, so that goes.
+  `
+  CREATE INDEX memories_hash_namespace ON memories(content_hash, namespace);
+  DROP INDEX memories_content_hash;
+  `,
+  // 6 -> 7: working memory (src/backend/profile.ts): one document per namespace, its versions kept
   // (bounded), the highest one current.
   `
   CREATE TABLE profiles (

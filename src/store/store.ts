@@ -353,7 +353,8 @@ export class Store {
   /** Session key (namespace and session id) of those of some memories that have a session. */
   sessionsOf(seqs: number[]): Map<number, string> {
     return new Map(
-      this.stmt(`SELECT seq, json_array(namespace, session_id) FROM memories WHERE session_id IS NOT NULL AND seq IN (SELECT value FROM json_each(?))`)
+      // `+session_id`: seek the seqs by rowid; on some files the planner walked the partial session index instead.
+      this.stmt(`SELECT seq, json_array(namespace, session_id) FROM memories WHERE +session_id IS NOT NULL AND seq IN (SELECT value FROM json_each(?))`)
         .raw()
         .all(JSON.stringify(seqs)) as [number, string][],
     );
@@ -457,14 +458,16 @@ export class Store {
     const want = JSON.stringify(unique);
     const rows =
       namespace === undefined
-        ? this.stmt('SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ?')
+        ? this.stmt('SELECT m.content_hash, m.embedding FROM json_each(?) AS j CROSS JOIN memories m ON m.content_hash = j.value WHERE m.embedding_model = ?')
             .raw()
             .all(want, model)
-        : this.stmt(
-            'SELECT content_hash, embedding FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) AND embedding_model = ? AND namespace = ?',
+        : // CROSS JOIN fixes the loop order (SQLite keeps it as written): each wanted hash is looked up
+          // in memories_hash_namespace, never the namespace's rows walked (test/query-plans.test.ts).
+          this.stmt(
+            'SELECT m.content_hash, m.embedding FROM json_each(?) AS j CROSS JOIN memories m ON m.content_hash = j.value AND m.namespace = ? WHERE m.embedding_model = ?',
           )
             .raw()
-            .all(want, model, namespace);
+            .all(want, namespace, model);
     for (const [h, e] of rows as [string, Buffer][]) out.set(h, e);
     if (out.size < unique.length) {
       // Scoped lookups use the namespace's own cache keys (see scopedKey), mapped back to hashes.

@@ -1,0 +1,171 @@
+/**
+ * The recall a user makes, timed: `openMemory` with an Embedder object (precomputed vectors served
+ * through the real Embedder interface and the query-vector cache path, so the model costs nothing),
+ * questions this process has never seen, every default on; the straightforward recipe (FTS5 +
+ * sqlite-vec exact + RRF k = 60, bench/systems.ts) alternated with it, question by question, in the
+ * same process. Layouts: every memory in one namespace (`one`), or spread over 100 (`many`, each
+ * question asked in its target's namespace). Stage breakdown from src/stage-timer.ts.
+ *
+ * `tsx bench/user-path.ts <size> <one|many>`: ingests in one child process, queries in a fresh one,
+ * prints a table and one `RESULT {json}` line (bench/run.ts runs it as the headline).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { openMemory } from '../src/index.js';
+import { rrf } from '../src/recall/fusion.js';
+import { toMatchExpression } from '../src/search/keyword.js';
+import { type RecallStage, stageTimer } from '../src/stage-timer.js';
+import { DIMS, pct, questionsOf, row, syntheticCorpus } from './data.js';
+import { PrecomputedEmbedder } from './precomputed.js';
+import { runRecipe } from './systems.js';
+
+const [sizeArg, layout = 'one', phase = 'all', dirArg] = process.argv.slice(2);
+const size = Number(sizeArg);
+const dir = dirArg ?? join(tmpdir(), `mnemolite-user-path-${size}-${layout}`);
+const path = join(dir, 'mnemolite.db');
+const nsOf = (i: number): string => (layout === 'many' ? `ns${i % 100}` : 'default');
+const rss = (): number => process.memoryUsage().rss;
+
+/** A question never asked before, with the vector of question `i` (the k-th rewording). */
+const reworded = (q: string, k: number): string => (k ? `${q} (${k})` : q);
+
+async function ingest(): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const c = syntheticCorpus(size);
+  const emb = new PrecomputedEmbedder('bench-512', DIMS);
+  emb.add(c.texts, c.docs);
+  const mem = await openMemory({ path, embedder: emb });
+  const t0 = performance.now();
+  for (let i = 0; i < c.texts.length; i += 1000) await mem.addMany(c.texts.slice(i, i + 1000).map((content, j) => ({ content, namespace: nsOf(i + j) })));
+  const ingestPerSec = c.texts.length / ((performance.now() - t0) / 1000);
+  await mem.close();
+  await runRecipe(c, { dir, queries: 0, truth: [], phase: 'ingest' });
+  writeFileSync(join(dir, 'ingest.json'), JSON.stringify({ ingestPerSec }));
+}
+
+function dirBytes(d: string, f: (n: string) => boolean): number {
+  return readdirSync(d)
+    .filter(f)
+    .reduce((n, x) => n + statSync(join(d, x)).size, 0);
+}
+
+async function query(): Promise<Record<string, unknown>> {
+  const c = questionsOf(size, 'synthetic');
+  const emb = new PrecomputedEmbedder('bench-512', DIMS);
+  const n = c.queries.length;
+  for (let k = 0; k < 8; k++)
+    emb.add(
+      c.queries.map((q) => reworded(q, k)),
+      c.qvecs,
+    );
+  const stages = new Map<RecallStage, number[]>();
+  let current = new Map<RecallStage, number>();
+  const base = rss();
+  const t0 = performance.now();
+  const mem = await openMemory({ path, embedder: emb });
+  await mem.recall(reworded(c.queries[0]!, 7), { namespace: nsOf(c.targets[0]!) });
+  const openFirstMs = performance.now() - t0;
+  const rssPerMemory = (rss() - base) / size;
+  // The recipe, opened the same way.
+  const sqliteVec = (await import('sqlite-vec')) as unknown as { load(db: Database.Database): void };
+  const db = new Database(join(dir, 'recipe.db'));
+  sqliteVec.load(db);
+  const kwSt = db.prepare('SELECT rowid FROM docs_fts WHERE docs_fts MATCH ? ORDER BY rank LIMIT 50').pluck();
+  const vecSt = db.prepare('SELECT rowid FROM docs_vec WHERE embedding MATCH ? AND k = 50').pluck();
+  const rowsSt = db.prepare('SELECT id, content FROM docs WHERE id IN (SELECT value FROM json_each(?))');
+  const recipe = (i: number): void => {
+    const m = toMatchExpression(c.queries[i]!);
+    const kw = m ? (kwSt.all(m) as number[]) : [];
+    const v = row(c.qvecs, i);
+    const vq = vecSt.all(Buffer.from(v.buffer, v.byteOffset, v.byteLength)) as number[];
+    rowsSt.all(
+      JSON.stringify(
+        rrf(kw, vq)
+          .slice(0, 10)
+          .map((h) => h.seq),
+      ),
+    );
+  };
+  recipe(0);
+  stageTimer.sink = (s, ms) => current.set(s, (current.get(s) ?? 0) + ms);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const seen: number[] = [];
+  for (let i = 1; i < n; i++) {
+    current = new Map();
+    let t = performance.now();
+    await mem.recall(c.queries[i]!, { namespace: nsOf(c.targets[i]!) });
+    ours.push(performance.now() - t);
+    for (const [s, ms] of current) (stages.get(s) ?? stages.set(s, []).get(s)!).push(ms);
+    t = performance.now();
+    recipe(i);
+    theirs.push(performance.now() - t);
+    t = performance.now();
+    await mem.recall(c.queries[i]!, { namespace: nsOf(c.targets[i]!) });
+    seen.push(performance.now() - t);
+  }
+  stageTimer.sink = null;
+  // A bulk write, then new questions: how far above the steady state the first recalls are.
+  const texts = Array.from({ length: 1000 }, (_, j) => `bulk note ${j} written after open about ${c.queries[j % n]}`);
+  emb.add(
+    texts,
+    new Float32Array(1000 * DIMS).map((_, k) => ((k * 7919) % 13) / 13 - 0.5),
+  );
+  await mem.addMany(texts.map((content, j) => ({ content, namespace: nsOf(j) })));
+  const afterWrite: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t = performance.now();
+    await mem.recall(reworded(c.queries[i + 1]!, 1), { namespace: nsOf(c.targets[i + 1]!) });
+    afterWrite.push(performance.now() - t);
+  }
+  await mem.close();
+  db.close();
+  const o = pct(ours);
+  const r = pct(theirs);
+  const stage: Record<string, { p50: number; mean: number }> = {};
+  for (const [s, v] of stages) stage[s] = { p50: pct(v).p50, mean: v.reduce((a, b) => a + b, 0) / v.length };
+  const { ingestPerSec } = JSON.parse(readFileSync(join(dir, 'ingest.json'), 'utf8')) as { ingestPerSec: number };
+  return {
+    size,
+    layout,
+    questions: ours.length,
+    ingestPerSec,
+    openFirstMs,
+    rssBytesPerMemory: rssPerMemory,
+    fileBytesPerMemory: dirBytes(dir, (x) => x.startsWith('mnemolite.db')) / size,
+    newQuestion: o,
+    seenQuestion: pct(seen),
+    recipe: r,
+    speedup: r.p50 / o.p50,
+    afterWriteMax: Math.max(...afterWrite),
+    afterWriteFirst: afterWrite[0],
+    stages: stage,
+  };
+}
+
+if (phase === 'ingest') {
+  await ingest();
+  process.stdout.write('RESULT {}\n');
+} else if (phase === 'query') {
+  process.stdout.write(`RESULT ${JSON.stringify(await query())}\n`);
+} else {
+  const me = fileURLToPath(import.meta.url);
+  const run = (p: string): string => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', me, String(size), layout, p, dir], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`${p} failed: ${r.stderr.slice(-2000)}`);
+    return r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('RESULT '))!
+      .slice(7);
+  };
+  run('ingest');
+  const res = JSON.parse(run('query')) as Record<string, unknown>;
+  rmSync(dir, { recursive: true, force: true });
+  process.stderr.write(`${JSON.stringify(res, null, 1)}\n`);
+  process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
+}
