@@ -100,6 +100,13 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: 'The memory file was deleted, moved or replaced while it was open; nothing was written. Open it again (restart the server).',
   },
+  CONFLICT: {
+    http: 409,
+    httpShowsMessage: true,
+    exit: 1,
+    retryable: false,
+    meaning: 'The profile changed since the caller read it (expectedVersion differs); read it again and reapply the change.',
+  },
   UNSUPPORTED: {
     http: 501,
     httpShowsMessage: false,

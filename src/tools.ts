@@ -1,7 +1,7 @@
 /**
  * Memory tools for LLM function calling: plain JSON-Schema definitions plus an executor.
  *
- * The same six tools back the MCP server (`mnemolite mcp`). Every tool is bound to one
+ * The same eight tools back the MCP server (`mnemolite mcp`). Every tool is bound to one
  * namespace chosen by the host program, never by the model: no argument can reach another
  * namespace.
  */
@@ -9,12 +9,21 @@ import { z } from 'zod';
 import { MnemoliteError, publicMessage, type ErrorCode } from './errors.js';
 import { capBytes, poisonKeyIn } from './text/json-bounds.js';
 import type { Memory } from './memory/memory.js';
-import type { MemoryRecord, RecallHit } from './types/memory.js';
+import type { MemoryRecord, NamespaceScope, RecallHit } from './types/memory.js';
+import { PROFILE_MAX_BYTES, type Profile } from './types/profile.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
 import { DEFAULT_MIN_RELEVANCE } from './recall/relevance.js';
 
 /** Names of the memory tools. */
-export type MemoryToolName = 'memory_store' | 'memory_recall' | 'memory_get' | 'memory_list' | 'memory_history' | 'memory_forget';
+export type MemoryToolName =
+  | 'memory_store'
+  | 'memory_recall'
+  | 'memory_get'
+  | 'memory_list'
+  | 'memory_history'
+  | 'memory_forget'
+  | 'memory_profile'
+  | 'memory_profile_update';
 
 /** A JSON Schema object (draft 2020-12 subset that OpenAI, Anthropic, Gemini and MCP accept). */
 export type JsonSchema = Record<string, unknown>;
@@ -96,6 +105,12 @@ export interface MemoryToolsOptions {
    * the eval sets ≥ 90% of off-topic questions then get "no relevant memory"). 0 returns every hit.
    */
   minRelevance?: number;
+  /**
+   * What memory_recall, memory_list and memory_get read, when wider than `namespace` (mem0's user
+   * scope over its agents): a prefix such as `"user-1/*"` or a list of namespaces. Writes stay in
+   * `namespace`; the model still cannot name a namespace. Hits then carry their namespace.
+   */
+  readScope?: NamespaceScope;
   /**
    * When nothing reaches `minRelevance`, memory_recall returns the closest memory (relevance ≥ 0.3)
    * worded as a low-confidence guess instead of "nothing" (default true). A person's facts asked in
@@ -235,6 +250,21 @@ export const inputSchemas = {
       id: z.string().min(1).describe('The id of the memory to delete.'),
     })
     .strict(),
+  memory_profile: z.object({}).strict(),
+  memory_profile_update: z
+    .object({
+      content: z
+        .string()
+        .max(PROFILE_MAX_BYTES)
+        .describe(`The whole new profile (Markdown, at most ${PROFILE_MAX_BYTES} bytes): keep every line still true, change what changed; "" clears it.`),
+      expectedVersion: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('The version memory_profile returned; if someone changed the profile since, nothing is written and you get the new one to merge into.'),
+    })
+    .strict(),
 } as const;
 
 const memoryOut = z.object({
@@ -247,6 +277,8 @@ const memoryOut = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   eventAt: z.string().nullable(),
+  /** Set when the tools read several namespaces (`readScope`). */
+  namespace: z.string().optional(),
 });
 
 /** Output schemas (zod) of the structured results, used by the MCP server. @internal */
@@ -292,6 +324,8 @@ export const outputSchemas = {
     ),
   }),
   memory_forget: z.object({ id: z.string(), forgotten: z.boolean() }),
+  memory_profile: z.object({ content: z.string(), version: z.number().int(), updatedAt: z.string().nullable() }),
+  memory_profile_update: z.object({ content: z.string(), version: z.number().int(), updatedAt: z.string().nullable() }),
 } as const;
 
 /**
@@ -319,13 +353,28 @@ export const descriptions: Record<MemoryToolName, string> = {
   memory_forget:
     'Permanently delete one memory by its id, e.g. when it is wrong or outdated. ' +
     'Use when: the user asks you to forget something, or a memory is wrong; for a changed fact, prefer memory_store with the same key (keeps its history).',
+  memory_profile:
+    'Read the profile: the short always-current document about the user (name, city, job, partner, diet, allergies) and its version. ' +
+    'Use when: before memory_profile_update, to get the current text and version.',
+  memory_profile_update:
+    'Rewrite the profile (working memory) in full: the always-current core facts about the user, kept short. ' +
+    'Use when: a core fact is learnt or changes ("moved to Porto"); pass the version memory_profile gave. Other facts go to memory_store.',
 };
 
 /** Tools that change the memory file. @internal */
-export const WRITE_TOOLS: ReadonlySet<MemoryToolName> = new Set(['memory_store', 'memory_forget']);
+export const WRITE_TOOLS: ReadonlySet<MemoryToolName> = new Set(['memory_store', 'memory_forget', 'memory_profile_update']);
 
 /** Every tool name, in a stable order. */
-export const MEMORY_TOOL_NAMES: readonly MemoryToolName[] = ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget'];
+export const MEMORY_TOOL_NAMES: readonly MemoryToolName[] = [
+  'memory_store',
+  'memory_recall',
+  'memory_get',
+  'memory_list',
+  'memory_history',
+  'memory_forget',
+  'memory_profile',
+  'memory_profile_update',
+];
 
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
@@ -418,6 +467,20 @@ function parseArgs(tool: MemoryToolName, args: unknown): Record<string, unknown>
 
 const defined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
+/** Whether `ns` is inside a read scope (one name, a `prefix*`, or a list). */
+function inReadScope(scope: NamespaceScope, ns: string): boolean {
+  if (typeof scope !== 'string') return scope.includes(ns);
+  return scope.length > 1 && scope.endsWith('*') ? ns.startsWith(scope.slice(0, -1)) : scope === ns;
+}
+
+function profileAnswer(p: Profile, head: string): { text: string; data: Record<string, unknown> } {
+  const data = { content: p.content, version: p.version, updatedAt: p.updatedAt ? p.updatedAt.toISOString() : null };
+  const text = p.version
+    ? `${head} (version ${p.version}, ${when(data.updatedAt!)}):\n${p.content || '(empty)'}`
+    : 'No profile yet (version 0). Write one with memory_profile_update.';
+  return { text, data };
+}
+
 // ---- executor -----------------------------------------------------------------------
 
 /**
@@ -446,6 +509,24 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
     );
   }
   parseScope({ namespace });
+  if (namespace.endsWith('*'))
+    throw new MnemoliteError(
+      'INVALID_INPUT',
+      `memoryTools writes to one namespace, not a pattern ("${namespace}"); to read wider, pass readScope: "${namespace}".`,
+    );
+  const readScope = options.readScope ?? namespace;
+  if (options.readScope !== undefined) {
+    const names: unknown = typeof options.readScope === 'string' ? [options.readScope] : options.readScope;
+    if (!Array.isArray(names) || !names.length)
+      throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must be a namespace, a prefix such as "user-1/*", or a list of namespaces.');
+    for (const n of names) {
+      parseScope({ namespace: n });
+      if (n === ALL_NAMESPACES)
+        throw new MnemoliteError('INVALID_INPUT', 'memoryTools: readScope must not be "*": it would let the model read every namespace.');
+    }
+  }
+  const multi =
+    options.readScope !== undefined && (Array.isArray(options.readScope) || (typeof options.readScope === 'string' && options.readScope.endsWith('*')));
   const sessionId = options.sessionId;
   const minRelevance = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
   if (typeof minRelevance !== 'number' || !(minRelevance >= 0 && minRelevance <= 1)) {
@@ -499,7 +580,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
           await mem.recall(
             query,
             defined({
-              namespace,
+              namespace: readScope,
               limit,
               // Left out before the cut to limit, so a replaced fact never costs a current one its place.
               excludeSuperseded: !withOutdated,
@@ -511,7 +592,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
               minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
             }),
           )
-        ).map(toToolHit);
+        ).map((h) => (multi ? { ...toToolHit(h), namespace: h.namespace } : toToolHit(h)));
         const shown = capBytes(hits, TOOL_ANSWER_BYTES);
         const omitted = hits.length - shown.length;
         const more = omitted ? `\n(${omitted} more left out: the answer is limited to about 1 MiB; ask for fewer with limit.)` : '';
@@ -523,7 +604,8 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         return { text, data: { query, count: shown.length, ...(omitted ? { omitted } : {}), hits: shown } };
       }
       case 'memory_get': {
-        const m = await mem.get(a.id as string, scope);
+        const found = multi ? await mem.get(a.id as string) : await mem.get(a.id as string, scope);
+        const m = found && inReadScope(readScope, found.namespace) ? found : null;
         if (!m) throw new MnemoliteError('NOT_FOUND', `No memory with id ${String(a.id)}. Find ids with memory_recall or memory_list.`, { id: a.id });
         const t = toToolMemory(m);
         const meta = Object.keys(t.metadata).length ? `\nmetadata: ${JSON.stringify(t.metadata)}` : '';
@@ -532,7 +614,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
       }
       case 'memory_list': {
         const filter = defined({
-          namespace,
+          namespace: readScope,
           category: a.category as string | undefined,
           since: a.since as string | undefined,
           until: a.until as string | undefined,
@@ -540,7 +622,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
         const offset = (a.offset as number | undefined) ?? 0;
         // The page and its total in one snapshot.
         const got = await mem.listWithTotal({ ...filter, limit: (a.limit as number | undefined) ?? 20, offset });
-        const page = got.memories.map(toToolMemory);
+        const page = got.memories.map((m) => (multi ? { ...toToolMemory(m), namespace: m.namespace } : toToolMemory(m)));
         const total = got.total;
         const rows = capBytes(page, TOOL_ANSWER_BYTES);
         const next = rows.length < page.length ? offset + rows.length : undefined;
@@ -589,6 +671,24 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
             id: a.id,
           });
         return { text: `Forgot memory ${String(a.id)}.`, data: { id: a.id as string, forgotten: true } };
+      }
+      case 'memory_profile':
+        return profileAnswer(await mem.profile.get(scope), 'Profile');
+      case 'memory_profile_update': {
+        const expectedVersion = a.expectedVersion as number | undefined;
+        try {
+          const p = await mem.profile.set(a.content as string, defined({ namespace, expectedVersion }));
+          return profileAnswer(p, 'Profile saved');
+        } catch (err) {
+          if (!(err instanceof MnemoliteError && err.code === 'CONFLICT')) throw err;
+          // Give the model what it must merge into, so its next call can succeed.
+          const now = await mem.profile.get(scope);
+          throw new MnemoliteError(
+            'CONFLICT',
+            `The profile changed since version ${String(expectedVersion)}; nothing was written. It is now version ${now.version}:\n${now.content}\nMerge your change into it and call memory_profile_update again with expectedVersion ${now.version}.`,
+            { version: now.version },
+          );
+        }
       }
     }
   };

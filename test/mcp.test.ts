@@ -65,7 +65,17 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
     const { tools } = await s.client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['memory_store', 'memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_forget', 'memory_context'],
+      [
+        'memory_store',
+        'memory_recall',
+        'memory_get',
+        'memory_list',
+        'memory_history',
+        'memory_forget',
+        'memory_profile',
+        'memory_profile_update',
+        'memory_context',
+      ],
     );
     for (const t of tools) {
       assert.ok(t.description && !t.description.includes('\n'), `${t.name} has a one-line description`);
@@ -232,7 +242,7 @@ test('mnemolite mcp --read-only offers only the reading tools; --namespace "*" i
     const { tools } = await s.client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_context'],
+      ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_profile', 'memory_context'],
     );
     // The instructions do not ask the model to store what it cannot.
     assert.doesNotMatch(s.client.getInstructions() ?? '', /store durable/);

@@ -29,7 +29,7 @@ async function withMem<T>(fn: (mem: Memory) => Promise<T>, embedder: 'none' | 'l
   }
 }
 
-test('definitions: six tools, one-line descriptions, strict JSON Schemas without a namespace', async () => {
+test('definitions: eight tools, one-line descriptions, strict JSON Schemas without a namespace', async () => {
   await withMem(async (mem) => {
     const t = memoryTools(mem, { namespace: 'a' });
     assert.deepEqual(
@@ -62,7 +62,7 @@ test('definitions: six tools, one-line descriptions, strict JSON Schemas without
     assert.deepEqual((byName.memory_recall!.properties as Record<string, { enum?: string[] }>).mode!.enum, ['hybrid', 'keyword', 'vector']);
 
     const chat = t.toOpenAITools();
-    assert.equal(chat.length, 6);
+    assert.equal(chat.length, 8);
     assert.deepEqual(chat[1], {
       type: 'function',
       function: { name: 'memory_recall', description: t.definitions[1]!.description, parameters: t.definitions[1]!.parameters },
@@ -80,7 +80,7 @@ test('definitions: six tools, one-line descriptions, strict JSON Schemas without
     const readOnly = memoryTools(mem, { namespace: 'a', readOnly: true });
     assert.deepEqual(
       readOnly.definitions.map((d) => d.name),
-      ['memory_recall', 'memory_get', 'memory_list', 'memory_history'],
+      ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_profile'],
     );
     fails(await readOnly.execute('memory_store', { content: 'x' }), 'READ_ONLY', /read-only/);
   });

@@ -9,6 +9,7 @@ import { contextVectorOf, contextWithout, erasedCacheKeys, erasedTexts } from '.
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow } from '../types/rows.js';
 import type { Store } from '../store/store.js';
+import { profileErase } from './profile.js';
 
 /** What an erase removed. */
 export interface Erased {
@@ -96,6 +97,7 @@ export function eraseNamespace(store: Store, namespace: string): Erased {
       .pluck()
       .get(namespace, list) as number) ?? 0;
   const memories = store.stmt('DELETE FROM memories WHERE namespace = ?').run(namespace).changes;
+  profileErase(store, namespace);
   store.stmt('DELETE FROM embedding_cache WHERE namespace = ? OR content_hash IN (SELECT value FROM json_each(?))').run(namespace, list);
   return { memories, historyVersions, cachedVectors, contextsRewritten: 0 };
 }

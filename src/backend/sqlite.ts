@@ -18,6 +18,8 @@ import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
 import { prune as pruneExpired } from '../store/prune.js';
 import { Store } from '../store/store.js';
 import { eraseMemory, eraseNamespace } from './sqlite-erase.js';
+import { profileGet, profileHistory, profileSet } from './profile.js';
+import type { ProfileRow } from '../types/profile.js';
 import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types/memory.js';
@@ -219,6 +221,36 @@ export class SqliteBackend implements Backend {
     if (r.memories) this.afterWrite(r.memories);
     this.store.checkpoint(this.checkpointWaitMs);
     return { namespace, memories: r.memories, historyVersions: r.historyVersions, cachedVectors: r.cachedVectors };
+  }
+
+  async namespacesWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    return this.store.read('list namespaces', () => {
+      const out: string[] = [];
+      // Names with the prefix sort together right after it (BINARY collation: code point order).
+      for (const ns of this.store
+        .stmt('SELECT DISTINCT namespace FROM memories WHERE namespace >= ? ORDER BY namespace')
+        .pluck()
+        .iterate(prefix) as IterableIterator<string>) {
+        if (!ns.startsWith(prefix) || out.length >= limit) break;
+        out.push(ns);
+      }
+      return out;
+    });
+  }
+
+  async profileGet(namespace: string): Promise<ProfileRow | undefined> {
+    return profileGet(this.store, namespace);
+  }
+
+  async profileSet(namespace: string, content: string, expected: number | undefined, nowIso: string): Promise<ProfileRow> {
+    const r = profileSet(this.store, namespace, content, expected, nowIso);
+    // Versions dropped beyond the bound leave no copy in the WAL either.
+    this.store.checkpoint(this.checkpointWaitMs);
+    return r;
+  }
+
+  async profileHistory(namespace: string, offset: number, limit: number): Promise<{ rows: ProfileRow[]; total: number }> {
+    return profileHistory(this.store, namespace, offset, limit);
   }
 
   async importBatch(

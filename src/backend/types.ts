@@ -9,6 +9,7 @@
  */
 import type { HistorySource } from '../lifecycle/history.js';
 import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
+import type { ProfileRow } from '../types/profile.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { AddResult } from '../types/memory.js';
 import type { ParsedAdd, ParsedUpdate } from '../validate.js';
@@ -176,6 +177,15 @@ export interface Backend extends RankSource, HistorySource {
   forget(id: string, ns: string | undefined): Promise<boolean>;
   /** Delete every memory of a namespace with its history, the vectors cached for it and its keyword statistics. */
   erase(namespace: string): Promise<EraseResult>;
+
+  /** The namespaces holding memories whose names start with `prefix`, sorted, at most `limit`. */
+  namespacesWithPrefix(prefix: string, limit: number): Promise<string[]>;
+  /** The current version of a namespace's profile (working memory), if any. */
+  profileGet(namespace: string): Promise<ProfileRow | undefined>;
+  /** Write a new profile version; CONFLICT when `expected` is not the stored version (src/lifecycle/profile.ts). */
+  profileSet(namespace: string, content: string, expected: number | undefined, nowIso: string): Promise<ProfileRow>;
+  /** A page of a profile's versions, newest first, with how many are kept. */
+  profileHistory(namespace: string, offset: number, limit: number): Promise<{ rows: ProfileRow[]; total: number }>;
 
   getById(id: string): Promise<MemoryRow | undefined>;
   list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]>;

@@ -18,6 +18,7 @@ import { hitsTable, memoriesTable, memoryDetail, statsText, visible } from './fo
 import { registerServe } from './serve-command.js';
 import { removeCreatedOnFailure } from './new-file.js';
 import { registerMigrate } from './migrate.js';
+import { registerProfile } from './profile.js';
 import { storeOptions } from './store-options.js';
 import { progressBar } from './progress.js';
 import { resolveId } from './resolve-id.js';
@@ -626,6 +627,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerMigrate(program);
   registerLifecycle(program, withMemory, out, json);
+  registerProfile(program, withMemory, out, json, readStdin);
 
   return program;
 }

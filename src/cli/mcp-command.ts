@@ -8,6 +8,7 @@ interface McpFlags {
   namespace: string;
   session?: string;
   readOnly?: boolean;
+  readScope?: string;
 }
 
 /** Keep stdout for the protocol: anything a library prints with console.log/info/debug goes to stderr. */
@@ -27,6 +28,10 @@ export function registerMcp(program: Command): void {
     .description('serve the memory to AI agents over the Model Context Protocol (stdio)')
     .option('-n, --namespace <ns>', 'the only namespace clients can read and write', 'default')
     .option('--session <id>', 'session id recorded on stored memories')
+    .option(
+      '--read-scope <prefix*|ns,ns>',
+      'what recall, list and get read, when wider than --namespace: a prefix such as "user-1/*" or names separated by commas',
+    )
     .option('--read-only', `offer only the read tools: ${MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n)).join(', ')}`)
     .option('--min-relevance <r>', 'relevance threshold of memory_recall and memory_context (0 to 1, default 0.5)', Number)
     .option('--no-best-match', 'answer "nothing" instead of the closest memory, marked low confidence, when nothing reaches the threshold')
@@ -43,6 +48,7 @@ export function registerMcp(program: Command): void {
           namespace: o.namespace,
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
           ...(o.readOnly ? { readOnly: true } : {}),
+          ...(o.readScope !== undefined ? { readScope: o.readScope.endsWith('*') ? o.readScope : o.readScope.split(',') } : {}),
           ...(o.minRelevance !== undefined ? { minRelevance: o.minRelevance } : {}),
           bestMatch: o.bestMatch,
         });

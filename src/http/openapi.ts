@@ -15,6 +15,8 @@ import {
   StatsSchema,
   ForgetResult,
   EraseResultSchema,
+  ProfileSchema,
+  ProfileHistoryResult,
   HistoryResult,
   PruneResultSchema,
 } from './schemas.js';
@@ -42,6 +44,8 @@ const OUTPUTS: Record<string, z.ZodType> = {
   ContextResult: ContextResultSchema,
   ForgetResult,
   EraseResult: EraseResultSchema,
+  Profile: ProfileSchema,
+  ProfileHistory: ProfileHistoryResult,
   Stats: StatsSchema,
   HistoryResult,
   PruneResult: PruneResultSchema,
@@ -143,6 +147,7 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; authRe
     tags: [
       { name: 'memories', description: 'Add, list, read, change and forget memories' },
       { name: 'recall', description: 'Keyword, vector and hybrid search' },
+      { name: 'profile', description: 'Working memory: one always-current document per namespace' },
       { name: 'file', description: 'The memory file as a whole' },
       { name: 'server', description: 'The server itself' },
     ],

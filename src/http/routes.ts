@@ -13,6 +13,9 @@ import {
   IdParams,
   ListQuery,
   NamespaceParams,
+  ProfileBody,
+  ProfileHistoryQuery,
+  ProfileParams,
   PruneBody,
   RecallBody,
   ContextBody,
@@ -50,6 +53,11 @@ export function scopeNamespace(p: Principal, requested: string | undefined, fall
   throw new HttpError(403, 'FORBIDDEN', `This token may not use namespace "${ns}". It may use ${grantText(p)}.`, { namespace: ns });
 }
 
+/** {@link scopeNamespace} for a namespace, a prefix (`"user-1/*"`, which the grant must cover whole) or a list (each inside the grant). */
+export function scopeNamespaces(p: Principal, requested: string | string[] | undefined, fallback: string): string | string[] {
+  return Array.isArray(requested) ? requested.map((n) => scopeNamespace(p, n, fallback)) : scopeNamespace(p, requested, fallback);
+}
+
 /** A memory the caller may see, or a 404 (memories of other namespaces do not exist for it). */
 async function visible(mem: Memory, p: Principal, id: string, requested: string | undefined, includeExpired = true): Promise<MemoryRecord> {
   if (requested !== undefined && !allows(p.namespaces, requested)) scopeNamespace(p, requested, ALL);
@@ -70,6 +78,67 @@ function defined<T extends Record<string, unknown>>(o: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
   return out as T;
+}
+
+/** One concrete namespace of a path, inside the caller's grant. */
+function pathNamespace(p: Principal, ns: string): string {
+  if (ns === ALL) throw new HttpError(400, 'INVALID_INPUT', 'A profile belongs to one namespace: "*" is not a namespace.');
+  return scopeNamespace(p, ns, ALL);
+}
+
+/** Working memory: one profile document per namespace (mem.profile). */
+function profileRoutes(mem: Memory): RouteDef[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/namespaces/:namespace/profile',
+      operationId: 'getProfile',
+      tag: 'profile',
+      auth: true,
+      summary: "A namespace's profile (working memory)",
+      description: 'The always-current document of the namespace (version 0 and "" when none was written). The token must cover the namespace.',
+      params: ProfileParams,
+      responses: { 200: { description: 'The profile', schema: 'Profile' } },
+      errors: [400, 401, 403],
+      async handler({ params, principal }) {
+        return mem.profile.get({ namespace: pathNamespace(principal, params.namespace) });
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/namespaces/:namespace/profile',
+      operationId: 'setProfile',
+      tag: 'profile',
+      auth: true,
+      summary: "Replace a namespace's profile",
+      description:
+        "Writes a new version of the profile. With expectedVersion, writes only if the stored version is still that one (else 409 CONFLICT: read it again and reapply the change), so two agents never lose each other's update.",
+      params: ProfileParams,
+      body: ProfileBody,
+      bodyName: 'ProfileRequest',
+      responses: { 200: { description: 'The profile as written', schema: 'Profile' } },
+      errors: [400, 401, 403, 409, 413, 415],
+      async handler({ params, body, principal }) {
+        return mem.profile.set(body.content, defined({ namespace: pathNamespace(principal, params.namespace), expectedVersion: body.expectedVersion }));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/namespaces/:namespace/profile/history',
+      operationId: 'profileHistory',
+      tag: 'profile',
+      auth: true,
+      summary: "A profile's kept versions",
+      description: 'The versions kept (at most 50), newest first, paged by offset and limit.',
+      params: ProfileParams,
+      query: ProfileHistoryQuery,
+      responses: { 200: { description: 'A page of versions', schema: 'ProfileHistory' } },
+      errors: [400, 401, 403],
+      async handler({ params, query, principal }) {
+        return mem.profile.history(defined({ namespace: pathNamespace(principal, params.namespace), offset: query.offset, limit: query.limit }));
+      },
+    }),
+  ];
 }
 
 /** The routes of the HTTP API, in the order /openapi.json lists them. */
@@ -228,6 +297,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
         return mem.erase({ namespace: scopeNamespace(principal, params.namespace, ALL) });
       },
     }),
+    ...profileRoutes(mem),
     route({
       method: 'POST',
       path: '/api/recall',
@@ -245,7 +315,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
         const { query, namespace, ...opts } = body;
         const hits = await mem.recall(
           query,
-          defined({ ...opts, namespace: scopeNamespace(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1],
+          defined({ ...opts, namespace: scopeNamespaces(principal, namespace, 'default') }) as Parameters<Memory['recall']>[1],
         );
         // Cut as list pages are: 1000 hits of 100 kB must not build one string past V8's limit.
         const shown = capBytes(hits, LIST_PAGE_BYTES);

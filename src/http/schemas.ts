@@ -113,7 +113,12 @@ export const RecallBody = z
     query: z.string().describe('What to look for'),
     limit: z.number().int().min(1).max(1000).optional().describe(`Maximum hits (default ${DEFAULTS.recallLimit})`),
     mode: z.enum(['hybrid', 'keyword', 'vector']).optional().describe('Which legs run (default hybrid, or keyword when semantic recall is off)'),
-    namespace: ns.optional().describe('Namespace (default "default"; "*" searches every namespace)'),
+    namespace: z
+      .union([ns, z.array(z.string()).min(1).max(100)])
+      .optional()
+      .describe(
+        'Namespace (default "default"; "*" searches every namespace), a prefix such as "user-1/*", or a list of up to 100 namespaces: each is searched with its own statistics and the hits are merged by relevance',
+      ),
     category: z.string().optional(),
     sessionId: z.string().optional(),
     since: isoDate.optional().describe('Happened at or after this time: eventAt, else createdAt (see timeField)'),
@@ -332,6 +337,7 @@ export const ContextBody = z
     maxTokens: z.number().int().min(20).max(100000).optional().describe('Token budget of the block (default 500)'),
     limit: z.number().int().min(1).max(200).optional().describe('Candidates recalled before the budget cut (default 20)'),
     header: z.string().optional().describe('First line of the block; "" for none'),
+    profile: z.boolean().optional().describe("Put the namespace's profile (working memory) in full at the top (default true)"),
     namespace: ns.optional().describe('Namespace (default "default")'),
     category: z.string().optional(),
     since: isoDate.optional().describe('Happened at or after this time: eventAt, else createdAt (see timeField)'),
@@ -346,6 +352,7 @@ export const ContextResultSchema = z.object({
   text: z.string().describe('The block; "" when nothing is relevant'),
   tokens: z.number().int(),
   omitted: z.number().int().describe('Relevant memories left out by the budget'),
+  profileVersion: z.number().int().optional().describe('The version of the profile at the top of the block, when there is one'),
   lowConfidence: z
     .literal(true)
     .optional()
@@ -362,6 +369,35 @@ export const EraseResultSchema = z.object({
   memories: z.number().int().describe('Memories deleted'),
   historyVersions: z.number().int().describe('Earlier versions deleted with them'),
   cachedVectors: z.number().int().describe('Cached vectors removed (query vectors cached for the namespace, vectors of its texts)'),
+});
+export const ProfileParams = z.object({ namespace: z.string().min(1).max(128).describe('The namespace of the profile (one name, not "*")') });
+export const ProfileBody = z
+  .object({
+    content: z.string().describe('The whole new profile (Markdown, at most 8192 UTF-8 bytes); "" clears it'),
+    expectedVersion: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('The version read (0: no profile yet). When the stored version differs nothing is written and the answer is 409 CONFLICT'),
+  })
+  .strict();
+export const ProfileHistoryQuery = z
+  .object({
+    offset: z.coerce.number().int().min(0).max(1000000).optional().describe('Versions to skip, newest first (default 0)'),
+    limit: z.coerce.number().int().min(1).max(50).optional().describe('Versions per page (default 20, at most 50)'),
+  })
+  .strict();
+export const ProfileSchema = z.object({
+  namespace: z.string(),
+  content: z.string().describe('The document; "" when there is none'),
+  version: z.number().int().describe('Increases by one on every write; 0 when no profile was written'),
+  updatedAt: z.string().nullable().describe('When this version was written (ISO 8601), null when there is none'),
+});
+export const ProfileHistoryResult = z.object({
+  namespace: z.string(),
+  total: z.number().int().describe('Versions kept (at most 50)'),
+  versions: z.array(z.object({ version: z.number().int(), content: z.string(), savedAt: z.string() })).describe('Newest first'),
 });
 export const MeResult = z.object({
   auth: z.enum(['none', 'token']).describe('none: no token is configured (loopback only); token: authenticated by a bearer token'),

@@ -12,6 +12,7 @@ import { AnsweringStdioTransport } from './stdio-transport.js';
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory/memory.js';
+import type { NamespaceScope } from '../types/memory.js';
 import { INTERNAL_TOOL_ERROR } from './context-tool.js';
 import { registerContextTool } from './context-tool.js';
 import { MEMORY_TOOL_NAMES, WRITE_TOOLS, descriptions, inputSchemas, memoryTools, outputSchemas, type MemoryToolName } from '../tools.js';
@@ -22,6 +23,8 @@ export interface McpServerOptions {
   namespace?: string;
   /** Session id recorded on stored memories. */
   sessionId?: string;
+  /** What recall, list and get read when wider than `namespace`: a prefix (`"user-1/*"`) or a list (see `MemoryToolsOptions.readScope`). */
+  readScope?: NamespaceScope;
   /** Offer only memory_recall, memory_get and memory_list. */
   readOnly?: boolean;
   /** Where log lines go (default: stderr). */
@@ -48,10 +51,13 @@ const titles: Record<MemoryToolName, string> = {
   memory_list: 'List memories',
   memory_history: 'Earlier versions of a memory',
   memory_forget: 'Forget a memory',
+  memory_profile: 'Read the profile',
+  memory_profile_update: 'Update the profile',
 };
 
 /**
- * An MCP server exposing memory_store, memory_recall, memory_get, memory_list, memory_history and memory_forget,
+ * An MCP server exposing memory_store, memory_recall, memory_get, memory_list, memory_history, memory_forget,
+ * memory_profile and memory_profile_update,
  * bound to one namespace. Connect it to any transport; see {@link serveMcpStdio} for stdio.
  */
 export function createMcpServer(mem: Memory, options: McpServerOptions = {}): McpServer {
@@ -60,6 +66,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     ...(options.readOnly ? { readOnly: true } : {}),
+    ...(options.readScope !== undefined ? { readScope: options.readScope } : {}),
     ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
     ...(options.bestMatch !== undefined ? { bestMatch: options.bestMatch } : {}),
   });
@@ -86,7 +93,7 @@ export function createMcpServer(mem: Memory, options: McpServerOptions = {}): Mc
           title: titles[name],
           readOnlyHint: !write,
           destructiveHint: name === 'memory_forget',
-          idempotentHint: name !== 'memory_store',
+          idempotentHint: name !== 'memory_store' && name !== 'memory_profile_update',
           openWorldHint: false,
         },
       },

@@ -19,12 +19,38 @@ import { isExpired } from '../lifecycle/record.js';
 import { namespaceFor } from '../namespaces.js';
 import { buildContext, type ContextOptions, type ContextResult } from '../recall/context-block.js';
 import { recall } from '../recall/pipeline.js';
+import { isMultiScope, mergeHits, resolveScope } from '../recall/scope.js';
 import type { EraseOptions, EraseResult, HistoryOptions, MemoryVersion, PruneOptions, PruneResult } from '../types/lifecycle.js';
-import type { AddInput, AddOptions, AddResult, Filter, ListOptions, MemoryRecord, RecallHit, RecallOptions, Stats, UpdateInput } from '../types/memory.js';
+import type {
+  AddInput,
+  AddOptions,
+  AddResult,
+  ListOptions,
+  MemoryRecord,
+  RecallHit,
+  RecallOptions,
+  ScopedFilter,
+  Stats,
+  UpdateInput,
+} from '../types/memory.js';
+import type { RowFilter } from '../types/rows.js';
 import type { MemoryRow } from '../types/rows.js';
-import { ALL_NAMESPACES, checkContent, checkId, parseAdd, parseErase, parseHistory, parseList, parseScope, parseUpdate, toRowFilter } from '../validate.js';
+import {
+  ALL_NAMESPACES,
+  DEFAULT_NAMESPACE,
+  checkContent,
+  checkId,
+  parseAdd,
+  parseErase,
+  parseHistory,
+  parseList,
+  parseScope,
+  parseUpdate,
+  toRowFilter,
+} from '../validate.js';
 import { addConversation, type ConversationMemory, type ConversationOptions, type ConversationTurn } from './conversation.js';
 import type { ChatMessageInput } from './chat-messages.js';
+import { ProfileApi } from './profile.js';
 import { exportMemories, importRecords, type ExportOptions, type ImportOptions, type ImportResult, type MemoryExport } from './transfer.js';
 
 /** Options for {@link Memory.reindex}. */
@@ -55,6 +81,8 @@ export class Memory {
   private readonly semanticOff: string | undefined;
   private closed = false;
   private readonly dedupDefaults: DedupDefaults;
+  /** Working memory: one small document per namespace, always current, read in full at the top of {@link Memory.context}. */
+  readonly profile: ProfileApi;
 
   /** @internal Use {@link openMemory}. */
   constructor(backend: Backend, embedder: Embedder | null, readonly: boolean, semanticOff?: string, dedup: DedupDefaults = {}) {
@@ -66,6 +94,11 @@ export class Memory {
     this.readonly = readonly;
     this.semanticOff = semanticOff;
     this.embeddings = embedder ? new EmbeddingService(embedder, backend, !readonly) : null;
+    this.profile = new ProfileApi(
+      backend,
+      () => this.live(),
+      () => this.writable(),
+    );
   }
 
   private live(): void {
@@ -235,11 +268,33 @@ export class Memory {
     return toRecord(row);
   }
 
-  /** Memories matching filters, newest first by default. Namespace defaults to `"default"`; `"*"` lists all. */
+  /**
+   * The parsed list options and their row filter; a namespace list or prefix (src/recall/scope.ts)
+   * becomes the filter's `namespaces`.
+   */
+  private async listFilter(
+    verb: 'list' | 'count',
+    options: ScopedFilter & Record<string, unknown>,
+  ): Promise<{ o: ReturnType<typeof parseList>; f: RowFilter }> {
+    const multi = options !== null && typeof options === 'object' && isMultiScope(options.namespace) ? options.namespace : undefined;
+    if (multi === undefined) {
+      const o = parseList(options);
+      return { o, f: toRowFilter(verb, o) };
+    }
+    const { namespace: _scope, ...rest } = options;
+    const o = parseList(rest);
+    const f = toRowFilter(verb, { ...o, namespace: ALL_NAMESPACES });
+    f.namespaces = await resolveScope(this.backend, multi);
+    return { o, f };
+  }
+
+  /**
+   * Memories matching filters, newest first by default. Namespace defaults to `"default"`; `"*"`
+   * lists all; a list of namespaces or a prefix (`"user-1/*"`) lists those.
+   */
   async list(options: ListOptions = {}): Promise<MemoryRecord[]> {
     this.live();
-    const o = parseList(options);
-    const f = toRowFilter('list', o);
+    const { o, f } = await this.listFilter('list', options as ListOptions & Record<string, unknown>);
     return (await this.backend.list(f, o.limit ?? DEFAULTS.listLimit, o.offset ?? 0, o.order ?? 'desc')).map(toRecord);
   }
 
@@ -250,16 +305,15 @@ export class Memory {
    */
   async listWithTotal(options: ListOptions = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
     this.live();
-    const o = parseList(options);
-    const f = toRowFilter('list', o);
+    const { o, f } = await this.listFilter('list', options as ListOptions & Record<string, unknown>);
     const { rows, total } = await this.backend.listPage(f, o.limit ?? DEFAULTS.listLimit, o.offset ?? 0, o.order ?? 'desc');
     return { memories: rows.map(toRecord), total };
   }
 
-  /** Count memories matching filters. */
-  async count(options: Filter & { includeExpired?: boolean } = {}): Promise<number> {
+  /** Count memories matching filters (a list of namespaces or a prefix counts them all). */
+  async count(options: ScopedFilter & { includeExpired?: boolean } = {}): Promise<number> {
     this.live();
-    const f = toRowFilter('count', parseList(options));
+    const { f } = await this.listFilter('count', options as ScopedFilter & Record<string, unknown>);
     return this.backend.count(f);
   }
 
@@ -270,6 +324,14 @@ export class Memory {
    */
   async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     this.live();
+    if (options !== null && typeof options === 'object' && isMultiScope(options.namespace)) {
+      // Several namespaces: one recall each (its own statistics), merged by relevance (src/recall/scope.ts).
+      const namespaces = await resolveScope(this.backend, options.namespace);
+      const lists: RecallHit[][] = [];
+      for (const namespace of namespaces) lists.push(await this.recall(query, { ...options, namespace }));
+      if (!namespaces.length) await this.recall(query, { ...options, namespace: DEFAULT_NAMESPACE }); // validates the query and options all the same
+      return mergeHits(lists, options.limit ?? DEFAULTS.recallLimit);
+    }
     return recall(
       { backend: this.backend, embeddings: this.embeddings, model: this.embedder?.id ?? null, semanticOff: this.semanticOff, live: () => this.live() },
       query,
@@ -283,7 +345,14 @@ export class Memory {
    * superseded ones left out, within `maxTokens` (src/recall/context-block.ts).
    */
   async context(query: string, options: ContextOptions = {}): Promise<ContextResult> {
-    return buildContext((q, o) => this.recall(q, o), query, options);
+    this.live();
+    const o = options !== null && typeof options === 'object' ? options : {};
+    if (o.profile !== undefined && typeof o.profile !== 'boolean') throw invalid('context: profile must be true or false.', { field: 'profile' });
+    // The profile of the one namespace recalled (none for "*" or several namespaces).
+    const ns = typeof o.namespace === 'string' ? o.namespace : namespaceFor('recall', undefined);
+    const top =
+      o.profile !== false && typeof ns === 'string' && !ns.endsWith('*') ? await this.profile.get({ namespace: ns }).catch(() => undefined) : undefined;
+    return buildContext((q, ro) => this.recall(q, ro), query, options, top);
   }
 
   /** Counts, embedding identity and file size. `namespace` narrows the counts (default: all namespaces). */

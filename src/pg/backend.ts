@@ -29,6 +29,8 @@ import { PgSearch } from './search.js';
 import { parseVector } from './sql.js';
 import type { PgStore } from './store.js';
 import * as erasing from './erase.js';
+import * as profiles from './profile.js';
+import type { ProfileRow } from '../types/profile.js';
 import * as write from './write.js';
 
 const CACHE_MAX_ROWS = 20_000;
@@ -173,6 +175,27 @@ export class PostgresBackend implements Backend, PgStore {
   }
   erase(namespace: string): Promise<EraseResult> {
     return erasing.erase(this, namespace);
+  }
+
+  async namespacesWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ namespace: string }>(
+      'list namespaces',
+      'SELECT DISTINCT namespace FROM memories WHERE starts_with(namespace, $1) ORDER BY namespace LIMIT $2',
+      [prefix, limit],
+    );
+    return rows.map((r) => r.namespace);
+  }
+
+  profileGet(namespace: string): Promise<ProfileRow | undefined> {
+    return profiles.profileGet(this, namespace);
+  }
+
+  profileSet(namespace: string, content: string, expected: number | undefined, nowIso: string): Promise<ProfileRow> {
+    return profiles.profileSet(this, namespace, content, expected, nowIso);
+  }
+
+  profileHistory(namespace: string, offset: number, limit: number): Promise<{ rows: ProfileRow[]; total: number }> {
+    return profiles.profileHistory(this, namespace, offset, limit);
   }
 
   importBatch(items: ImportItem[], model: string | null, onConflict: 'skip' | 'replace'): Promise<{ imported: number; replaced: number; skipped: number }> {

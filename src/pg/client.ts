@@ -18,7 +18,7 @@ export interface PgClientOptions {
 }
 
 /** mnemolite's tables: every statement names them with the store's schema. */
-const TABLES = ['memories', 'meta', 'embedding_cache', 'memory_history', 'term_stats', 'ctx_term_stats', 'namespace_stats'];
+const TABLES = ['memories', 'meta', 'embedding_cache', 'memory_history', 'term_stats', 'ctx_term_stats', 'namespace_stats', 'profiles'];
 
 /** Retry a transaction this many times on serialization failures and deadlocks. */
 const TX_RETRIES = 5;

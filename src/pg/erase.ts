@@ -81,7 +81,7 @@ export async function erase(pg: PgStore, namespace: string): Promise<EraseResult
     const [cached] = await q<{ n: number }>('SELECT count(*)::int AS n FROM embedding_cache WHERE namespace = $1 OR content_hash = ANY($2)', [namespace, keys]);
     const deleted = await q<{ seq: number }>('DELETE FROM memories WHERE namespace = $1 RETURNING seq::float8 AS seq', [namespace]);
     await q('DELETE FROM embedding_cache WHERE namespace = $1 OR content_hash = ANY($2)', [namespace, keys]);
-    for (const table of ['namespace_stats', 'term_stats', 'ctx_term_stats']) await q(`DELETE FROM ${table} WHERE namespace = $1`, [namespace]);
+    for (const table of ['namespace_stats', 'term_stats', 'ctx_term_stats', 'profiles']) await q(`DELETE FROM ${table} WHERE namespace = $1`, [namespace]);
     pg.wrote(deleted.length, [namespace]);
     return { namespace, memories: deleted.length, historyVersions: versions.length, cachedVectors: cached?.n ?? 0 };
   });

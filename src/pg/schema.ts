@@ -12,7 +12,7 @@
  */
 
 /** Schema version this build writes (meta key `schema_version`). */
-export const PG_SCHEMA_VERSION = 7;
+export const PG_SCHEMA_VERSION = 8;
 
 /** HNSW indexes take at most this many dimensions (pgvector); wider vectors are scanned exactly. */
 export const HNSW_MAX_DIMS = 2000;
@@ -178,6 +178,17 @@ export const PG_MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS memories_hash_namespace ON memories(content_hash, namespace);
   DROP INDEX IF EXISTS memories_content_hash;
+  `,
+  // 7 -> 8: working memory (src/pg/profile.ts): one document per namespace, its versions kept
+  // (bounded), the highest one current.
+  `
+  CREATE TABLE IF NOT EXISTS profiles (
+    namespace text NOT NULL,
+    version   integer NOT NULL,
+    content   text NOT NULL,
+    saved_at  timestamptz NOT NULL,
+    PRIMARY KEY (namespace, version)
+  );
   `,
 ];
 

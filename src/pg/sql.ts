@@ -25,6 +25,7 @@ export class Params {
 export function where(f: RowFilter, p: Params): string {
   const parts: string[] = [];
   if (f.namespace !== undefined) parts.push(`m.namespace = ${p.add(f.namespace)}`);
+  if (f.namespaces !== undefined) parts.push(`m.namespace = ANY(${p.add(f.namespaces)}::text[])`);
   if (f.category !== undefined) parts.push(`m.category = ${p.add(f.category)}`);
   if (f.sessionId !== undefined) parts.push(`m.session_id = ${p.add(f.sessionId)}`);
   // "When it happened": the event time, else the stored time; the expression is the one indexed (memories_namespace_time).

@@ -17,6 +17,8 @@ export interface ContextOptions extends Omit<RecallOptions, 'limit' | 'mmr'> {
   limit?: number;
   /** First line of the block (default "Relevant memories (most relevant first):"); `""` for none. */
   header?: string;
+  /** Put the namespace's profile (working memory, `mem.profile`) in full at the top (default true). */
+  profile?: boolean;
 }
 
 /** One memory in the block. */
@@ -38,6 +40,8 @@ export interface ContextResult {
   tokens: number;
   /** Relevant memories left out by the budget. */
   omitted: number;
+  /** The profile version at the top of the block, when there is one. */
+  profileVersion?: number;
   /**
    * With `bestMatch: true`, when no memory reached the threshold: the block holds the closest one
    * under the header "Possibly related (low confidence):" and this is true.
@@ -48,6 +52,8 @@ export interface ContextResult {
 /** Default token budget. */
 export const DEFAULT_CONTEXT_TOKENS = 500;
 const DEFAULT_HEADER = 'Relevant memories (most relevant first):';
+/** Header of the profile section at the top of a block. */
+export const PROFILE_HEADER = 'Profile (always current):';
 /** Header of a block holding only a below-threshold best match (`bestMatch: true`). */
 export const LOW_CONFIDENCE_HEADER = 'Possibly related (low confidence):';
 
@@ -70,9 +76,10 @@ export async function buildContext(
   recall: (q: string, o: RecallOptions) => Promise<RecallHit[]>,
   query: string,
   options: ContextOptions = {},
+  profile?: { content: string; version: number },
 ): Promise<ContextResult> {
   if (options === null || typeof options !== 'object') throw new MnemoliteError('INVALID_INPUT', 'context options must be an object.');
-  const { maxTokens, limit, header, ...recallOpts } = options;
+  const { maxTokens, limit, header, profile: _withProfile, ...recallOpts } = options;
   checkInt(maxTokens, 'maxTokens', 20, 100_000);
   checkInt(limit, 'limit', 1, 200);
   if (header !== undefined && typeof header !== 'string') throw new MnemoliteError('INVALID_INPUT', 'header must be a string.', { field: 'header' });
@@ -81,8 +88,10 @@ export async function buildContext(
   const relevant = hits.filter((h) => !h.supersededBy);
   const low = relevant.length > 0 && relevant.every((h) => h.lowConfidence);
   const head = low ? LOW_CONFIDENCE_HEADER : (header ?? DEFAULT_HEADER);
+  // The profile goes in whole, first; memories fill what is left of the budget.
+  const top = profile?.content.trim() ? `${PROFILE_HEADER}\n${profile.content.trim()}\n` : '';
   const lines: string[] = head ? [head] : [];
-  let tokens = estimateTokens(lines.join('\n'));
+  let tokens = estimateTokens(top) + estimateTokens(lines.join('\n'));
   const memories: ContextItem[] = [];
   for (const h of relevant) {
     const date = dateOf(h);
@@ -94,7 +103,15 @@ export async function buildContext(
     tokens += cost;
     memories.push({ id: h.id, content: h.content, date, relevance: h.relevance });
   }
-  if (!memories.length) return { text: '', memories, tokens: 0, omitted: relevant.length };
-  const text = lines.join('\n');
-  return { text, memories, tokens: estimateTokens(text), omitted: relevant.length - memories.length, ...(low ? { lowConfidence: true as const } : {}) };
+  const withProfile = top ? { profileVersion: profile!.version } : {};
+  if (!memories.length) return { text: top.trimEnd(), memories, tokens: top ? estimateTokens(top) : 0, omitted: relevant.length, ...withProfile };
+  const text = top + lines.join('\n');
+  return {
+    text,
+    memories,
+    tokens: estimateTokens(text),
+    omitted: relevant.length - memories.length,
+    ...(low ? { lowConfidence: true as const } : {}),
+    ...withProfile,
+  };
 }

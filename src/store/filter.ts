@@ -8,6 +8,10 @@ export function whereClause(f: RowFilter): { sql: string; params: unknown[] } {
     parts.push('m.namespace = ?');
     params.push(f.namespace);
   }
+  if (f.namespaces !== undefined) {
+    parts.push('m.namespace IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(f.namespaces));
+  }
   if (f.category !== undefined) {
     parts.push('m.category = ?');
     params.push(f.category);

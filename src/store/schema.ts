@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -208,6 +208,17 @@ export const MIGRATIONS: string[] = [
   `
   CREATE INDEX memories_hash_namespace ON memories(content_hash, namespace);
   DROP INDEX memories_content_hash;
+  `,
+  // 6 -> 7: working memory (src/backend/profile.ts): one document per namespace, its versions kept
+  // (bounded), the highest one current.
+  `
+  CREATE TABLE profiles (
+    namespace TEXT NOT NULL,
+    version   INTEGER NOT NULL,
+    content   TEXT NOT NULL,
+    saved_at  TEXT NOT NULL,                                      -- ISO 8601 UTC
+    PRIMARY KEY (namespace, version)
+  ) WITHOUT ROWID;
   `,
 ];
 

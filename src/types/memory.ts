@@ -132,11 +132,23 @@ export interface Filter {
   metadata?: Record<string, string | number | boolean | null>;
 }
 
+/**
+ * The namespaces of a recall, list or count: one name, `"*"` (every namespace), a prefix pattern
+ * such as `"user-1/*"` (every namespace starting with `user-1/`), or a list of names (at most 100).
+ */
+export type NamespaceScope = string | readonly string[];
+
+/** Filters of recall, list and count, whose namespace may be a {@link NamespaceScope}. */
+export interface ScopedFilter extends Omit<Filter, 'namespace'> {
+  /** One namespace (default `"default"`), `"*"`, a prefix `"user-1/*"`, or a list of namespaces. */
+  namespace?: NamespaceScope;
+}
+
 /** Which legs recall runs. */
 export type RecallMode = 'hybrid' | 'keyword' | 'vector';
 
 /** Options for {@link Memory.recall}. */
-export interface RecallOptions extends Filter, LifecycleRecallOptions, RelevanceRecallOptions {
+export interface RecallOptions extends ScopedFilter, LifecycleRecallOptions, RelevanceRecallOptions {
   /** Maximum hits (1..1000, default 10). */
   limit?: number;
   /**
@@ -164,7 +176,7 @@ export interface RecallOptions extends Filter, LifecycleRecallOptions, Relevance
 }
 
 /** Options for {@link Memory.list}. */
-export interface ListOptions extends Filter {
+export interface ListOptions extends ScopedFilter {
   /** Include expired memories that `prune` has not deleted yet (default false). */
   includeExpired?: boolean;
   /** Maximum rows (default 100, max 10,000). */

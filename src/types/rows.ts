@@ -27,6 +27,11 @@ export interface MemoryRow {
 export interface RowFilter {
   /** `undefined` = all namespaces. */
   namespace?: string;
+  /**
+   * One of these namespaces (a scope of several, src/recall/scope.ts): list and count only. Recall
+   * never gets it: it runs once per namespace, each with its own keyword statistics.
+   */
+  namespaces?: string[];
   category?: string;
   sessionId?: string;
   since?: string;
