@@ -44,7 +44,16 @@ for (const [name, makeTools] of [
 
       // The tools the SDK offered the model: our names, descriptions and JSON Schemas.
       const offered = model.doGenerateCalls[0]!.tools ?? [];
-      assert.deepEqual(offered.map((t) => t.name).sort(), ['memory_forget', 'memory_get', 'memory_history', 'memory_list', 'memory_recall', 'memory_store']);
+      assert.deepEqual(offered.map((t) => t.name).sort(), [
+        'memory_forget',
+        'memory_get',
+        'memory_history',
+        'memory_list',
+        'memory_profile',
+        'memory_profile_update',
+        'memory_recall',
+        'memory_store',
+      ]);
       const store = offered.find((t) => t.name === 'memory_store') as { inputSchema?: { properties?: Record<string, unknown> } };
       assert.ok(store.inputSchema?.properties?.content, 'the JSON Schema reached the model');
 
@@ -74,7 +83,13 @@ for (const [name, makeTools] of [
 test('aiSDKMemoryTools: read-only offers only the reading tools', async () => {
   const mem = await openMemory({ path: tempDb(), embedder: 'none' });
   try {
-    assert.deepEqual(Object.keys(aiSDKMemoryTools(mem, { readOnly: true })).sort(), ['memory_get', 'memory_history', 'memory_list', 'memory_recall']);
+    assert.deepEqual(Object.keys(aiSDKMemoryTools(mem, { readOnly: true })).sort(), [
+      'memory_get',
+      'memory_history',
+      'memory_list',
+      'memory_profile',
+      'memory_recall',
+    ]);
   } finally {
     await mem.close();
   }
