@@ -85,7 +85,7 @@ test('openAIAgentsMemoryTools: invalid arguments come back as text, read-only hi
     const tools = openAIAgentsMemoryTools(mem, { readOnly: true });
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['memory_recall', 'memory_get', 'memory_list', 'memory_history'],
+      ['memory_recall', 'memory_get', 'memory_list', 'memory_history', 'memory_profile'],
     );
     const result = await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'a', model, tools }), 'hi');
     const out = result.newItems.filter((i) => i.type === 'tool_call_output_item').map((i) => String((i as { output: unknown }).output));
