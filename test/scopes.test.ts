@@ -103,6 +103,19 @@ for (const t of targets) {
   });
 }
 
+test('a stored namespace whose name ends in "*" is read literally inside a prefix recall (it once recursed without end)', async () => {
+  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+  try {
+    await mem.add('fuzz note about tea', { namespace: 'x*' });
+    await mem.add('another note about tea', { namespace: 'xy' });
+    await mem.add('a tea note elsewhere', { namespace: 'z' });
+    const hits = await mem.recall('tea note', { namespace: 'x*', mode: 'keyword' });
+    assert.deepEqual(hits.map((h) => h.namespace).sort(), ['x*', 'xy']);
+  } finally {
+    await mem.close();
+  }
+});
+
 test('HTTP: a token for user-1/* may use the prefix and its namespaces; a narrower token may not widen', async () => {
   const WIDE = 'wwwwwwwwWide-token-00001';
   const ONE = 'ooooooooOne-token-000002';

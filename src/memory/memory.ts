@@ -328,10 +328,15 @@ export class Memory {
       // Several namespaces: one recall each (its own statistics), merged by relevance (src/recall/scope.ts).
       const namespaces = await resolveScope(this.backend, options.namespace);
       const lists: RecallHit[][] = [];
-      for (const namespace of namespaces) lists.push(await this.recall(query, { ...options, namespace }));
-      if (!namespaces.length) await this.recall(query, { ...options, namespace: DEFAULT_NAMESPACE }); // validates the query and options all the same
+      // Each resolved name is one namespace, read literally (a stored name may itself end in "*").
+      for (const namespace of namespaces) lists.push(await this.recallOne(query, { ...options, namespace }));
+      if (!namespaces.length) await this.recallOne(query, { ...options, namespace: DEFAULT_NAMESPACE }); // validates the query and options all the same
       return mergeHits(lists, options.limit ?? DEFAULTS.recallLimit);
     }
+    return this.recallOne(query, options);
+  }
+
+  private recallOne(query: string, options: RecallOptions): Promise<RecallHit[]> {
     return recall(
       { backend: this.backend, embeddings: this.embeddings, model: this.embedder?.id ?? null, semanticOff: this.semanticOff, live: () => this.live() },
       query,
