@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after } from 'node:test';
-import type { Embedder } from '../src/index.js';
+import assert from 'node:assert/strict';
+import { MnemoliteError, type Embedder } from '../src/index.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -106,3 +107,14 @@ export function runTs(file: string, args: string[] = []): Promise<CliResult> {
 }
 
 export { spawnSync };
+
+/** The error code a call fails with, or 'ok' (it must fail with a typed MnemoliteError, if at all). */
+export async function errorCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    assert.ok(err instanceof MnemoliteError, String(err));
+    return err.code;
+  }
+}

@@ -10,24 +10,14 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MnemoliteError, PROFILE_MAX_BYTES, PROFILE_VERSIONS_KEPT, openMemory } from '../src/index.js';
+import { PROFILE_MAX_BYTES, PROFILE_VERSIONS_KEPT, openMemory } from '../src/index.js';
 import { parseTokens } from '../src/http/auth.js';
 import { createServer, serverUrl } from '../src/http/server.js';
 import { memoryTools } from '../src/tools.js';
-import { CLI, cli, tempDb, tempDir } from './helpers.js';
+import { CLI, cli, errorCode as code, tempDb, tempDir } from './helpers.js';
 import { storeTargets } from './store-matrix.js';
 
 const targets = await storeTargets();
-
-const code = async (p: Promise<unknown>): Promise<string> => {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    assert.ok(err instanceof MnemoliteError, String(err));
-    return err.code;
-  }
-};
 
 for (const t of targets) {
   test(`profile on ${t.name}: get, set, optimistic update, history, bounds, isolation, erase, context`, async () => {

@@ -9,25 +9,15 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MnemoliteError, openMemory, type Memory } from '../src/index.js';
+import { openMemory, type Memory } from '../src/index.js';
 import { parseTokens } from '../src/http/auth.js';
 import { createServer, serverUrl } from '../src/http/server.js';
 import { MAX_SCOPE_NAMESPACES } from '../src/recall/scope.js';
 import { memoryTools } from '../src/tools.js';
-import { CLI, cli, tempDb } from './helpers.js';
+import { CLI, cli, errorCode as code, tempDb } from './helpers.js';
 import { storeTargets } from './store-matrix.js';
 
 const targets = await storeTargets();
-
-const code = async (p: Promise<unknown>): Promise<string> => {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    assert.ok(err instanceof MnemoliteError, String(err));
-    return err.code;
-  }
-};
 
 /** Every namespace gets the word "garden"; the neighbours of user-1 hold it too, and must never show up. */
 async function plant(mem: Memory): Promise<void> {
