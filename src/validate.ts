@@ -112,7 +112,10 @@ const intIn = (min: number, max: number) => z.number().int('must be a whole numb
 const addSchema = z
   .object({
     namespace: label(128)
-      .refine((s) => s !== ALL_NAMESPACES, 'must not be "*": that name means every namespace when reading')
+      .refine(
+        (s) => s !== ALL_NAMESPACES && !s.endsWith('*'),
+        'must not end in "*": reading takes "*" as every namespace and "user-1/*" as a prefix, so such a name could never be read alone',
+      )
       .optional(),
     key: label(512).optional(),
     category: label(128).optional(),

@@ -479,11 +479,13 @@ const labelPayload = fc
   .array(fc.oneof(fc.constantFrom(...PAYLOADS), fc.constantFrom(' ', 'x', '東京', 'é')), { minLength: 1, maxLength: 3 })
   .map((a) => a.join(''))
   .filter((s) => s.trim().length > 0 && s !== '*' && s.length <= 128);
+/** A namespace payload: a name ending in "*" is a prefix pattern when reading, so writes refuse it. */
+const namespacePayload = labelPayload.filter((s) => !s.endsWith('*'));
 
 test('injection: SQL and FTS5 operators in every stored or filtering string are plain text', { timeout: 120_000 }, async () => {
   await property(
     fc.asyncProperty(
-      fc.uniqueArray(labelPayload, { minLength: 2, maxLength: 3 }),
+      fc.uniqueArray(namespacePayload, { minLength: 2, maxLength: 3 }),
       fc.array(fc.record({ content: labelPayload, key: labelPayload, category: labelPayload, sessionId: labelPayload, mk: labelPayload, mv: labelPayload }), {
         minLength: 1,
         maxLength: 6,
@@ -564,8 +566,10 @@ test('injection through export/import and the file name: payloads survive a roun
   const dir = tempDir();
   const path = join(dir, `it's "a" db; DROP TABLE x --.db`);
   const mem = await openMemory({ path, embedder: new HashEmbedder() });
+  // A namespace may not end in "*" (a prefix pattern when reading); the payload still goes everywhere else.
   for (const [i, p] of PAYLOADS.entries())
-    if (p.trim() && p !== '*') await mem.add(`${p} #${i}`, { namespace: p, key: p, category: p, sessionId: p, metadata: { [p]: p } });
+    if (p.trim() && p !== '*')
+      await mem.add(`${p} #${i}`, { namespace: p.endsWith('*') ? `${p}.` : p, key: p, category: p, sessionId: p, metadata: { [p]: p } });
   const out = [...mem.export({ vectors: true })];
   await mem.close();
   const copy = await openMemory({ path: join(dir, 'copy.db'), embedder: new HashEmbedder() });

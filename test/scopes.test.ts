@@ -3,6 +3,7 @@
  * every store, with each namespace's statistics its own, and tokens / MCP read scopes that still
  * confine the caller.
  */
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
@@ -93,12 +94,26 @@ for (const t of targets) {
   });
 }
 
-test('a stored namespace whose name ends in "*" is read literally inside a prefix recall (it once recursed without end)', async () => {
-  const mem = await openMemory({ path: tempDb(), embedder: 'none' });
+test('a namespace name ending in "*" is refused on write; one in an older file is read literally inside a prefix recall (it once recursed without end)', async () => {
+  const path = tempDb();
+  let mem = await openMemory({ path, embedder: 'none' });
   try {
-    await mem.add('fuzz note about tea', { namespace: 'x*' });
+    await assert.rejects(
+      mem.add('fuzz note about tea', { namespace: 'x*' }),
+      (e: Error & { code?: string }) => e.code === 'INVALID_INPUT' && /end in "\*"/.test(e.message),
+    );
+    await mem.add('fuzz note about tea', { namespace: 'xq' });
     await mem.add('another note about tea', { namespace: 'xy' });
     await mem.add('a tea note elsewhere', { namespace: 'z' });
+  } finally {
+    await mem.close();
+  }
+  // A file written before the rule: rename the namespace in place.
+  const db = new Database(path);
+  db.prepare("UPDATE memories SET namespace = 'x*' WHERE namespace = 'xq'").run();
+  db.close();
+  mem = await openMemory({ path, embedder: 'none' });
+  try {
     const hits = await mem.recall('tea note', { namespace: 'x*', mode: 'keyword' });
     assert.deepEqual(hits.map((h) => h.namespace).sort(), ['x*', 'xy']);
   } finally {
