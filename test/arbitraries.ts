@@ -13,9 +13,11 @@ export const text = fc
 export const label = fc
   .oneof(fc.constantFrom('default', 'agent-1', 'a b', "o'brien", '東京', 'x"y'), fc.string({ minLength: 1, maxLength: 16 }))
   .filter((s) => s.trim().length > 0 && !/[\u0000-\u001f\u007f]/.test(s) && s !== '*');
+/** A namespace name: a label not ending in "*" (reads take that as a prefix, so writes refuse it). */
+export const namespaceLabel = label.filter((s) => !s.endsWith('*'));
 export const memory = fc.record({
   content: text,
-  namespace: label,
+  namespace: namespaceLabel,
   key: fc.option(label, { nil: undefined }),
   category: fc.option(label, { nil: undefined }),
   sessionId: fc.option(label, { nil: undefined }),
