@@ -96,12 +96,15 @@ async function query(): Promise<Record<string, unknown>> {
   const ours: number[] = [];
   const theirs: number[] = [];
   const seen: number[] = [];
+  /** The slowest new questions with their stages above 0.5 ms: where a tail comes from. */
+  const slow: { ms: number; stages: Record<string, number> }[] = [];
   for (let i = 1; i < n; i++) {
     current = new Map();
     let t = performance.now();
     await mem.recall(c.queries[i]!, { namespace: nsOf(c.targets[i]!) });
     ours.push(performance.now() - t);
     for (const [s, ms] of current) (stages.get(s) ?? stages.set(s, []).get(s)!).push(ms);
+    slow.push({ ms: ours[ours.length - 1]!, stages: Object.fromEntries([...current].filter(([, ms]) => ms >= 0.5).map(([s, ms]) => [s, Math.round(ms * 100) / 100])) });
     t = performance.now();
     recipe(i);
     theirs.push(performance.now() - t);
@@ -145,6 +148,7 @@ async function query(): Promise<Record<string, unknown>> {
     afterWriteMax: Math.max(...afterWrite),
     afterWriteFirst: afterWrite[0],
     stages: stage,
+    slowest: slow.sort((a, b) => b.ms - a.ms).slice(0, 4),
   };
 }
 

@@ -385,3 +385,31 @@ test('long and odd input parses without error', () => {
   );
   assert.equal(parseTimeExpressions('', { now: NOW }), null);
 });
+
+test('the quick exit (no digit, no anchor word) never drops a phrase the full parse finds', async () => {
+  const fc = (await import('fast-check')).default;
+  const { readFileSync } = await import('node:fs');
+  const { mayNameTime, parseUnfiltered } = await import('../src/recall/time-expr.js');
+  // Every word the grammar names, plus fillers, in every case the tokenizer sees.
+  const literals = [...new Set(readFileSync(new URL('../src/recall/time-expr.ts', import.meta.url), 'utf8').match(/'[a-z]+'/g)!.map((w) => w.slice(1, -1)))];
+  const fillers = ['what', 'did', 'we', 'do', 'Anna', 'team', 'lunch', 'I', 'moved', 'Mondays', 'Jazz', 'USA', 'Today', 'and', ',', '.', '?', "Anna's", 'March’s'];
+  const word = fc.oneof(
+    fc.constantFrom(...literals),
+    fc.constantFrom(...literals).map((w) => w[0]!.toUpperCase() + w.slice(1)),
+    fc.constantFrom(...literals).map((w) => `${w}'s`),
+    fc.constantFrom(...fillers),
+  );
+  const now = new Date('2026-06-15T12:00:00Z');
+  let found = 0;
+  fc.assert(
+    fc.property(fc.array(word, { minLength: 1, maxLength: 8 }), (ws) => {
+      const q = ws.join(' ');
+      const full = parseUnfiltered(q, now);
+      if (full) found++;
+      assert.ok(!full || mayNameTime(q), `the quick exit would drop ${JSON.stringify(full?.map((e) => e.text))} in ${JSON.stringify(q)}`);
+      assert.deepEqual(parseTimeExpressions(q, { now }), full);
+    }),
+    { numRuns: 20_000, seed: 20261202 },
+  );
+  assert.ok(found > 1000, `the generated questions name times often enough to test the exit (${found})`);
+});

@@ -29,7 +29,6 @@ import { inScope, keyTaken, notFound } from './scope.js';
 import type { Backend, DedupDefaults, EmbeddingIdentity, ExportRow, ImportItem, LegQuery, LegResults, StoreStats, UpdateChange, WriteItem } from './types.js';
 import { lap, tick } from '../stage-timer.js';
 
-const CACHE_MAX_ROWS = 20_000;
 /** Rows per export page: 256 memories of at most 100 kB keep one page near 25 MB. */
 const EXPORT_PAGE = 256;
 
@@ -51,7 +50,6 @@ export class SqliteBackend implements Backend {
   readonly store: Store;
   private readonly index: SearchIndex;
   private writes = 0;
-  private cacheWrites = 0;
   /** How long forget waits for other connections before leaving the WAL's truncation to a later checkpoint. */
   private readonly checkpointWaitMs: number;
 
@@ -68,9 +66,10 @@ export class SqliteBackend implements Backend {
     return Promise.resolve(this.store.read(action, fn));
   }
 
-  /** After a committed write: mark the index stale, and now and then trim the change log. */
+  /** After a committed write: bring the index up to date, and now and then trim the change log. */
   private afterWrite(n = 1): void {
     this.index.markDirty();
+    this.index.catchUp();
     this.writes += n;
     if (this.writes >= 1000) {
       this.writes = 0;
@@ -99,8 +98,7 @@ export class SqliteBackend implements Backend {
   }
 
   async cacheVector(model: string, hash: string, vector: Float32Array, namespace?: string): Promise<void> {
-    this.store.putCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector), namespace ?? null);
-    if (++this.cacheWrites % 500 === 0) this.store.trimCache(CACHE_MAX_ROWS);
+    this.store.queueCache(model, namespace === undefined ? hash : scopedKey(namespace, hash), vectorToBlob(vector), namespace ?? null);
   }
 
   // ---- writes ----------------------------------------------------------------
@@ -352,17 +350,17 @@ export class SqliteBackend implements Backend {
   async legs(q: LegQuery): Promise<LegResults> {
     const stats = { idfMass: 0, matched: true };
     let t = tick();
-    if (t) {
-      // Timed: the index's catch-up with the file apart from the legs (otherwise the first leg does it).
-      this.index.refresh();
+    // One catch-up with the file for all three searches (one data_version read, not three).
+    const { keyword, context, vector } = this.index.synced(() => {
       t = lap('sync', t);
-    }
-    const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
-    t = lap('keyword', t);
-    const context = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, undefined, 'context');
-    t = lap('context-leg', t);
-    const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });
-    t = lap('vector', t);
+      const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
+      t = lap('keyword', t);
+      const context = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, undefined, 'context');
+      t = lap('context-leg', t);
+      const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });
+      t = lap('vector', t);
+      return { keyword, context, vector };
+    });
     // Sessions of the keyword candidates (only memories with context have one that matters here).
     const sessions = context.length ? this.store.read('read sessions', () => this.store.sessionsOf([...keyword, ...context].map((h) => h.seq))) : undefined;
     lap('sessions', t);

@@ -96,7 +96,18 @@ export interface CurrentMeta {
 
 /** A candidate's speaker: its metadata's, else its "Name: " prefix; undefined for a note. */
 function speakerOf(m: CurrentMeta): string | undefined {
-  return m.speaker ?? SPEAKER_PREFIX.exec(m.content)?.[1];
+  return facts(m).speaker;
+}
+
+/** What the pairwise loop asks of one candidate again and again, worked out once. */
+const candidateFacts = new WeakMap<CurrentMeta, { speaker: string | undefined; trimmed: string }>();
+function facts(m: CurrentMeta): { speaker: string | undefined; trimmed: string } {
+  let f = candidateFacts.get(m);
+  if (!f) {
+    f = { speaker: m.speaker ?? SPEAKER_PREFIX.exec(m.content)?.[1], trimmed: m.content.trim() };
+    candidateFacts.set(m, f);
+  }
+  return f;
 }
 
 /**
@@ -118,7 +129,7 @@ export function namingTerms(query: string): Set<string> {
 /** Whether two memories are about the same thing, before looking at the query. */
 export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THING_COSINE, minJaccard = SAME_THING_JACCARD): boolean {
   if (a.namespace !== b.namespace || a.category !== b.category) return false;
-  if (a.content.trim() === b.content.trim()) return false;
+  if (facts(a).trimmed === facts(b).trimmed) return false;
   // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
   // prefix on one side only is a note label ("Update: …"), not a speaker.
   const sa = speakerOf(a),

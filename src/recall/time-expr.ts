@@ -754,6 +754,27 @@ export function parseTimeExpressions(query: string, options: ParseTimeOptions = 
       field: 'weekStartsOn',
     });
   }
+  if (!mayNameTime(query)) return null;
+  return parseUnfiltered(query, now, weekStartsOn);
+}
+
+/**
+ * Words one of which every time phrase holds, when it holds no digit: months, weekdays, units, seasons,
+ * parts of a day and the words that are windows on their own. Most questions have none, and parsing
+ * them costs ~0.1 ms a recall.
+ */
+const ANCHOR_RE = new RegExp(
+  `(?<![A-Za-z])(?:${[...MONTHS.keys(), ...MONTH_ABBR.keys(), ...WEEKDAYS.keys(), ...UNITS.keys(), ...SEASONS.keys(), ...PARTS.keys(), 'today', 'yesterday', 'tomorrow', 'tonight', 'recently', 'lately', 'ago', 'earlier', 'weekend'].join('|')})s?(?![A-Za-z])`,
+  'i',
+);
+
+/** @internal Whether `query` can name a time at all (a digit or an anchor word): the parser's quick exit. */
+export function mayNameTime(query: string): boolean {
+  return /\d/.test(query) || ANCHOR_RE.test(query);
+}
+
+/** @internal The parse without the quick exit (tests check the exit never drops a phrase this finds). */
+export function parseUnfiltered(query: string, now: Date, weekStartsOn = 1): TimeExpression[] | null {
   const toks = tokenize(query);
   const found = new Parser(toks, now.getTime(), weekStartsOn).all();
   if (found.length === 0) return null;

@@ -101,6 +101,8 @@ export class SearchIndex {
   private nsLive: number[] = [];
   private vec: VectorIndex | null = null;
   private kw = new KeywordIndex();
+  /** Inside {@link synced}: the index is up to date already. */
+  private holding = false;
   /** The context field (src/lifecycle/context.ts): the words of the memories before each one in its session. */
   private ctx = new KeywordIndex();
 
@@ -292,8 +294,37 @@ export class SearchIndex {
     this.sync();
   }
 
+  /**
+   * Run `fn` (searches) after one catch-up with the file: the searches inside skip their own. The
+   * calls are synchronous, so no write can come between them.
+   */
+  synced<T>(fn: () => T): T {
+    this.sync();
+    this.holding = true;
+    try {
+      return fn();
+    } finally {
+      this.holding = false;
+    }
+  }
+
+  /**
+   * After this connection's own write: replay it into the index now, so the write pays for it and
+   * not the next recall. Before the first search there is nothing to catch up (the first search
+   * loads everything); a failure leaves the index stale for that search to retry.
+   */
+  catchUp(): void {
+    if (!this.built) return;
+    try {
+      this.sync();
+    } catch {
+      this.dirty = true;
+    }
+  }
+
   /** Bring the index up to date with the file; cheap (one pragma) when nothing changed. */
   private sync(): void {
+    if (this.holding) return;
     const dv = this.store.read('check for changes', () => this.store.dataVersion());
     if (this.built && !this.dirty && dv === this.seenDataVersion) return;
     this.seenDataVersion = dv;

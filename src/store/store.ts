@@ -33,6 +33,12 @@ type RawRow = [
 
 /** The two keyword fields: a memory's own text, and its conversational context. */
 export type FtsField = 'content' | 'context';
+/** Query vectors the cache table keeps (least recently used dropped beyond it), trimmed every {@link CACHE_TRIM_EVERY} writes. */
+export const CACHE_MAX_ROWS = 20_000;
+const CACHE_TRIM_EVERY = 500;
+/** Query vectors waiting for one write at most (64 × 2 kB at 512 dims). */
+export const CACHE_PENDING_MAX = 64;
+
 const FTS_TABLE: Record<FtsField, string> = { content: 'memories_fts', context: 'memories_ctx_fts' };
 
 /** What the search index needs of one memory. */
@@ -63,6 +69,10 @@ export class Store {
   readonly db: Database.Database;
   readonly path: string;
   private readonly stmts = new Map<string, Database.Statement>();
+  /** Query vectors waiting for {@link queueCache}'s write, by model and key. */
+  private readonly pendingCache = new Map<string, { model: string; key: string; embedding: Buffer; namespace: string | null; usedAt: string }>();
+  private flushQueued = false;
+  private cacheWrites = 0;
   /** Device and inode of the file opened, to notice when the path names another file. */
   private readonly identity: { dev: number; ino: number } | null;
 
@@ -97,13 +107,59 @@ export class Store {
     return s;
   }
 
-  /** Run `fn` in one IMMEDIATE write transaction, mapping SQLite errors to typed ones. */
+  /**
+   * Run `fn` in one IMMEDIATE write transaction, mapping SQLite errors to typed ones. Query vectors
+   * waiting to be cached go in first, so every later step of the write (an erase, say) sees them.
+   */
   write<T>(action: string, fn: () => T): T {
     this.checkSameFile(action);
     try {
-      return this.db.transaction(fn).immediate();
+      return this.db
+        .transaction(() => {
+          this.drainCache();
+          return fn();
+        })
+        .immediate();
     } catch (err) {
       throw storageError(err, this.path, action);
+    }
+  }
+
+  /**
+   * Keep a query vector in the cache table, soon: the write waits for the event loop to be free
+   * (or for {@link CACHE_PENDING_MAX} vectors), then all waiting vectors go in one transaction, so
+   * a recall never pays an autocommit write (and its WAL checkpoints). Best effort, like the cache.
+   */
+  queueCache(model: string, key: string, embedding: Buffer, namespace: string | null): void {
+    this.pendingCache.set(`${model}\u0000${key}`, { model, key, embedding, namespace, usedAt: new Date().toISOString() });
+    if (this.pendingCache.size >= CACHE_PENDING_MAX) this.flushCache();
+    else if (!this.flushQueued) {
+      this.flushQueued = true;
+      setImmediate(() => {
+        this.flushQueued = false;
+        this.flushCache();
+      }).unref();
+    }
+  }
+
+  /** Write the waiting query vectors now (close and the cache's readers call it). A busy file drops them. */
+  flushCache(): void {
+    if (!this.pendingCache.size || !this.db.open) return;
+    try {
+      this.write('cache query vectors', () => {});
+    } catch {
+      this.pendingCache.clear(); // a cache entry is not worth retrying a busy or replaced file for
+    }
+  }
+
+  private drainCache(): void {
+    if (!this.pendingCache.size) return;
+    for (const e of this.pendingCache.values()) this.putCache(e.model, e.key, e.embedding, e.namespace, e.usedAt);
+    this.cacheWrites += this.pendingCache.size;
+    this.pendingCache.clear();
+    if (this.cacheWrites >= CACHE_TRIM_EVERY) {
+      this.cacheWrites = 0;
+      this.trimCache(CACHE_MAX_ROWS);
     }
   }
 
@@ -484,6 +540,10 @@ export class Store {
     if (out.size < unique.length) {
       // Scoped lookups use the namespace's own cache keys (see scopedKey), mapped back to hashes.
       const keyOf = new Map(unique.map((h) => [namespace === undefined ? h : scopedKey(namespace, h), h]));
+      for (const [k, h] of keyOf) {
+        const waiting = this.pendingCache.get(`${model}\u0000${k}`);
+        if (waiting && !out.has(h)) out.set(h, waiting.embedding);
+      }
       for (const [k, e] of this.stmt('SELECT content_hash, embedding FROM embedding_cache WHERE model = ? AND content_hash IN (SELECT value FROM json_each(?))')
         .raw()
         .all(model, JSON.stringify([...keyOf.keys()])) as [string, Buffer][]) {
@@ -495,10 +555,10 @@ export class Store {
   }
 
   /** Keep a vector under `key`, recording the namespace it was cached for (null: every namespace). */
-  putCache(model: string, key: string, embedding: Buffer, namespace: string | null): void {
+  putCache(model: string, key: string, embedding: Buffer, namespace: string | null, usedAt = new Date().toISOString()): void {
     this.stmt(
       'INSERT INTO embedding_cache(model, content_hash, embedding, used_at, namespace) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET used_at = excluded.used_at',
-    ).run(model, key, embedding, new Date().toISOString(), namespace);
+    ).run(model, key, embedding, usedAt, namespace);
   }
 
   /** Bound the cache to `max` entries, dropping the least recently used. */
@@ -509,6 +569,7 @@ export class Store {
   }
 
   cacheEntries(): number {
+    this.flushCache();
     return (this.stmt('SELECT count(*) AS n FROM embedding_cache').get() as { n: number }).n;
   }
 
@@ -556,6 +617,7 @@ export class Store {
   }
 
   close(): void {
+    this.flushCache();
     if (this.db.open) this.db.close();
   }
 }
