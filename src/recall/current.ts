@@ -181,9 +181,15 @@ export function preferCurrent(
    * ("Jazz", "Petra", "Fiesta"), neither a word of the question nor one many candidates share (the
    * person they are all about).
    */
+  const named = new Map<number, Set<string>>();
   const refers = (a: number, b: number): boolean => {
     const cb = contentStems(b);
-    for (const w of distinctive(meta.get(a)!.content)) if (cb.has(w) && !q.has(w) && !common(w)) return true;
+    let d = named.get(a);
+    if (!d) {
+      d = distinctive(meta.get(a)!.content);
+      named.set(a, d);
+    }
+    for (const w of d) if (cb.has(w) && !q.has(w) && !common(w)) return true;
     return false;
   };
   const contents = new Map<number, Set<string>>();
