@@ -358,3 +358,44 @@ test('--json errors are one JSON object on stderr: { error: { code, message } },
   // Without --json the same errors stay readable lines.
   assert.match(cli(['--db', db, '--embedder', 'none', 'recall']).stderr, /^error: missing required argument 'query'/);
 });
+
+test('recall --before/--after: the turns around each hit under it, marked as context; --json carries them as neighbours; bad counts refused', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  const turns = ['Ana: Shall we get a dog?', 'Ben: A beagle maybe', 'Ana: They howl a lot', 'Ben: Then a greyhound', 'Ana: Deal'];
+  for (const t of turns) assert.equal(cli([...base, 'add', t, '--session', 'chat-1', '--context-window', '0']).code, 0);
+  assert.equal(cli([...base, 'add', 'Ana: greyhound racing is cruel', '-n', 'other', '--session', 'chat-1']).code, 0);
+  const r = cli([...base, '--json', 'recall', 'beagle', '--before', '1', '--after', '2']);
+  assert.equal(r.code, 0, r.stderr);
+  const [hit] = JSON.parse(r.stdout) as { content: string; neighbours: { before: { content: string }[]; after: { content: string }[] } }[];
+  assert.equal(hit!.content, 'Ben: A beagle maybe');
+  assert.deepEqual(
+    hit!.neighbours.before.map((m) => m.content),
+    ['Ana: Shall we get a dog?'],
+  );
+  assert.deepEqual(
+    hit!.neighbours.after.map((m) => m.content),
+    ['Ana: They howl a lot', 'Ben: Then a greyhound'],
+  );
+  const human = cli([...base, 'recall', 'beagle', '--before', '1', '--after', '2']);
+  assert.equal(human.code, 0, human.stderr);
+  const lines = human.stdout.split('\n');
+  const at = (s: string): number => lines.findIndex((l) => l.includes(s));
+  assert.ok(at('Ben: A beagle maybe') > 0, human.stdout);
+  assert.ok(at('· before: Ana: Shall we get a dog?') > at('Ben: A beagle maybe'), 'under the hit');
+  assert.ok(at('· after: Ana: They howl a lot') > at('· before: Ana: Shall we get a dog?'), 'in order');
+  assert.ok(at('· after: Ben: Then a greyhound') > at('· after: Ana: They howl a lot'), 'in order');
+  assert.match(human.stdout, /the turns before and after the hit above in its session, context, not matches/);
+  assert.ok(!human.stdout.includes('racing'), 'never a turn of another namespace');
+  // Without the flags: no context rows.
+  assert.ok(!cli([...base, 'recall', 'beagle']).stdout.includes('·'));
+  for (const bad of [
+    ['--before', '21'],
+    ['--after', '-1'],
+    ['--before', '1.5'],
+  ]) {
+    const e = cli([...base, 'recall', 'beagle', ...bad]);
+    assert.equal(e.code, 1, `${bad.join(' ')}: ${e.stderr}`);
+    assert.match(e.stderr, /before|after/);
+  }
+});
