@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { memoryTools, openMemory, type Memory, type ToolHit } from '../src/index.js';
+import { createServer, serverUrl } from '../src/http/server.js';
 import { storeTargets } from './store-matrix.js';
 
 const targets = await storeTargets();
@@ -109,6 +111,47 @@ for (const T of targets) {
           if (!e.ok) assert.equal(e.error.code, 'INVALID_INPUT');
         }
       } finally {
+        await mem.close();
+      }
+    });
+
+    test('HTTP POST /api/recall: neighbours in the body, the turns on each hit, both as /openapi.json documents them', async () => {
+      const mem = await open();
+      const app = createServer({ memory: mem });
+      try {
+        await mem.addConversation(turns(['Did you feed the cat?', 'Yes, at seven', 'And the plants?', 'Not yet']), {
+          namespace: 'a',
+          sessionId: 's1',
+          minWords: 0,
+          contextWindow: 0,
+        });
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        const base = serverUrl(app);
+        const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties: Record<string, any> }> } };
+        const body = doc.components.schemas.RecallRequest!.properties.neighbours;
+        assert.equal(body.type, 'object');
+        assert.equal(body.properties.before.maximum, 20);
+        assert.equal(body.properties.after.minimum, 0);
+        assert.ok(doc.components.schemas.RecallHit!.properties.neighbours, 'the hit documents its neighbour turns');
+        const post = (b: unknown) => fetch(`${base}/api/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+        const res = await post({ query: 'cat', namespace: 'a', mode: 'keyword', neighbours: { after: 2 } });
+        assert.equal(res.status, 200, await res.clone().text());
+        const out = (await res.json()) as { hits: { content: string; neighbours?: { before: unknown[]; after: { content: string }[] } }[] };
+        assert.equal(out.hits[0]!.content, 'Ana: Did you feed the cat?');
+        assert.deepEqual(out.hits[0]!.neighbours!.before, []);
+        assert.deepEqual(
+          out.hits[0]!.neighbours!.after.map((m) => m.content),
+          ['Ben: Yes, at seven', 'Ana: And the plants?'],
+        );
+        // @ts-expect-error -- under NodeNext, ajv's CommonJS default export is typed as its module object
+        const ajv = new Ajv2020({ strict: false, allErrors: true });
+        ajv.addSchema({ $id: 'openapi.json', components: doc.components });
+        const validate = ajv.getSchema('openapi.json#/components/schemas/RecallResult');
+        assert.ok(validate(out), JSON.stringify(validate.errors));
+        const bad = await post({ query: 'cat', namespace: 'a', neighbours: { before: 21 } });
+        assert.equal(bad.status, 400);
+      } finally {
+        await app.close();
         await mem.close();
       }
     });
