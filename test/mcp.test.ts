@@ -96,6 +96,8 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
       'category',
       'minRelevance',
       'includeOutdated',
+      'before',
+      'after',
     ]);
     assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), [
       'content',

@@ -17,7 +17,7 @@ import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText, visible } from './format.js';
 import { registerServe } from './serve-command.js';
 import { removeCreatedOnFailure } from './new-file.js';
-import { registerMigrate } from './migrate.js';
+import { profilesText, registerMigrate } from './migrate.js';
 import { registerProfile } from './profile.js';
 import { storeOptions } from './store-options.js';
 import { progressBar } from './progress.js';
@@ -507,7 +507,8 @@ export function buildProgram(): Command {
     .description('write memories as JSON Lines (to FILE or stdout)')
     .argument('[file]', 'output file (default stdout)')
     .option('--vectors', 'include vectors')
-    .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean }, cmd: Command) => {
+    .option('--no-profiles', "leave out the namespaces' profiles (working memory, written after the memories with their versions)")
+    .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean; profiles: boolean }, cmd: Command) => {
       if (file && file !== '-' && existsSync(file))
         throw new MnemoliteError('INVALID_INPUT', `${file} already exists. Choose a new file; export never overwrites.`);
       await withMemory(
@@ -535,10 +536,12 @@ export function buildProgram(): Command {
             });
           const failed = (): Error | undefined => (toStdout ? stdoutFailure() : fileError);
           let n = 0;
-          for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
+          let profiles = 0;
+          for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}), profiles: o.profiles })) {
             if (failed()) break;
             if (!stream.write(`${JSON.stringify(rec)}\n`)) await drained(stream);
-            n++;
+            if ('kind' in rec) profiles++;
+            else n++;
           }
           if (toStdout) {
             // Every line must have reached stdout's file or pipe: a full disk fails the export.
@@ -557,7 +560,7 @@ export function buildProgram(): Command {
               'STORAGE',
               `Writing ${file} failed (${fileError.message}); the export is incomplete. Check free space and permissions, then export again to a new file.`,
             );
-          process.stderr.write(`exported ${n} memories to ${file}\n`);
+          process.stderr.write(`exported ${n} memories${profiles ? ` and ${profiles} ${profiles === 1 ? 'profile' : 'profiles'}` : ''} to ${file}\n`);
         },
         { readonly: true },
       );
@@ -615,7 +618,7 @@ export function buildProgram(): Command {
       });
       bar.stop();
       if (g.json) json(r);
-      else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}`);
+      else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}${profilesText(r.profiles)}`);
     });
   }
 
