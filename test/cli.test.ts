@@ -399,3 +399,45 @@ test('recall --before/--after: the turns around each hit under it, marked as con
     assert.match(e.stderr, /before|after/);
   }
 });
+
+test('export writes each namespace profile with its versions after the memories (--no-profiles leaves them out); import restores them', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  assert.equal(cli([...base, 'add', 'Alice likes tea', '-n', 'alice']).code, 0);
+  assert.equal(cli([...base, 'profile', 'set', 'City: Lisbon', '-n', 'alice']).code, 0, 'profile set');
+  assert.equal(cli([...base, 'profile', 'set', 'City: Porto', '-n', 'alice']).code, 0);
+  const dir = tempDir();
+  const file = join(dir, 'out.jsonl');
+  const ex = cli([...base, 'export', file]);
+  assert.equal(ex.code, 0, ex.stderr);
+  assert.match(ex.stderr, /exported 1 memories and 1 profile to/);
+  const lines = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.equal(lines.length, 2);
+  assert.equal(lines[1]!.kind, 'profile');
+  assert.deepEqual(
+    (lines[1]!.versions as { content: string }[]).map((v) => v.content),
+    ['City: Lisbon', 'City: Porto'],
+  );
+  const bare = cli([...base, 'export', '--no-profiles']);
+  assert.equal(bare.stdout.trim().split('\n').length, 1);
+  const copy = tempDb();
+  const im = cli(['--db', copy, '--embedder', 'none', 'import', file]);
+  assert.equal(im.code, 0, im.stderr);
+  assert.match(im.stdout, /imported 1, replaced 0, skipped 0; profiles: imported 1, replaced 0, skipped 0/);
+  const shown = cli(['--db', copy, '--embedder', 'none', '--json', 'profile', 'history', '-n', 'alice']);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.deepEqual(
+    (JSON.parse(shown.stdout) as { versions: { content: string }[] }).versions.map((v) => v.content),
+    ['City: Porto', 'City: Lisbon'],
+  );
+  // A bad profile line names its line; nothing is imported.
+  const badFile = join(dir, 'bad.jsonl');
+  writeFileSync(badFile, `\n${JSON.stringify({ content: 'x', namespace: 'bob' })}\n\n${JSON.stringify({ kind: 'profile', namespace: 'bob', versions: [] })}\n`);
+  const bad = cli(['--db', copy, '--embedder', 'none', 'import', badFile]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /bad\.jsonl:4 \(a profile\): versions must be a list/);
+  assert.equal(cli(['--db', copy, 'count', '-n', 'bob']).stdout.trim(), '0');
+});

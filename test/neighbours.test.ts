@@ -67,10 +67,12 @@ for (const T of targets) {
     test('memoryTools memory_recall: before/after show the turns around each hit, in order, once, marked as context; off by default', async () => {
       const mem = await open();
       try {
-        await mem.addConversation(
-          turns(['Any plans for the weekend?', 'Hiking in Sintra', 'With whom?', 'With my sister Rita', 'Nice, take water']),
-          { namespace: 'a', sessionId: 's1', minWords: 0, contextWindow: 0 },
-        );
+        await mem.addConversation(turns(['Any plans for the weekend?', 'Hiking in Sintra', 'With whom?', 'With my sister Rita', 'Nice, take water']), {
+          namespace: 'a',
+          sessionId: 's1',
+          minWords: 0,
+          contextWindow: 0,
+        });
         await mem.addConversation(turns(['Sintra is lovely', 'It is']), { namespace: 'b', sessionId: 's1', minWords: 0, contextWindow: 0 });
         const tools = memoryTools(mem, { namespace: 'a', minRelevance: 0 });
         const r = await tools.execute('memory_recall', { query: 'sister Rita', mode: 'keyword', limit: 1, before: 2, after: 1 });

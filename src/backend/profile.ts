@@ -44,7 +44,9 @@ export function profileExport(store: Store, namespace: string | undefined): Name
   return store.read('read the profiles', () =>
     namespace === undefined
       ? (store.stmt('SELECT namespace, version, content, saved_at FROM profiles ORDER BY namespace, version').all() as NamespacedProfileRow[])
-      : (store.stmt('SELECT namespace, version, content, saved_at FROM profiles WHERE namespace = ? ORDER BY version').all(namespace) as NamespacedProfileRow[]),
+      : (store
+          .stmt('SELECT namespace, version, content, saved_at FROM profiles WHERE namespace = ? ORDER BY version')
+          .all(namespace) as NamespacedProfileRow[]),
   );
 }
 

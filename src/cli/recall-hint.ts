@@ -11,7 +11,11 @@ export async function elsewhereHint(m: Memory, query: string, options: RecallOpt
   if (options.namespace === ALL_NAMESPACES) return undefined;
   const searched = options.namespace ?? 'default';
   const inside = (ns: string): boolean =>
-    typeof searched !== 'string' ? searched.includes(ns) : searched.length > 1 && searched.endsWith('*') ? ns.startsWith(searched.slice(0, -1)) : ns === searched;
+    typeof searched !== 'string'
+      ? searched.includes(ns)
+      : searched.length > 1 && searched.endsWith('*')
+        ? ns.startsWith(searched.slice(0, -1))
+        : ns === searched;
   const { neighbours: _none, ...rest } = options;
   const hits = await m.recall(query, { ...rest, namespace: ALL_NAMESPACES, limit: LOOK });
   const counts = new Map<string, number>();

@@ -46,7 +46,8 @@ export async function migrateMemories(from: Memory, to: Memory, options: Migrate
     res.replaced += r.replaced;
     res.skipped += r.skipped;
     if (r.profiles) {
-      const p = (res.profiles ??= { imported: 0, replaced: 0, skipped: 0 });
+      res.profiles ??= { imported: 0, replaced: 0, skipped: 0 };
+      const p = res.profiles;
       p.imported += r.profiles.imported;
       p.replaced += r.profiles.replaced;
       p.skipped += r.profiles.skipped;

@@ -44,15 +44,21 @@ export interface ParsedProfileRecord {
 export function checkProfileRecord(rec: Record<string, unknown>, n: number): ParsedProfileRecord {
   const at = `import record ${n}`;
   if (rec.kind !== 'profile')
-    throw invalid(
-      `${at} has kind ${JSON.stringify(rec.kind)}; a record is a memory (no kind) or a profile (kind "profile"). Nothing was imported.`,
-      { record: n, field: 'kind' },
-    );
+    throw invalid(`${at} has kind ${JSON.stringify(rec.kind)}; a record is a memory (no kind) or a profile (kind "profile"). Nothing was imported.`, {
+      record: n,
+      field: 'kind',
+    });
   const unknown = Object.keys(rec).filter((k) => !FIELDS.has(k));
   if (unknown.length)
-    throw invalid(`${at} (a profile) has unknown field(s) ${unknown.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 100))).join(', ')}; a profile record has kind, namespace and versions. Nothing was imported.`, {
-      record: n,
-    });
+    throw invalid(
+      `${at} (a profile) has unknown field(s) ${unknown
+        .slice(0, 5)
+        .map((k) => JSON.stringify(k.slice(0, 100)))
+        .join(', ')}; a profile record has kind, namespace and versions. Nothing was imported.`,
+      {
+        record: n,
+      },
+    );
   let namespace: string;
   try {
     namespace = profileNamespace(rec.namespace);
@@ -72,7 +78,14 @@ export function checkProfileRecord(rec: Record<string, unknown>, n: number): Par
     const where = `${at} (a profile) version ${i + 1}`;
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalid(`${where} is not an object. Nothing was imported.`, { record: n });
     const extra = Object.keys(v).filter((k) => !VERSION_FIELDS.has(k));
-    if (extra.length) throw invalid(`${where} has unknown field(s) ${extra.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 100))).join(', ')}; a version has version, content and savedAt. Nothing was imported.`, { record: n });
+    if (extra.length)
+      throw invalid(
+        `${where} has unknown field(s) ${extra
+          .slice(0, 5)
+          .map((k) => JSON.stringify(k.slice(0, 100)))
+          .join(', ')}; a version has version, content and savedAt. Nothing was imported.`,
+        { record: n },
+      );
     const version = v.version;
     const prev = rows.length ? rows[rows.length - 1]!.version : 0;
     if (typeof version !== 'number' || !Number.isSafeInteger(version) || version <= prev)

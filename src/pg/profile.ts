@@ -58,7 +58,12 @@ export function profileExport(pg: PgStore, namespace: string | undefined): Promi
 }
 
 /** Write an imported profile's versions as they are, in one transaction (see `Backend.profileImport`). */
-export async function profileImport(pg: PgStore, namespace: string, rows: ProfileRow[], onConflict: 'skip' | 'replace'): Promise<'imported' | 'replaced' | 'skipped'> {
+export async function profileImport(
+  pg: PgStore,
+  namespace: string,
+  rows: ProfileRow[],
+  onConflict: 'skip' | 'replace',
+): Promise<'imported' | 'replaced' | 'skipped'> {
   return pg.db.tx('import a profile', async (q) => {
     // Two imports of one namespace's profile run one after the other (the second then sees the first).
     await q('SELECT pg_advisory_xact_lock(hashtext($1))', [`mnemolite-profile:${namespace}`]);
@@ -66,7 +71,8 @@ export async function profileImport(pg: PgStore, namespace: string, rows: Profil
     const had = (cur?.n ?? 0) > 0;
     if (had && onConflict === 'skip') return 'skipped';
     if (had) await q('DELETE FROM profiles WHERE namespace = $1', [namespace]);
-    for (const r of rows) await q('INSERT INTO profiles(namespace, version, content, saved_at) VALUES ($1, $2, $3, $4)', [namespace, r.version, r.content, r.saved_at]);
+    for (const r of rows)
+      await q('INSERT INTO profiles(namespace, version, content, saved_at) VALUES ($1, $2, $3, $4)', [namespace, r.version, r.content, r.saved_at]);
     return had ? 'replaced' : 'imported';
   });
 }
