@@ -1,8 +1,7 @@
 /** The SQLite file's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 7. */
 import { nextProfileVersion, oldestKeptVersion } from '../lifecycle/profile.js';
 import type { Store } from '../store/store.js';
-import type { ProfileRow } from '../types/profile.js';
-import type { NamespacedProfileRow } from '../memory/profile-transfer.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 
 /** The current version of a namespace's profile, if any. */
 export function profileGet(store: Store, namespace: string): ProfileRow | undefined {

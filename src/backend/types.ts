@@ -9,8 +9,7 @@
  */
 import type { HistorySource } from '../lifecycle/history.js';
 import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
-import type { ProfileRow } from '../types/profile.js';
-import type { NamespacedProfileRow } from '../memory/profile-transfer.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { AddResult } from '../types/memory.js';
 import type { ParsedAdd, ParsedUpdate } from '../validate.js';

@@ -4,13 +4,8 @@
  */
 import { invalid } from '../errors.js';
 import { isoDate } from '../zod-dates.js';
-import { PROFILE_VERSIONS_KEPT, type ProfileExportRecord, type ProfileRow } from '../types/profile.js';
+import { PROFILE_VERSIONS_KEPT, type NamespacedProfileRow, type ProfileExportRecord, type ProfileRow } from '../types/profile.js';
 import { checkProfile, profileNamespace } from './profile.js';
-
-/** A stored version with its namespace, as the stores list them for an export. */
-export interface NamespacedProfileRow extends ProfileRow {
-  namespace: string;
-}
 
 /** The fields of a profile record; any other is refused (as for memory records). */
 const FIELDS = new Set(['kind', 'namespace', 'versions']);

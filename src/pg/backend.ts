@@ -30,8 +30,7 @@ import { parseVector } from './sql.js';
 import type { PgStore } from './store.js';
 import * as erasing from './erase.js';
 import * as profiles from './profile.js';
-import type { ProfileRow } from '../types/profile.js';
-import type { NamespacedProfileRow } from '../memory/profile-transfer.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import * as write from './write.js';
 
 const CACHE_MAX_ROWS = 20_000;

@@ -1,7 +1,6 @@
 /** PostgreSQL's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 8. */
 import { nextProfileVersion, oldestKeptVersion } from '../lifecycle/profile.js';
-import type { ProfileRow } from '../types/profile.js';
-import type { NamespacedProfileRow } from '../memory/profile-transfer.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import type { PgStore } from './store.js';
 
 const COLS = `version, content, to_char(saved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS saved_at`;

@@ -61,6 +61,11 @@ export interface ProfileRow {
   saved_at: string;
 }
 
+/** A stored version with its namespace, as the stores list them for an export. */
+export interface NamespacedProfileRow extends ProfileRow {
+  namespace: string;
+}
+
 /**
  * A profile in an export (one JSON Lines record, after the memories): a namespace's kept
  * versions, oldest first. Told apart from a memory record by `kind`; memory records have none,
