@@ -439,5 +439,5 @@ test('export writes each namespace profile with its versions after the memories 
   const bad = cli(['--db', copy, '--embedder', 'none', 'import', badFile]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /bad\.jsonl:4 \(a profile\): versions must be a list/);
-  assert.equal(cli(['--db', copy, 'count', '-n', 'bob']).stdout.trim(), '0');
+  assert.equal(cli(['--db', copy, '--embedder', 'none', 'count', '-n', 'bob']).stdout.trim(), '0');
 });

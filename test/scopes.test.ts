@@ -251,8 +251,10 @@ test('CLI: repeated -n is a list for recall, list and count; a name with a comma
   r = cli([...base, 'count', '-n', 'user-1/agent-b', '-n', 'a/x']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { count: 3 });
-  assert.equal(cli(['--db', db, 'count', '-n', 'user-1/*']).stdout.trim(), '4');
-  assert.equal(cli(['--db', db, 'count']).stdout.trim(), '10', 'every namespace by default');
+  r = cli(['--db', db, '--embedder', 'none', 'count', '-n', 'user-1/*']);
+  assert.equal(r.stdout.trim(), '4', r.stderr);
+  r = cli(['--db', db, '--embedder', 'none', 'count']);
+  assert.equal(r.stdout.trim(), '10', `every namespace by default ${r.stderr}`);
   // One value is one name: the comma is part of it, never a separator.
   r = cli([...base, 'recall', 'garden', '-n', 'x,y']);
   assert.equal(r.code, 0, r.stderr);
