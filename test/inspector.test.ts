@@ -424,7 +424,7 @@ test('inspector: the selected namespace shows its profile (as text), edits it wi
   ])
     assert.equal((await api(u, 'POST', '/api/memories', { content, namespace })).status, 201);
   assert.equal((await api(u, 'PUT', '/api/namespaces/alice/profile', { content: 'City: Lisbon' })).status, 200);
-  const hostile = 'City: Porto\n<img src=x onerror="window.__pwned=1"><b>bold</b>';
+  const hostile = 'City: Porto\n<img src=x onerror="globalThis.__pwned=1"><b>bold</b>';
   assert.equal((await api(u, 'PUT', '/api/namespaces/alice/profile', { content: hostile, expectedVersion: 1 })).status, 200);
 
   const page = await newPage();
@@ -436,7 +436,7 @@ test('inspector: the selected namespace shows its profile (as text), edits it wi
   assert.equal(await page.textContent('#profile-ns'), 'alice');
   assert.equal(await page.textContent('#profile-content'), hostile, 'shown as text');
   assert.equal(await page.locator('#profile-content img, #profile-content b').count(), 0, 'never parsed as HTML');
-  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.equal(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned), undefined);
   assert.match((await page.textContent('#profile-meta'))!, /2 versions kept/);
 
   // Edit: the new version is written with the version shown.
