@@ -45,7 +45,7 @@ export type {
   RecencyOptions,
 } from './types/lifecycle.js';
 export { PROFILE_MAX_BYTES, PROFILE_VERSIONS_KEPT } from './types/profile.js';
-export type { Profile, ProfileHistory, ProfileHistoryOptions, ProfileSetOptions, ProfileVersion } from './types/profile.js';
+export type { Profile, ProfileExportRecord, ProfileHistory, ProfileHistoryOptions, ProfileSetOptions, ProfileVersion } from './types/profile.js';
 export { LocalEmbedder, LOCAL_MODEL_ID } from './embed/local.js';
 export type { LocalEmbedderOptions } from './embed/local.js';
 export type { WorkerStats } from './embed/pool.js';

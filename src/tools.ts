@@ -13,6 +13,7 @@ import type { MemoryRecord, NamespaceScope, RecallHit } from './types/memory.js'
 import { PROFILE_MAX_BYTES, type Profile } from './types/profile.js';
 import { ALL_NAMESPACES, DEFAULT_NAMESPACE, parseScope } from './validate.js';
 import { DEFAULT_MIN_RELEVANCE } from './recall/relevance.js';
+import { MAX_NEIGHBOURS } from './options/recall.js';
 
 /** Names of the memory tools. */
 export type MemoryToolName =
@@ -64,6 +65,11 @@ export interface ToolHit extends ToolMemory {
   supersededBy?: string;
   /** The closest memory when none reached `minRelevance` (`bestMatch`): a guess, worded as one. */
   lowConfidence?: true;
+  /**
+   * With `before`/`after`: the turns just before and after this hit in its session, oldest first
+   * (context to read the hit in, not matches; a turn shown once per answer).
+   */
+  neighbours?: { before: ToolMemory[]; after: ToolMemory[] };
 }
 
 /** Outcome of {@link MemoryTools.execute}. Never thrown for user or model mistakes: they come back as `ok: false`. */
@@ -222,6 +228,20 @@ export const inputSchemas = {
         .describe(
           'Also show memories that a newer one replaced, marked outdated (default false: only current ones), e.g. to answer "where did I live before?".',
         ),
+      before: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_NEIGHBOURS)
+        .optional()
+        .describe(`Also show up to this many turns before each hit in its conversation (0-${MAX_NEIGHBOURS}, default 0), to read a chat answer in context.`),
+      after: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_NEIGHBOURS)
+        .optional()
+        .describe(`Also show up to this many turns after each hit in its conversation (0-${MAX_NEIGHBOURS}, default 0), e.g. the answer to a question.`),
     })
     .strict(),
   memory_get: z
@@ -297,6 +317,7 @@ export const outputSchemas = {
         status: z.enum(['current', 'outdated']),
         supersededBy: z.string().optional(),
         lowConfidence: z.literal(true).optional(),
+        neighbours: z.object({ before: z.array(memoryOut), after: z.array(memoryOut) }).optional(),
       }),
     ),
   }),
@@ -404,6 +425,7 @@ function toToolHit(h: RecallHit): ToolHit {
   if (h.vectorRank !== undefined) out.vectorRank = h.vectorRank;
   if (h.supersededBy) out.supersededBy = h.supersededBy;
   if (h.lowConfidence) out.lowConfidence = true;
+  if (h.neighbours) out.neighbours = { before: h.neighbours.before.map(toToolMemory), after: h.neighbours.after.map(toToolMemory) };
   return out;
 }
 
@@ -421,7 +443,15 @@ function describeLine(m: ToolMemory): string {
 }
 
 function numbered(items: ToolMemory[]): string {
-  return items.map((m, i) => `${i + 1}. ${indent(m.content, '   ')}\n   ${describeLine(m)}`).join('\n');
+  return items.map((m, i) => `${i + 1}. ${indent(m.content, '   ')}\n   ${describeLine(m)}${aroundText(m)}`).join('\n');
+}
+
+/** The turns around a hit, under it, marked as context (they are not matches). */
+function aroundText(m: ToolMemory): string {
+  const n = (m as ToolHit).neighbours;
+  if (!n || (!n.before.length && !n.after.length)) return '';
+  const turn = (t: ToolMemory, side: string): string => `\n     ${side} ${indent(t.content, '       ')} (${when(t.eventAt ?? t.createdAt)})`;
+  return `\n   context, the turns around it in its conversation (not matches), oldest first:${n.before.map((t) => turn(t, '[before]')).join('')}${n.after.map((t) => turn(t, '[after]')).join('')}`;
 }
 
 // ---- validation ---------------------------------------------------------------------
@@ -590,6 +620,7 @@ export function memoryTools(mem: Memory, options: MemoryToolsOptions = {}): Memo
               until: a.until as string | undefined,
               category: a.category as string | undefined,
               minRelevance: (a.minRelevance as number | undefined) ?? minRelevance,
+              neighbours: a.before || a.after ? defined({ before: a.before as number | undefined, after: a.after as number | undefined }) : undefined,
             }),
           )
         ).map((h) => (multi ? { ...toToolHit(h), namespace: h.namespace } : toToolHit(h)));

@@ -358,3 +358,86 @@ test('--json errors are one JSON object on stderr: { error: { code, message } },
   // Without --json the same errors stay readable lines.
   assert.match(cli(['--db', db, '--embedder', 'none', 'recall']).stderr, /^error: missing required argument 'query'/);
 });
+
+test('recall --before/--after: the turns around each hit under it, marked as context; --json carries them as neighbours; bad counts refused', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  const turns = ['Ana: Shall we get a dog?', 'Ben: A beagle maybe', 'Ana: They howl a lot', 'Ben: Then a greyhound', 'Ana: Deal'];
+  for (const t of turns) assert.equal(cli([...base, 'add', t, '--session', 'chat-1', '--context-window', '0']).code, 0);
+  assert.equal(cli([...base, 'add', 'Ana: greyhound racing is cruel', '-n', 'other', '--session', 'chat-1']).code, 0);
+  const r = cli([...base, '--json', 'recall', 'beagle', '--before', '1', '--after', '2']);
+  assert.equal(r.code, 0, r.stderr);
+  const [hit] = JSON.parse(r.stdout) as { content: string; neighbours: { before: { content: string }[]; after: { content: string }[] } }[];
+  assert.equal(hit!.content, 'Ben: A beagle maybe');
+  assert.deepEqual(
+    hit!.neighbours.before.map((m) => m.content),
+    ['Ana: Shall we get a dog?'],
+  );
+  assert.deepEqual(
+    hit!.neighbours.after.map((m) => m.content),
+    ['Ana: They howl a lot', 'Ben: Then a greyhound'],
+  );
+  const human = cli([...base, 'recall', 'beagle', '--before', '1', '--after', '2']);
+  assert.equal(human.code, 0, human.stderr);
+  const lines = human.stdout.split('\n');
+  const at = (s: string): number => lines.findIndex((l) => l.includes(s));
+  assert.ok(at('Ben: A beagle maybe') > 0, human.stdout);
+  assert.ok(at('· before: Ana: Shall we get a dog?') > at('Ben: A beagle maybe'), 'under the hit');
+  assert.ok(at('· after: Ana: They howl a lot') > at('· before: Ana: Shall we get a dog?'), 'in order');
+  assert.ok(at('· after: Ben: Then a greyhound') > at('· after: Ana: They howl a lot'), 'in order');
+  assert.match(human.stdout, /the turns before and after the hit above in its session, context, not matches/);
+  assert.ok(!human.stdout.includes('racing'), 'never a turn of another namespace');
+  // Without the flags: no context rows.
+  assert.ok(!cli([...base, 'recall', 'beagle']).stdout.includes('·'));
+  for (const bad of [
+    ['--before', '21'],
+    ['--after', '-1'],
+    ['--before', '1.5'],
+  ]) {
+    const e = cli([...base, 'recall', 'beagle', ...bad]);
+    assert.equal(e.code, 1, `${bad.join(' ')}: ${e.stderr}`);
+    assert.match(e.stderr, /before|after/);
+  }
+});
+
+test('export writes each namespace profile with its versions after the memories (--no-profiles leaves them out); import restores them', () => {
+  const db = tempDb();
+  const base = ['--db', db, '--embedder', 'none'];
+  assert.equal(cli([...base, 'add', 'Alice likes tea', '-n', 'alice']).code, 0);
+  assert.equal(cli([...base, 'profile', 'set', 'City: Lisbon', '-n', 'alice']).code, 0, 'profile set');
+  assert.equal(cli([...base, 'profile', 'set', 'City: Porto', '-n', 'alice']).code, 0);
+  const dir = tempDir();
+  const file = join(dir, 'out.jsonl');
+  const ex = cli([...base, 'export', file]);
+  assert.equal(ex.code, 0, ex.stderr);
+  assert.match(ex.stderr, /exported 1 memories and 1 profile to/);
+  const lines = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.equal(lines.length, 2);
+  assert.equal(lines[1]!.kind, 'profile');
+  assert.deepEqual(
+    (lines[1]!.versions as { content: string }[]).map((v) => v.content),
+    ['City: Lisbon', 'City: Porto'],
+  );
+  const bare = cli([...base, 'export', '--no-profiles']);
+  assert.equal(bare.stdout.trim().split('\n').length, 1);
+  const copy = tempDb();
+  const im = cli(['--db', copy, '--embedder', 'none', 'import', file]);
+  assert.equal(im.code, 0, im.stderr);
+  assert.match(im.stdout, /imported 1, replaced 0, skipped 0; profiles: imported 1, replaced 0, skipped 0/);
+  const shown = cli(['--db', copy, '--embedder', 'none', '--json', 'profile', 'history', '-n', 'alice']);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.deepEqual(
+    (JSON.parse(shown.stdout) as { versions: { content: string }[] }).versions.map((v) => v.content),
+    ['City: Porto', 'City: Lisbon'],
+  );
+  // A bad profile line names its line; nothing is imported.
+  const badFile = join(dir, 'bad.jsonl');
+  writeFileSync(badFile, `\n${JSON.stringify({ content: 'x', namespace: 'bob' })}\n\n${JSON.stringify({ kind: 'profile', namespace: 'bob', versions: [] })}\n`);
+  const bad = cli(['--db', copy, '--embedder', 'none', 'import', badFile]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /bad\.jsonl:4 \(a profile\): versions must be a list/);
+  assert.equal(cli(['--db', copy, '--embedder', 'none', 'count', '-n', 'bob']).stdout.trim(), '0');
+});

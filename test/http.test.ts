@@ -177,7 +177,7 @@ test('every route answers real HTTP requests, and responses match /openapi.json'
   assert.equal(health.status, 200);
   conforms('HealthResult', health.json);
   const me = await req(u, 'GET', '/api/me');
-  assert.deepEqual(me.json, { auth: 'none', namespaces: '*', namespacesInUse: [] });
+  assert.deepEqual(me.json, { auth: 'none', namespaces: '*', namespacesInUse: [], readOnly: false });
 
   // add
   const a = await req(u, 'POST', '/api/memories', {
@@ -557,7 +557,7 @@ test('tokens: bearer auth, constant-time check, per-token namespace restriction'
 
   // The agent token: exactly one namespace, used by default.
   // namespacesInUse lists only names inside the grant: ops and shared hold memories, but not for this token.
-  assert.deepEqual((await req(u, 'GET', '/api/me', { token: AGENT })).json, { auth: 'token', namespaces: ['agent-1'], namespacesInUse: [] });
+  assert.deepEqual((await req(u, 'GET', '/api/me', { token: AGENT })).json, { auth: 'token', namespaces: ['agent-1'], namespacesInUse: [], readOnly: false });
   const mine = await add(AGENT, { content: 'Agent one keeps its vault notes here' });
   assert.equal(mine.status, 201, mine.text);
   const mineId = mine.json.id as string;

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { openMemory } from '../src/index.js';
 import { CLI, ROOT, tempDb } from './helpers.js';
 
 // The web inspector, end to end: the built CLI serves it (`mnemolite serve`, the real bundled
@@ -53,8 +54,8 @@ interface Server {
 const servers: Server[] = [];
 let browser: Browser | undefined;
 
-function serve(args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const proc = spawn(process.execPath, [CLI, '--db', tempDb(), ...args, 'serve', '--port', '0'], {
+function serve(args: string[], env: Record<string, string> = {}, at: { db?: string; serve?: string[] } = {}): Promise<Server> {
+  const proc = spawn(process.execPath, [CLI, '--db', at.db ?? tempDb(), ...args, 'serve', '--port', '0', ...(at.serve ?? [])], {
     env: { ...process.env, MNEMOLITE_DB: '', MNEMOLITE_TOKEN: '', MNEMOLITE_TOKENS: '', MNEMOLITE_HOST: '', MNEMOLITE_PORT: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -369,6 +370,7 @@ test('inspector with a prefix-limited token (team-*): lists its namespaces, brow
     auth: 'token',
     namespaces: ['team-*'],
     namespacesInUse: ['team-a', 'team-b'],
+    readOnly: false,
   });
 
   const page = await newPage();
@@ -408,4 +410,90 @@ test('inspector with a prefix-limited token (team-*): lists its namespaces, brow
   assert.equal((await api(s.url, 'PATCH', `/api/memories/${secret}`, { content: 'changed' }, TEAM)).status, 404);
   assert.equal((await api(s.url, 'POST', '/api/recall', { query: 'launch code', namespace: 'ops' }, TEAM)).status, 403);
   assert.equal((await api(s.url, 'GET', `/api/memories/${a1}`, undefined, TEAM)).status, 200);
+});
+
+test('inspector: the selected namespace shows its profile (as text), edits it with expectedVersion (a concurrent change is a 409, not lost); read-only servers only show it', {
+  timeout: 300_000,
+  skip: SKIP,
+}, async () => {
+  const s = await serve(['--embedder', 'none']);
+  const u = s.url;
+  for (const [content, namespace] of [
+    ['Alice drinks green tea', 'alice'],
+    ['Bob plays chess', 'bob'],
+  ])
+    assert.equal((await api(u, 'POST', '/api/memories', { content, namespace })).status, 201);
+  assert.equal((await api(u, 'PUT', '/api/namespaces/alice/profile', { content: 'City: Lisbon' })).status, 200);
+  const hostile = 'City: Porto\n<img src=x onerror="globalThis.__pwned=1"><b>bold</b>';
+  assert.equal((await api(u, 'PUT', '/api/namespaces/alice/profile', { content: hostile, expectedVersion: 1 })).status, 200);
+
+  const page = await newPage();
+  await page.goto(`${u}/`);
+  await page.locator('#status', { hasText: '2 memories match' }).waitFor();
+  assert.equal(await page.isHidden('#profile'), true, 'all namespaces: no profile');
+  await page.selectOption('#f-namespace', 'alice');
+  await page.locator('#profile-meta', { hasText: 'version 2' }).waitFor();
+  assert.equal(await page.textContent('#profile-ns'), 'alice');
+  assert.equal(await page.textContent('#profile-content'), hostile, 'shown as text');
+  assert.equal(await page.locator('#profile-content img, #profile-content b').count(), 0, 'never parsed as HTML');
+  assert.equal(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned), undefined);
+  assert.match((await page.textContent('#profile-meta'))!, /2 versions kept/);
+
+  // Edit: the new version is written with the version shown.
+  await page.click('#profile-edit');
+  await page.locator('#profile-dialog[open]').waitFor();
+  assert.equal(await page.inputValue('#profile-input'), hostile);
+  await page.fill('#profile-input', 'City: Braga');
+  await page.click('#profile-save');
+  await page.locator('#profile-dialog').waitFor({ state: 'hidden' });
+  await page.locator('#status', { hasText: 'Saved the profile of alice (version 3)' }).waitFor();
+  await page.locator('#profile-content', { hasText: 'City: Braga' }).waitFor();
+  assert.equal((await api(u, 'GET', '/api/namespaces/alice/profile')).json.content, 'City: Braga');
+
+  // Another writer changes it while the dialog is open: saving is a conflict, nothing of theirs is lost.
+  await page.click('#profile-edit');
+  await page.locator('#profile-dialog[open]').waitFor();
+  await page.fill('#profile-input', 'City: Faro');
+  assert.equal((await api(u, 'PUT', '/api/namespaces/alice/profile', { content: 'City: Coimbra', expectedVersion: 3 })).status, 200);
+  await page.click('#profile-save');
+  await page.locator('#profile-error', { hasText: 'it changed since it was read' }).waitFor();
+  assert.equal((await api(u, 'GET', '/api/namespaces/alice/profile')).json.content, 'City: Coimbra', 'the other writer kept');
+  await page.locator('#profile-content', { hasText: 'City: Coimbra' }).waitFor();
+  assert.equal(await page.inputValue('#profile-input'), 'City: Faro', 'the text typed is kept in the dialog');
+  // Saving again, now over version 4, is a deliberate replacement.
+  await page.click('#profile-save');
+  await page.locator('#profile-dialog').waitFor({ state: 'hidden' });
+  assert.deepEqual(
+    ((await api(u, 'GET', '/api/namespaces/alice/profile/history')).json.versions as { content: string }[]).map((v) => v.content),
+    ['City: Faro', 'City: Coimbra', 'City: Braga', hostile, 'City: Lisbon'],
+  );
+
+  // A namespace without a profile can get its first one.
+  await page.selectOption('#f-namespace', 'bob');
+  await page.locator('#profile-content', { hasText: 'No profile yet.' }).waitFor();
+  assert.equal(await page.textContent('#profile-edit'), 'Write profile');
+  await page.click('#profile-edit');
+  await page.fill('#profile-input', 'Name: Bob');
+  await page.click('#profile-save');
+  await page.locator('#profile-meta', { hasText: 'version 1' }).waitFor();
+  assert.equal((await api(u, 'GET', '/api/namespaces/bob/profile')).json.content, 'Name: Bob');
+  await page.selectOption('#f-namespace', '*');
+  await page.locator('#profile').waitFor({ state: 'hidden' });
+  await page.context().close();
+
+  // Read-only: the profile is shown, with no way to edit it.
+  const db = tempDb();
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  await mem.add('Carol likes jazz', { namespace: 'carol' });
+  await mem.profile.set('Name: Carol', { namespace: 'carol' });
+  await mem.close();
+  const ro = await serve(['--embedder', 'none'], {}, { db, serve: ['--read-only'] });
+  assert.equal((await api(ro.url, 'GET', '/api/me')).json.readOnly, true);
+  const view = await newPage();
+  await view.goto(`${ro.url}/`);
+  await view.locator('#status', { hasText: '1 memory match' }).waitFor();
+  await view.selectOption('#f-namespace', 'carol');
+  await view.locator('#profile-content', { hasText: 'Name: Carol' }).waitFor();
+  assert.equal(await view.isHidden('#profile-edit'), true);
+  await view.context().close();
 });

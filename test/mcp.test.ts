@@ -96,6 +96,8 @@ test('mnemolite mcp: lists the tools and runs each against a real file', async (
       'category',
       'minRelevance',
       'includeOutdated',
+      'before',
+      'after',
     ]);
     assert.deepEqual(Object.keys(byName.memory_store!.inputSchema.properties ?? {}), [
       'content',
@@ -229,6 +231,45 @@ test('mnemolite mcp: namespace isolation — another namespace is invisible and 
     assert.equal(s?.namespace, 'b');
   } finally {
     await check.close();
+  }
+});
+
+test('mnemolite mcp: memory_recall with before/after shows the turns around each hit, marked as context, in its namespace only', async () => {
+  const db = tempDb();
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  const chat = (words: string[]) => words.map((content, i) => ({ speaker: i % 2 ? 'Ben' : 'Ana', content }));
+  await mem.addConversation(chat(['Where shall we eat tonight?', 'The ramen place on Rua Augusta', 'What time?', 'At eight']), {
+    namespace: 'a',
+    sessionId: 's1',
+    minWords: 0,
+    contextWindow: 0,
+  });
+  await mem.addConversation(chat(['Ramen again?', 'Sure, secret plan']), { namespace: 'b', sessionId: 's1', minWords: 0, contextWindow: 0 });
+  await mem.close();
+  const s = await startServer(db, ['--namespace', 'a', '--min-relevance', '0']);
+  try {
+    const { tools } = await s.client.listTools();
+    const props = tools.find((t) => t.name === 'memory_recall')!.inputSchema.properties as Record<string, { maximum?: number }>;
+    assert.equal(props.before?.maximum, 20);
+    assert.equal(props.after?.maximum, 20);
+    // The SDK client checks structuredContent against the advertised output schema.
+    const r = await callOk(s, 'memory_recall', { query: 'ramen', mode: 'keyword', limit: 1, before: 1, after: 2 });
+    const [hit] = r.data.hits as { content: string; neighbours?: { before: { content: string }[]; after: { content: string }[] } }[];
+    assert.equal(hit!.content, 'Ben: The ramen place on Rua Augusta');
+    assert.deepEqual(
+      hit!.neighbours!.before.map((m) => m.content),
+      ['Ana: Where shall we eat tonight?'],
+    );
+    assert.deepEqual(
+      hit!.neighbours!.after.map((m) => m.content),
+      ['Ana: What time?', 'Ben: At eight'],
+    );
+    assert.match(r.text, /context, the turns around it in its conversation \(not matches\)[^\n]*\n\s+\[before\] Ana: Where shall we eat tonight\?/);
+    assert.match(r.text, /\[after\] Ana: What time\?[^\n]*\n\s+\[after\] Ben: At eight/);
+    assert.ok(!r.text.includes('secret plan'));
+    await callErr(s, 'memory_recall', { query: 'ramen', before: 21 }, /before/);
+  } finally {
+    await s.close();
   }
 });
 

@@ -232,3 +232,70 @@ test('CLI: list, recall and count-like stats over a prefix as child processes', 
     ['a/x'],
   );
 });
+
+test('CLI: repeated -n is a list for recall, list and count; a name with a comma stays one name; a pattern inside a list is refused', async () => {
+  const db = tempDb();
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  await plant(mem);
+  await mem.add('garden of the comma namespace', { namespace: 'x,y' });
+  await mem.add('garden of x alone', { namespace: 'x' });
+  await mem.close();
+  const base = ['--db', db, '--embedder', 'none', '--json'];
+  const spaces = (stdout: string): string[] => [...new Set((JSON.parse(stdout) as { namespace: string }[]).map((h) => h.namespace))].sort();
+  let r = cli([...base, 'recall', 'garden', '-n', 'user-1/agent-a', '-n', 'user-2/agent-a', '--min-relevance', '0']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(spaces(r.stdout), ['user-1/agent-a', 'user-2/agent-a']);
+  r = cli([...base, 'list', '--namespace', 'a/x', '--namespace', 'ab/x']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(spaces(r.stdout), ['a/x', 'ab/x']);
+  r = cli([...base, 'count', '-n', 'user-1/agent-b', '-n', 'a/x']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { count: 3 });
+  r = cli(['--db', db, '--embedder', 'none', 'count', '-n', 'user-1/*']);
+  assert.equal(r.stdout.trim(), '4', r.stderr);
+  r = cli(['--db', db, '--embedder', 'none', 'count']);
+  assert.equal(r.stdout.trim(), '10', `every namespace by default ${r.stderr}`);
+  // One value is one name: the comma is part of it, never a separator.
+  r = cli([...base, 'recall', 'garden', '-n', 'x,y']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(spaces(r.stdout), ['x,y']);
+  r = cli([...base, 'list', '-n', 'x,y', '-n', 'x']);
+  assert.deepEqual(spaces(r.stdout), ['x', 'x,y']);
+  // Human output of a list recall names each hit's namespace nowhere it could be confused: the JSON has it; the hint knows the list.
+  r = cli(['--db', db, '--embedder', 'none', 'recall', 'roses', '-n', 'a/x', '-n', 'ab/x']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /nothing in namespaces "a\/x", "ab\/x"; matches exist in: user-1\/agent-b \(1\)/);
+  // A pattern inside a list is refused with a clear message, and nothing is read.
+  r = cli([...base, 'recall', 'garden', '-n', 'user-1/*', '-n', 'a/x']);
+  assert.equal(r.code, 1);
+  assert.match(JSON.parse(r.stderr).error.message, /a list names namespaces, not patterns/);
+});
+
+test('MCP --read-scope: repeated, each value is one name (commas kept); once, commas still separate names', async () => {
+  const db = tempDb();
+  const mem = await openMemory({ path: db, embedder: 'none' });
+  await mem.add('garden of the comma namespace', { namespace: 'x,y' });
+  await mem.add('garden of x alone', { namespace: 'x' });
+  await mem.add('garden of y alone', { namespace: 'y' });
+  await mem.add('garden of the writer', { namespace: 'w' });
+  await mem.close();
+  const seen = async (args: string[]): Promise<string[]> => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, '--db', db, '--embedder', 'none', 'mcp', '--namespace', 'w', ...args],
+      stderr: 'pipe',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
+    const c = new Client({ name: 'mnemolite-test', version: '1.0.0' });
+    await c.connect(transport);
+    try {
+      const r = (await c.callTool({ name: 'memory_recall', arguments: { query: 'garden', limit: 20, minRelevance: 0 } })) as CallToolResult;
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      return [...new Set((r.structuredContent as { hits: { namespace: string }[] }).hits.map((h) => h.namespace))].sort();
+    } finally {
+      await c.close();
+    }
+  };
+  assert.deepEqual(await seen(['--read-scope', 'x,y']), ['x', 'y'], 'one value: names separated by commas, as before');
+  assert.deepEqual(await seen(['--read-scope', 'x,y', '--read-scope', 'w']), ['w', 'x,y'], 'repeated: each value literally');
+});

@@ -1,7 +1,7 @@
 /** The SQLite file's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 7. */
 import { nextProfileVersion, oldestKeptVersion } from '../lifecycle/profile.js';
 import type { Store } from '../store/store.js';
-import type { ProfileRow } from '../types/profile.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 
 /** The current version of a namespace's profile, if any. */
 export function profileGet(store: Store, namespace: string): ProfileRow | undefined {
@@ -36,4 +36,27 @@ export function profileHistory(store: Store, namespace: string, offset: number, 
 /** Erase a namespace's profile with its versions (inside the erase transaction); returns how many versions went. */
 export function profileErase(store: Store, namespace: string): number {
   return store.stmt('DELETE FROM profiles WHERE namespace = ?').run(namespace).changes;
+}
+
+/** Every kept version of one namespace's profile (undefined: of all), by namespace then version. */
+export function profileExport(store: Store, namespace: string | undefined): NamespacedProfileRow[] {
+  return store.read('read the profiles', () =>
+    namespace === undefined
+      ? (store.stmt('SELECT namespace, version, content, saved_at FROM profiles ORDER BY namespace, version').all() as NamespacedProfileRow[])
+      : (store
+          .stmt('SELECT namespace, version, content, saved_at FROM profiles WHERE namespace = ? ORDER BY version')
+          .all(namespace) as NamespacedProfileRow[]),
+  );
+}
+
+/** Write an imported profile's versions as they are, in one IMMEDIATE transaction (see `Backend.profileImport`). */
+export function profileImport(store: Store, namespace: string, rows: ProfileRow[], onConflict: 'skip' | 'replace'): 'imported' | 'replaced' | 'skipped' {
+  return store.write('import a profile', () => {
+    const had = store.stmt('SELECT count(*) FROM profiles WHERE namespace = ?').pluck().get(namespace) as number;
+    if (had && onConflict === 'skip') return 'skipped';
+    if (had) store.stmt('DELETE FROM profiles WHERE namespace = ?').run(namespace);
+    const ins = store.stmt('INSERT INTO profiles(namespace, version, content, saved_at) VALUES (?, ?, ?, ?)');
+    for (const r of rows) ins.run(namespace, r.version, r.content, r.saved_at);
+    return had ? 'replaced' : 'imported';
+  });
 }

@@ -18,8 +18,8 @@ import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
 import { prune as pruneExpired } from '../store/prune.js';
 import { Store } from '../store/store.js';
 import { eraseMemory, eraseNamespace } from './sqlite-erase.js';
-import { profileGet, profileHistory, profileSet } from './profile.js';
-import type { ProfileRow } from '../types/profile.js';
+import { profileExport, profileGet, profileHistory, profileImport, profileSet } from './profile.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import { setLifecycle, updateLifecycle, writeMemory, type NearContext } from '../store/write.js';
 import type { ConnectionOptions } from '../store/connection.js';
 import type { AddResult } from '../types/memory.js';
@@ -249,6 +249,21 @@ export class SqliteBackend implements Backend {
 
   async profileHistory(namespace: string, offset: number, limit: number): Promise<{ rows: ProfileRow[]; total: number }> {
     return profileHistory(this.store, namespace, offset, limit);
+  }
+
+  async profileExport(namespace: string | undefined): Promise<NamespacedProfileRow[]> {
+    return profileExport(this.store, namespace);
+  }
+
+  profileExportSync(namespace: string | undefined): NamespacedProfileRow[] {
+    return profileExport(this.store, namespace);
+  }
+
+  async profileImport(namespace: string, rows: ProfileRow[], onConflict: 'skip' | 'replace'): Promise<'imported' | 'replaced' | 'skipped'> {
+    const r = profileImport(this.store, namespace, rows, onConflict);
+    // Replaced versions leave no copy in the WAL either.
+    if (r === 'replaced') this.store.checkpoint(this.checkpointWaitMs);
+    return r;
   }
 
   async importBatch(

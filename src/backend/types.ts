@@ -9,7 +9,7 @@
  */
 import type { HistorySource } from '../lifecycle/history.js';
 import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
-import type { ProfileRow } from '../types/profile.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import type { AddResult } from '../types/memory.js';
 import type { ParsedAdd, ParsedUpdate } from '../validate.js';
@@ -186,6 +186,15 @@ export interface Backend extends RankSource, HistorySource {
   profileSet(namespace: string, content: string, expected: number | undefined, nowIso: string): Promise<ProfileRow>;
   /** A page of a profile's versions, newest first, with how many are kept. */
   profileHistory(namespace: string, offset: number, limit: number): Promise<{ rows: ProfileRow[]; total: number }>;
+  /** Every kept profile version of one namespace (undefined: of all), by namespace then version (for an export). */
+  profileExport(namespace: string | undefined): Promise<NamespacedProfileRow[]>;
+  /** The same synchronously, for stores that can (the SQLite file). */
+  profileExportSync?(namespace: string | undefined): NamespacedProfileRow[];
+  /**
+   * Write an imported profile's versions as they are (numbers and times kept), in one transaction:
+   * `skip` leaves a namespace that already has a profile alone, `replace` drops its versions first.
+   */
+  profileImport(namespace: string, rows: ProfileRow[], onConflict: 'skip' | 'replace'): Promise<'imported' | 'replaced' | 'skipped'>;
 
   getById(id: string): Promise<MemoryRow | undefined>;
   list(f: RowFilter, limit: number, offset: number, order: 'asc' | 'desc'): Promise<MemoryRow[]>;

@@ -42,11 +42,15 @@ export function memoriesTable(rows: MemoryRecord[]): string {
   );
 }
 
-/** Table of recall hits with per-leg ranks. */
+/**
+ * Table of recall hits with per-leg ranks. With `--before/--after`, the turns around a hit follow
+ * its row in order (before, then after), marked `·` as context, with a note saying so.
+ */
 export function hitsTable(hits: RecallHit[]): string {
-  return table(
-    ['#', 'score', 'rel', 'kw', 'vec', 'id', 'happened', 'content'],
-    hits.map((h, i) => [
+  const when = (m: MemoryRecord): string => (m.eventAt ?? m.createdAt).toISOString().slice(0, 10);
+  const around = (m: MemoryRecord, side: string): string[] => ['', '', '', '', '', m.id.slice(0, 13), when(m), `  · ${side}: ${m.content}`];
+  const rows = hits.flatMap((h, i) => [
+    [
       String(i + 1),
       h.score.toFixed(4),
       h.relevance.toFixed(2),
@@ -54,10 +58,14 @@ export function hitsTable(hits: RecallHit[]): string {
       h.vectorRank ? String(h.vectorRank) : '-',
       h.id.slice(0, 13),
       // When it happened: the event date, else the creation date.
-      (h.eventAt ?? h.createdAt).toISOString().slice(0, 10),
+      when(h),
       h.content,
-    ]),
-  );
+    ],
+    ...(h.neighbours?.before ?? []).map((m) => around(m, 'before')),
+    ...(h.neighbours?.after ?? []).map((m) => around(m, 'after')),
+  ]);
+  const t = table(['#', 'score', 'rel', 'kw', 'vec', 'id', 'happened', 'content'], rows);
+  return rows.length > hits.length ? `${t}\n(· rows: the turns before and after the hit above in its session, context, not matches)` : t;
 }
 
 /** One memory in full. */

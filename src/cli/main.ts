@@ -17,7 +17,7 @@ import { registerMcp } from './mcp-command.js';
 import { hitsTable, memoriesTable, memoryDetail, statsText, visible } from './format.js';
 import { registerServe } from './serve-command.js';
 import { removeCreatedOnFailure } from './new-file.js';
-import { registerMigrate } from './migrate.js';
+import { profilesText, registerMigrate } from './migrate.js';
 import { registerProfile } from './profile.js';
 import { storeOptions } from './store-options.js';
 import { progressBar } from './progress.js';
@@ -158,9 +158,26 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function filterFlags(c: Command): Command {
-  return c
-    .option('-n, --namespace <ns>', 'namespace')
+/**
+ * The namespace flags of recall, list and count: `-n` repeated covers several namespaces; each
+ * value is one name taken literally (a comma is part of it) or a prefix such as `user-1/*`.
+ */
+function scopeFlag(c: Command, what: string): Command {
+  return c.option(
+    '-n, --namespace <ns>',
+    `${what}; repeat it for several (-n alice -n bob), or a prefix such as "user-1/*" (one name per flag: commas are part of a name)`,
+    collect,
+  );
+}
+
+/** Repeated `-n` values as the library takes them: one name (or prefix) as it is, several as a list. */
+function scopeOf(v: string | string[] | undefined): string | string[] | undefined {
+  if (v === undefined || typeof v === 'string') return v;
+  return v.length === 1 ? v[0] : v;
+}
+
+function filterFlags(c: Command, scope?: string): Command {
+  return (scope ? scopeFlag(c, scope) : c.option('-n, --namespace <ns>', 'namespace'))
     .option('--category <c>', 'only this category')
     .option('--session <id>', 'only this session id')
     .option('--since <date>', 'happened at or after (ISO 8601; event time, else creation time; see --time-field)')
@@ -175,7 +192,8 @@ function filterFlags(c: Command): Command {
 }
 
 interface FilterOpts {
-  namespace?: string;
+  /** One namespace, or (recall, list, count) the values of a repeated -n. */
+  namespace?: string | string[];
   category?: string;
   session?: string;
   since?: string;
@@ -185,7 +203,7 @@ interface FilterOpts {
 }
 function filterFrom(o: FilterOpts, defaultNs?: string): Record<string, unknown> {
   const f: Record<string, unknown> = {};
-  const ns = o.namespace ?? defaultNs;
+  const ns = scopeOf(o.namespace) ?? defaultNs;
   if (ns !== undefined) f.namespace = ns;
   if (o.category !== undefined) f.category = o.category;
   if (o.session !== undefined) f.sessionId = o.session;
@@ -271,7 +289,7 @@ export function buildProgram(): Command {
       },
     );
 
-  relevanceFlags(recallLifecycleFlags(filterFlags(program.command('recall'))))
+  relevanceFlags(recallLifecycleFlags(filterFlags(program.command('recall'), 'namespace (default "default"; "*" searches all)')))
     .description('find memories relevant to a query')
     .argument('<query...>', 'what to look for')
     .addOption(new Option('-m, --mode <mode>', 'hybrid, keyword or vector').choices(['hybrid', 'keyword', 'vector']))
@@ -281,6 +299,8 @@ export function buildProgram(): Command {
     .option('--vector-weight <w>', 'relative weight of the vector leg (default 1)', Number)
     .option('--rrf-k <k>', 'RRF constant k (with --fusion rrf)', Number)
     .option('--exact', 'exact vector scan')
+    .option('--before <n>', 'also show up to N turns before each hit in its session (0-20), as context', int('--before'))
+    .option('--after <n>', 'also show up to N turns after each hit in its session (0-20), as context', int('--after'))
     .action(
       async (
         words: string[],
@@ -294,6 +314,8 @@ export function buildProgram(): Command {
             fusion?: 'adaptive' | 'convex' | 'rrf';
             keywordWeight?: number;
             vectorWeight?: number;
+            before?: number;
+            after?: number;
           },
         cmd: Command,
       ) => {
@@ -315,6 +337,9 @@ export function buildProgram(): Command {
                   }
                 : {}),
               ...(o.exact ? { exact: true } : {}),
+              ...(o.before !== undefined || o.after !== undefined
+                ? { neighbours: { ...(o.before !== undefined ? { before: o.before } : {}), ...(o.after !== undefined ? { after: o.after } : {}) } }
+                : {}),
               ...recallLifecycleOptions(o),
               ...relevanceOptions(o),
             };
@@ -357,7 +382,7 @@ export function buildProgram(): Command {
       );
     });
 
-  filterFlags(program.command('list'))
+  filterFlags(program.command('list'), 'namespace (default: all)')
     .description('list memories, newest first (all namespaces unless --namespace)')
     .option('-l, --limit <n>', 'maximum rows', int('--limit'), 50)
     .option('--offset <n>', 'rows to skip', int('--offset'), 0)
@@ -376,6 +401,21 @@ export function buildProgram(): Command {
           });
           if (g.json) json(rows);
           else out(memoriesTable(rows));
+        },
+        { readonly: true },
+      );
+    });
+
+  filterFlags(program.command('count'), 'namespace (default: all)')
+    .description('count memories (all namespaces unless --namespace)')
+    .option('--include-expired', 'include expired memories not pruned yet')
+    .action(async (o: FilterOpts & { includeExpired?: boolean }, cmd: Command) => {
+      await withMemory(
+        cmd,
+        async (m, g) => {
+          const n = await m.count({ ...filterFrom(o, '*'), ...(o.includeExpired ? { includeExpired: true } : {}) });
+          if (g.json) json({ count: n });
+          else out(String(n));
         },
         { readonly: true },
       );
@@ -467,7 +507,8 @@ export function buildProgram(): Command {
     .description('write memories as JSON Lines (to FILE or stdout)')
     .argument('[file]', 'output file (default stdout)')
     .option('--vectors', 'include vectors')
-    .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean }, cmd: Command) => {
+    .option('--no-profiles', "leave out the namespaces' profiles (working memory, written after the memories with their versions)")
+    .action(async (file: string | undefined, o: FilterOpts & { vectors?: boolean; profiles: boolean }, cmd: Command) => {
       if (file && file !== '-' && existsSync(file))
         throw new MnemoliteError('INVALID_INPUT', `${file} already exists. Choose a new file; export never overwrites.`);
       await withMemory(
@@ -495,10 +536,12 @@ export function buildProgram(): Command {
             });
           const failed = (): Error | undefined => (toStdout ? stdoutFailure() : fileError);
           let n = 0;
-          for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}) })) {
+          let profiles = 0;
+          for await (const rec of m.export({ ...filterFrom(o, '*'), ...(o.vectors ? { vectors: true } : {}), profiles: o.profiles })) {
             if (failed()) break;
             if (!stream.write(`${JSON.stringify(rec)}\n`)) await drained(stream);
-            n++;
+            if ('kind' in rec) profiles++;
+            else n++;
           }
           if (toStdout) {
             // Every line must have reached stdout's file or pipe: a full disk fails the export.
@@ -517,7 +560,7 @@ export function buildProgram(): Command {
               'STORAGE',
               `Writing ${file} failed (${fileError.message}); the export is incomplete. Check free space and permissions, then export again to a new file.`,
             );
-          process.stderr.write(`exported ${n} memories to ${file}\n`);
+          process.stderr.write(`exported ${n} memories${profiles ? ` and ${profiles} ${profiles === 1 ? 'profile' : 'profiles'}` : ''} to ${file}\n`);
         },
         { readonly: true },
       );
@@ -575,7 +618,7 @@ export function buildProgram(): Command {
       });
       bar.stop();
       if (g.json) json(r);
-      else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}`);
+      else out(`imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}${profilesText(r.profiles)}`);
     });
   }
 

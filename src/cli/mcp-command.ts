@@ -8,7 +8,18 @@ interface McpFlags {
   namespace: string;
   session?: string;
   readOnly?: boolean;
-  readScope?: string;
+  readScope?: string[];
+}
+
+/**
+ * `--read-scope` values: given once, a prefix (`user-1/*`) or names separated by commas (as
+ * before); given several times, each value is one name taken literally, as `-n` of recall, list
+ * and count, so a name holding a comma stays addressable.
+ */
+export function readScopeOf(values: string[]): string | string[] {
+  if (values.length > 1) return values;
+  const v = values[0]!;
+  return v.endsWith('*') ? v : v.split(',');
 }
 
 /** Keep stdout for the protocol: anything a library prints with console.log/info/debug goes to stderr. */
@@ -30,7 +41,8 @@ export function registerMcp(program: Command): void {
     .option('--session <id>', 'session id recorded on stored memories')
     .option(
       '--read-scope <prefix*|ns,ns>',
-      'what recall, list and get read, when wider than --namespace: a prefix such as "user-1/*" or names separated by commas',
+      'what recall, list and get read, when wider than --namespace: a prefix such as "user-1/*", names separated by commas, or the flag repeated (one name each, commas kept)',
+      (v: string, acc: string[] = []) => [...acc, v],
     )
     .option('--read-only', `offer only the read tools: ${MEMORY_TOOL_NAMES.filter((n) => !WRITE_TOOLS.has(n)).join(', ')}`)
     .option('--min-relevance <r>', 'relevance threshold of memory_recall and memory_context (0 to 1, default 0.5)', Number)
@@ -48,7 +60,7 @@ export function registerMcp(program: Command): void {
           namespace: o.namespace,
           ...(o.session !== undefined ? { sessionId: o.session } : {}),
           ...(o.readOnly ? { readOnly: true } : {}),
-          ...(o.readScope !== undefined ? { readScope: o.readScope.endsWith('*') ? o.readScope : o.readScope.split(',') } : {}),
+          ...(o.readScope !== undefined ? { readScope: readScopeOf(o.readScope) } : {}),
           ...(o.minRelevance !== undefined ? { minRelevance: o.minRelevance } : {}),
           bestMatch: o.bestMatch,
         });

@@ -13,6 +13,11 @@ interface MigrateFlags {
   toSchema?: string;
 }
 
+/** `; profiles: imported 1, …` when profiles moved too (shared by import and migrate). */
+export function profilesText(p: { imported: number; replaced: number; skipped: number } | undefined): string {
+  return p ? `; profiles: imported ${p.imported}, replaced ${p.replaced}, skipped ${p.skipped}` : '';
+}
+
 /** Register `mnemolite migrate --from A --to B`: copy every memory between a file and PostgreSQL. */
 export function registerMigrate(program: Command): void {
   program
@@ -58,7 +63,7 @@ export function registerMigrate(program: Command): void {
         if (g.json) process.stdout.write(`${JSON.stringify({ from: from.path, to: to.path, ...r }, null, 2)}\n`);
         else
           process.stdout.write(
-            `migrated ${r.total} memories from ${from.path} to ${to.path}: imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}\n`,
+            `migrated ${r.total} memories from ${from.path} to ${to.path}: imported ${r.imported}, replaced ${r.replaced}, skipped ${r.skipped}${profilesText(r.profiles)}\n`,
           );
       } finally {
         await to?.close();

@@ -430,7 +430,7 @@ export function apiRoutes(mem: Memory, version: string): RouteDef[] {
       async handler({ principal }) {
         // Filtered here, so a caller learns only the names inside its own grant.
         const inUse = Object.keys((await mem.stats({ namespace: ALL })).namespaces).filter((n) => allows(principal.namespaces, n));
-        return { auth: principal.via, namespaces: principal.namespaces, namespacesInUse: inUse.sort() };
+        return { auth: principal.via, namespaces: principal.namespaces, namespacesInUse: inUse.sort(), readOnly: mem.readonly };
       },
     }),
     route({

@@ -405,6 +405,7 @@ export const MeResult = z.object({
   namespacesInUse: z
     .array(z.string())
     .describe('The namespaces holding memories that this caller may use, sorted (a prefix* grant cannot be listed otherwise)'),
+  readOnly: z.boolean().describe('true when the server opened the store read-only: every write answers 409'),
 });
 export const HealthResult = z.object({ ok: z.literal(true), version: z.string() });
 

@@ -32,7 +32,9 @@ import type {
   ScopedFilter,
   Stats,
   UpdateInput,
+  ExportRecord,
 } from '../types/memory.js';
+import type { ProfileExportRecord } from '../types/profile.js';
 import type { RowFilter } from '../types/rows.js';
 import type { MemoryRow } from '../types/rows.js';
 import {
@@ -429,14 +431,19 @@ export class Memory {
    * Stream memories as plain records (for JSON Lines). Namespace defaults to `"*"` (all).
    * Iterate with `for await` (any store) or plain `for` (the SQLite file only).
    */
-  export(options: ExportOptions = {}): MemoryExport {
+  export(options?: ExportOptions & { profiles?: false }): MemoryExport;
+  /** With `profiles: true`: the memories, then one {@link ProfileExportRecord} per namespace that has a profile. */
+  export(options: ExportOptions & { profiles: true }): MemoryExport<ExportRecord | ProfileExportRecord>;
+  export(options: ExportOptions): MemoryExport<ExportRecord | ProfileExportRecord>;
+  export(options: ExportOptions = {}): MemoryExport<ExportRecord | ProfileExportRecord> {
     this.live();
     return exportMemories(this.backend, options);
   }
 
   /**
    * Import records from {@link Memory.export} (any iterable, e.g. parsed JSON Lines), keeping ids
-   * and timestamps. Vectors are reused when they come from the current model, else re-embedded.
+   * and timestamps; profile records (`kind: "profile"`) restore a namespace's profile with its
+   * versions (`onConflict` decides over a namespace that already has one). Vectors are reused when they come from the current model, else re-embedded.
    */
   async import(records: Iterable<unknown> | AsyncIterable<unknown>, options: ImportOptions = {}): Promise<ImportResult> {
     this.writable();

@@ -1,6 +1,7 @@
 /** migrateMemories: copy every memory of one store into another (a file into PostgreSQL, or back). */
 import { invalid } from '../errors.js';
 import type { ExportRecord } from '../types/memory.js';
+import type { ProfileExportRecord } from '../types/profile.js';
 import { Memory } from './memory.js';
 import type { ImportResult } from './transfer.js';
 
@@ -23,7 +24,8 @@ export interface MigrateResult extends ImportResult {
 /**
  * Copy every memory of `from` into `to` (a file into PostgreSQL, or back): ids, timestamps,
  * metadata, lifecycle fields and vectors, streamed in batches. Vectors are reused when both sides
- * use the same embedding model, else re-embedded by `to`'s embedder. History (previous contents)
+ * use the same embedding model, else re-embedded by `to`'s embedder. Each namespace's profile
+ * (working memory) comes along with its kept versions. History (previous contents of memories)
  * is not copied.
  */
 export async function migrateMemories(from: Memory, to: Memory, options: MigrateOptions = {}): Promise<MigrateResult> {
@@ -36,18 +38,25 @@ export async function migrateMemories(from: Memory, to: Memory, options: Migrate
   const s = await from.stats();
   const total = s.memories + s.expired;
   const res: MigrateResult = { imported: 0, replaced: 0, skipped: 0, total };
-  let batch: ExportRecord[] = [];
+  let batch: (ExportRecord | ProfileExportRecord)[] = [];
   const flush = async (): Promise<void> => {
     if (!batch.length) return;
     const r = await to.import(batch, { batchSize, onConflict: options.onConflict ?? 'skip' });
     res.imported += r.imported;
     res.replaced += r.replaced;
     res.skipped += r.skipped;
+    if (r.profiles) {
+      res.profiles ??= { imported: 0, replaced: 0, skipped: 0 };
+      const p = res.profiles;
+      p.imported += r.profiles.imported;
+      p.replaced += r.profiles.replaced;
+      p.skipped += r.profiles.skipped;
+    }
     batch = [];
     options.onProgress?.(res.imported + res.replaced + res.skipped, total);
   };
   options.onProgress?.(0, total);
-  for await (const rec of from.export({ vectors: true })) {
+  for await (const rec of from.export({ vectors: true, profiles: true })) {
     batch.push(rec);
     if (batch.length >= batchSize) await flush();
   }

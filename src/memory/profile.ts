@@ -22,7 +22,7 @@ function options(v: unknown, allowed: readonly string[], what: string): Record<s
 }
 
 /** One concrete namespace (the default when none is given); never `"*"`. */
-function profileNamespace(ns: unknown): string {
+export function profileNamespace(ns: unknown): string {
   const n = namespaceFor('add', parseScope(ns === undefined ? {} : { namespace: ns }).namespace);
   if (n === ALL_NAMESPACES) throw invalid('A profile belongs to one namespace, not "*". Name the namespace.', { field: 'namespace' });
   return n;

@@ -13,6 +13,8 @@ import { checkDuplicateIds, checkKnownFields } from './import-checks.js';
 import { DEFAULT_NAMESPACE, MAX_CONTEXT_WINDOW, checkContent, checkId, parseAdd, parseList, toRowFilter, type ParsedAdd } from '../validate.js';
 import { storedContext, storedMetadata } from '../backend/records.js';
 import { contextVectorsOf, meanVector } from '../lifecycle/context.js';
+import type { ProfileExportRecord } from '../types/profile.js';
+import { checkProfileRecord, isProfileRecord, profileRecords, type ParsedProfileRecord } from './profile-transfer.js';
 
 /** Options for {@link Memory.export}. */
 export interface ExportOptions extends Filter {
@@ -20,6 +22,12 @@ export interface ExportOptions extends Filter {
   vectors?: boolean;
   /** Include expired memories not yet pruned (default true: an export is a backup). */
   includeExpired?: boolean;
+  /**
+   * Also write each exported namespace's profile (working memory) with its kept versions, one
+   * {@link ProfileExportRecord} per namespace after the memories (default false; the CLI's export
+   * turns it on). Only the namespace filter applies to profiles.
+   */
+  profiles?: boolean;
 }
 
 /** Options for {@link Memory.import}. */
@@ -37,10 +45,15 @@ export interface ImportResult {
   imported: number;
   replaced: number;
   skipped: number;
+  /** Profiles (one per namespace) written, replaced or left alone; present when the records held any. */
+  profiles?: { imported: number; replaced: number; skipped: number };
 }
 
-/** What {@link Memory.export} returns: iterate with `for await` (any store) or `for` (the SQLite file). */
-export interface MemoryExport extends AsyncIterable<ExportRecord>, Iterable<ExportRecord> {}
+/**
+ * What {@link Memory.export} returns: iterate with `for await` (any store) or `for` (the SQLite
+ * file). Memory records, then (with `profiles: true`) profile records.
+ */
+export interface MemoryExport<R = ExportRecord> extends AsyncIterable<R>, Iterable<R> {}
 
 function exportRecord(r: ExportRow): ExportRecord {
   const rec: ExportRecord = {
@@ -78,19 +91,22 @@ export interface ImportTarget {
 }
 
 /** The records of `backend` matching `options` ({@link Memory.export}). */
-export function exportMemories(backend: Backend, options: ExportOptions): MemoryExport {
-  const { vectors, ...filter } = options ?? {};
+export function exportMemories(backend: Backend, options: ExportOptions): MemoryExport<ExportRecord | ProfileExportRecord> {
+  const { vectors, profiles, ...filter } = options ?? {};
+  if (profiles !== undefined && typeof profiles !== 'boolean') throw invalid('export: profiles must be true or false.', { field: 'profiles' });
   const f = toRowFilter('export', parseList({ includeExpired: true, ...filter }));
   const withVectors = vectors === true;
   return {
     [Symbol.asyncIterator]: async function* () {
       for await (const r of backend.exportRows(f, withVectors)) yield exportRecord(r);
+      if (profiles) yield* profileRecords(await backend.profileExport(f.namespace));
     },
     [Symbol.iterator]: function* () {
-      if (!backend.exportRowsSync) {
+      if (!backend.exportRowsSync || !backend.profileExportSync) {
         throw new MnemoliteError('UNSUPPORTED', `Export from ${backend.kind} is asynchronous: iterate it with "for await (const record of memory.export())".`);
       }
       for (const r of backend.exportRowsSync(f, withVectors)) yield exportRecord(r);
+      if (profiles) yield* profileRecords(backend.profileExportSync(f.namespace));
     },
   };
 }
@@ -109,8 +125,19 @@ export async function importRecords(m: ImportTarget, records: Iterable<unknown> 
   const res: ImportResult = { imported: 0, replaced: 0, skipped: 0 };
   // Validate everything before writing anything: a bad record on line 10,000 must not leave a half import.
   const all: ExportRecord[] = [];
+  const profiles: ParsedProfileRecord[] = [];
   let line = 0;
-  for await (const rec of records as AsyncIterable<unknown>) all.push(checkRecord(rec, ++line));
+  for await (const rec of records as AsyncIterable<unknown>) {
+    line++;
+    if (isProfileRecord(rec)) {
+      const p = checkProfileRecord(rec as Record<string, unknown>, line);
+      if (profiles.some((q) => q.namespace === p.namespace))
+        throw invalid(`import record ${line}: a second profile of namespace "${p.namespace}"; a file holds one per namespace. Nothing was imported.`, {
+          record: line,
+        });
+      profiles.push(p);
+    } else all.push(checkRecord(rec, line));
+  }
   checkDuplicateIds(all.map((r) => r.id));
   await checkNamespaces(m.backend, all, onConflict);
   // Embed everything before writing anything, too: a model failure on record 10,000 must not leave a half import.
@@ -118,6 +145,14 @@ export async function importRecords(m: ImportTarget, records: Iterable<unknown> 
   for (let i = 0; i < all.length; i += batchSize) {
     await importBatch(m, all.slice(i, i + batchSize), blobs.slice(i, i + batchSize), onConflict, res);
     options.onProgress?.(res.imported + res.replaced + res.skipped);
+  }
+  if (profiles.length) {
+    const counts = { imported: 0, replaced: 0, skipped: 0 };
+    for (const p of profiles) {
+      m.live();
+      counts[await m.backend.profileImport(p.namespace, p.rows, onConflict)]++;
+    }
+    res.profiles = counts;
   }
   return res;
 }

@@ -30,7 +30,7 @@ import { parseVector } from './sql.js';
 import type { PgStore } from './store.js';
 import * as erasing from './erase.js';
 import * as profiles from './profile.js';
-import type { ProfileRow } from '../types/profile.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import * as write from './write.js';
 
 const CACHE_MAX_ROWS = 20_000;
@@ -196,6 +196,14 @@ export class PostgresBackend implements Backend, PgStore {
 
   profileHistory(namespace: string, offset: number, limit: number): Promise<{ rows: ProfileRow[]; total: number }> {
     return profiles.profileHistory(this, namespace, offset, limit);
+  }
+
+  profileExport(namespace: string | undefined): Promise<NamespacedProfileRow[]> {
+    return profiles.profileExport(this, namespace);
+  }
+
+  profileImport(namespace: string, rows: ProfileRow[], onConflict: 'skip' | 'replace'): Promise<'imported' | 'replaced' | 'skipped'> {
+    return profiles.profileImport(this, namespace, rows, onConflict);
   }
 
   importBatch(items: ImportItem[], model: string | null, onConflict: 'skip' | 'replace'): Promise<{ imported: number; replaced: number; skipped: number }> {

@@ -1,6 +1,6 @@
 /** PostgreSQL's working memory (src/lifecycle/profile.ts): the `profiles` table of schema 8. */
 import { nextProfileVersion, oldestKeptVersion } from '../lifecycle/profile.js';
-import type { ProfileRow } from '../types/profile.js';
+import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import type { PgStore } from './store.js';
 
 const COLS = `version, content, to_char(saved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS saved_at`;
@@ -47,4 +47,31 @@ export async function profileHistory(pg: PgStore, namespace: string, offset: num
   );
   const [n] = await pg.db.query<{ n: number }>('read a profile history', 'SELECT count(*)::int AS n FROM profiles WHERE namespace = $1', [namespace]);
   return { rows, total: n?.n ?? 0 };
+}
+
+/** Every kept version of one namespace's profile (undefined: of all), by namespace then version. */
+export function profileExport(pg: PgStore, namespace: string | undefined): Promise<NamespacedProfileRow[]> {
+  return namespace === undefined
+    ? pg.db.query<NamespacedProfileRow>('read the profiles', `SELECT namespace, ${COLS} FROM profiles ORDER BY namespace COLLATE "C", version`, [])
+    : pg.db.query<NamespacedProfileRow>('read the profiles', `SELECT namespace, ${COLS} FROM profiles WHERE namespace = $1 ORDER BY version`, [namespace]);
+}
+
+/** Write an imported profile's versions as they are, in one transaction (see `Backend.profileImport`). */
+export async function profileImport(
+  pg: PgStore,
+  namespace: string,
+  rows: ProfileRow[],
+  onConflict: 'skip' | 'replace',
+): Promise<'imported' | 'replaced' | 'skipped'> {
+  return pg.db.tx('import a profile', async (q) => {
+    // Two imports of one namespace's profile run one after the other (the second then sees the first).
+    await q('SELECT pg_advisory_xact_lock(hashtext($1))', [`mnemolite-profile:${namespace}`]);
+    const [cur] = await q<{ n: number }>('SELECT count(*)::int AS n FROM profiles WHERE namespace = $1', [namespace]);
+    const had = (cur?.n ?? 0) > 0;
+    if (had && onConflict === 'skip') return 'skipped';
+    if (had) await q('DELETE FROM profiles WHERE namespace = $1', [namespace]);
+    for (const r of rows)
+      await q('INSERT INTO profiles(namespace, version, content, saved_at) VALUES ($1, $2, $3, $4)', [namespace, r.version, r.content, r.saved_at]);
+    return had ? 'replaced' : 'imported';
+  });
 }

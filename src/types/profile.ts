@@ -60,3 +60,20 @@ export interface ProfileRow {
   content: string;
   saved_at: string;
 }
+
+/** A stored version with its namespace, as the stores list them for an export. */
+export interface NamespacedProfileRow extends ProfileRow {
+  namespace: string;
+}
+
+/**
+ * A profile in an export (one JSON Lines record, after the memories): a namespace's kept
+ * versions, oldest first. Told apart from a memory record by `kind`; memory records have none,
+ * so files written before profiles were exported import as they did.
+ */
+export interface ProfileExportRecord {
+  kind: 'profile';
+  namespace: string;
+  /** Every kept version, oldest first; the last is the current profile. */
+  versions: { version: number; content: string; savedAt: string }[];
+}

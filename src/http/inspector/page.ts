@@ -50,6 +50,16 @@ export const INSPECTOR_HTML = `<!doctype html>
   </div>
 </form>
 
+<section id="profile" class="profile" aria-labelledby="profile-title" hidden>
+  <div class="profile-head">
+    <h2 id="profile-title">Profile <span class="mono" id="profile-ns"></span></h2>
+    <span class="muted" id="profile-meta"></span>
+    <button type="button" id="profile-edit" class="small" hidden>Edit profile</button>
+  </div>
+  <p class="muted profile-note">Working memory: the always-current document at the top of context() for this namespace.</p>
+  <pre id="profile-content" class="profile-text"></pre>
+</section>
+
 <div id="status" class="status" role="status" aria-live="polite"></div>
 <p id="legend" class="legend" hidden>
   <b>Score</b>: fused score, 0 to 1 (adaptive fusion of the two legs; in keyword or vector mode, that leg's own score).
@@ -95,6 +105,19 @@ export const INSPECTOR_HTML = `<!doctype html>
     <div class="actions">
       <button type="button" id="delete-cancel">Cancel</button>
       <button type="submit" id="delete-confirm" class="danger">Delete</button>
+    </div>
+  </form>
+</dialog>
+
+<dialog id="profile-dialog" aria-labelledby="profile-dialog-title">
+  <form method="dialog" id="profile-form">
+    <h2 id="profile-dialog-title">Edit profile</h2>
+    <p class="muted mono" id="profile-dialog-ns"></p>
+    <label>Profile (Markdown, at most 8192 bytes; empty clears it) <textarea id="profile-input" rows="10" class="mono"></textarea></label>
+    <p class="error" id="profile-error" role="alert"></p>
+    <div class="actions">
+      <button type="button" id="profile-cancel">Cancel</button>
+      <button type="submit" id="profile-save" class="primary">Save profile</button>
     </div>
   </form>
 </dialog>
@@ -184,5 +207,12 @@ dialog .grid3 { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px;
 dialog .actions { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
 dialog blockquote { margin: 10px 0; padding: 8px 12px; border-left: 3px solid var(--danger); background: #fdf3f2; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 12em; overflow: auto; }
 .error { color: var(--danger); min-height: 1em; margin: 8px 0 0; }
+.profile { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; margin: 12px 0 0; }
+.profile-head { display: flex; align-items: baseline; gap: 12px; }
+.profile-head h2 { margin: 0; font-size: 15px; }
+.profile-head button { margin-left: auto; }
+.profile-note { margin: 2px 0 6px; font-size: 12px; }
+.profile-text { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16em; overflow: auto; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+.profile-text.empty { color: var(--muted); font-style: italic; font-family: inherit; }
 @media (max-width: 900px) { .stats { grid-template-columns: repeat(2, 1fr); } .results td.content { width: auto; } }
 `;

@@ -17,7 +17,8 @@ export const INSPECTOR_JS = String.raw`
     total: 0,
     rows: [],
     editing: null,
-    deleting: null
+    deleting: null,
+    profile: null       // the selected namespace's profile, as GET /api/namespaces/{ns}/profile returns it
   };
 
   function $(id) { return document.getElementById(id); }
@@ -308,6 +309,65 @@ export const INSPECTOR_JS = String.raw`
     return Promise.resolve(p).catch(function (e) { setStatus(e.message, true); });
   }
 
+  // ---- profile (working memory) ------------------------------------------------------------
+
+  function profilePath(ns) { return '/api/namespaces/' + encodeURIComponent(ns) + '/profile'; }
+
+  // One namespace selected: show its profile (editable unless the server is read-only); all: none.
+  async function loadProfile() {
+    var ns = $('f-namespace').value;
+    if (!ns || ns === '*') { state.profile = null; $('profile').hidden = true; return; }
+    var p = await api('GET', profilePath(ns));
+    if ($('f-namespace').value !== ns) return; // another namespace was chosen meanwhile
+    var kept = p.version ? (await api('GET', profilePath(ns) + '/history?limit=1')).total : 0;
+    state.profile = p;
+    $('profile').hidden = false;
+    $('profile-ns').textContent = ns;
+    var text = $('profile-content');
+    text.textContent = p.version && p.content ? p.content : p.version ? '(empty: cleared)' : 'No profile yet.';
+    text.className = p.version && p.content ? 'profile-text' : 'profile-text empty';
+    $('profile-meta').textContent = p.version
+      ? 'version ' + p.version + ' · updated ' + fmtDate(p.updatedAt) + ' · ' + kept + (kept === 1 ? ' version kept' : ' versions kept')
+      : '';
+    var edit = $('profile-edit');
+    edit.hidden = !!(state.me && state.me.readOnly);
+    edit.textContent = p.version ? 'Edit profile' : 'Write profile';
+  }
+
+  function openProfile() {
+    var p = state.profile;
+    if (!p) return;
+    $('profile-dialog-ns').textContent = p.namespace + ' · version ' + p.version;
+    $('profile-input').value = p.content;
+    $('profile-error').textContent = '';
+    $('profile-dialog').showModal();
+    $('profile-input').focus();
+  }
+
+  async function saveProfile(ev) {
+    ev.preventDefault();
+    var p = state.profile;
+    if (!p) return;
+    var content = $('profile-input').value;
+    if (content === p.content && p.version) { $('profile-dialog').close(); setStatus('Nothing changed.'); return; }
+    $('profile-save').disabled = true;
+    try {
+      // expectedVersion: another writer's change in between is a 409, never overwritten.
+      var saved = await api('PUT', profilePath(p.namespace), { content: content, expectedVersion: p.version });
+      $('profile-dialog').close();
+      await loadProfile();
+      setStatus('Saved the profile of ' + p.namespace + ' (version ' + saved.version + ').');
+    } catch (e) {
+      $('profile-error').textContent = e.message;
+      if (e.status === 409) {
+        await loadProfile();
+        $('profile-dialog-ns').textContent = p.namespace + ' · now version ' + state.profile.version + ': your text is kept here; save again to replace it';
+      }
+    } finally {
+      $('profile-save').disabled = false;
+    }
+  }
+
   // ---- edit & delete ------------------------------------------------------------------------
 
   function openEdit(m) {
@@ -391,6 +451,7 @@ export const INSPECTOR_JS = String.raw`
     if (state.me.namespaces !== '*') fillNamespaces([]);
     await loadStats();
     await browse();
+    await loadProfile();
   }
 
   function init() {
@@ -403,6 +464,10 @@ export const INSPECTOR_JS = String.raw`
       $(id).addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); state.offset = 0; run(state.view === 'search' ? search() : browse()); } });
       $(id).addEventListener('change', function () { state.offset = 0; run(state.view === 'search' ? search() : browse()); });
     });
+    $('f-namespace').addEventListener('change', function () { run(loadProfile()); });
+    $('profile-edit').addEventListener('click', openProfile);
+    $('profile-form').addEventListener('submit', function (e) { run(saveProfile(e)); });
+    $('profile-cancel').addEventListener('click', function () { $('profile-dialog').close(); });
     $('prev').addEventListener('click', function () { state.offset = Math.max(0, state.offset - PAGE); run(browse()); });
     $('next').addEventListener('click', function () { state.offset += PAGE; run(browse()); });
     $('edit-form').addEventListener('submit', function (e) { run(saveEdit(e)); });
