@@ -11,6 +11,7 @@ import { openMemory } from '../src/index.js';
 import { LOCAL_MODEL_ID, LocalEmbedder } from '../src/embed/local.js';
 import { DIMS, pct, realCorpus } from './data.js';
 import { PrecomputedEmbedder } from './precomputed.js';
+import { type RecallStage, stageTimer } from '../src/stage-timer.js';
 import { scratch } from './systems.js';
 
 const dir = scratch(process.argv[2]!);
@@ -31,7 +32,11 @@ const n = Math.min(120, c.queries.length);
 const recallMs: number[] = [];
 const modelMs: number[] = [];
 const overhead: number[] = [];
+const stages = new Map<RecallStage, number[]>();
+let current = new Map<RecallStage, number>();
+stageTimer.sink = (st, ms) => current.set(st, (current.get(st) ?? 0) + ms);
 for (let i = 0; i < n; i++) {
+  current = new Map();
   const q = c.queries[i]!;
   let t = performance.now();
   await local.embed([q]);
@@ -42,9 +47,13 @@ for (let i = 0; i < n; i++) {
   modelMs.push(m);
   recallMs.push(r);
   overhead.push(r - m);
+  for (const [st, ms] of current) (stages.get(st) ?? stages.set(st, []).get(st)!).push(ms);
 }
+stageTimer.sink = null;
+const stage: Record<string, number> = {};
+for (const [st, v] of stages) stage[st] = Math.round(pct(v).p50 * 1000) / 1000;
 await mem.close();
 scratch(dir);
 process.stdout.write(
-  `RESULT ${JSON.stringify({ size, ...pct(recallMs), embedP50: pct(modelMs).p50, model: pct(modelMs), overhead: pct(overhead), queries: n })}\n`,
+  `RESULT ${JSON.stringify({ size, ...pct(recallMs), embedP50: pct(modelMs).p50, model: pct(modelMs), overhead: pct(overhead), stages: stage, queries: n })}\n`,
 );

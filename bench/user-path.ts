@@ -104,7 +104,10 @@ async function query(): Promise<Record<string, unknown>> {
     await mem.recall(c.queries[i]!, { namespace: nsOf(c.targets[i]!) });
     ours.push(performance.now() - t);
     for (const [s, ms] of current) (stages.get(s) ?? stages.set(s, []).get(s)!).push(ms);
-    slow.push({ ms: ours[ours.length - 1]!, stages: Object.fromEntries([...current].filter(([, ms]) => ms >= 0.5).map(([s, ms]) => [s, Math.round(ms * 100) / 100])) });
+    slow.push({
+      ms: ours[ours.length - 1]!,
+      stages: Object.fromEntries([...current].filter(([, ms]) => ms >= 0.5).map(([s, ms]) => [s, Math.round(ms * 100) / 100])),
+    });
     t = performance.now();
     recipe(i);
     theirs.push(performance.now() - t);

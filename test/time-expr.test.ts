@@ -391,8 +391,34 @@ test('the quick exit (no digit, no anchor word) never drops a phrase the full pa
   const { readFileSync } = await import('node:fs');
   const { mayNameTime, parseUnfiltered } = await import('../src/recall/time-expr.js');
   // Every word the grammar names, plus fillers, in every case the tokenizer sees.
-  const literals = [...new Set(readFileSync(new URL('../src/recall/time-expr.ts', import.meta.url), 'utf8').match(/'[a-z]+'/g)!.map((w) => w.slice(1, -1)))];
-  const fillers = ['what', 'did', 'we', 'do', 'Anna', 'team', 'lunch', 'I', 'moved', 'Mondays', 'Jazz', 'USA', 'Today', 'and', ',', '.', '?', "Anna's", 'March’s'];
+  const literals = [
+    ...new Set(
+      readFileSync(new URL('../src/recall/time-expr.ts', import.meta.url), 'utf8')
+        .match(/'[a-z]+'/g)!
+        .map((w) => w.slice(1, -1)),
+    ),
+  ];
+  const fillers = [
+    'what',
+    'did',
+    'we',
+    'do',
+    'Anna',
+    'team',
+    'lunch',
+    'I',
+    'moved',
+    'Mondays',
+    'Jazz',
+    'USA',
+    'Today',
+    'and',
+    ',',
+    '.',
+    '?',
+    "Anna's",
+    'March’s',
+  ];
   const word = fc.oneof(
     fc.constantFrom(...literals),
     fc.constantFrom(...literals).map((w) => w[0]!.toUpperCase() + w.slice(1)),

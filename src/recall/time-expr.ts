@@ -763,14 +763,46 @@ export function parseTimeExpressions(query: string, options: ParseTimeOptions = 
  * parts of a day and the words that are windows on their own. Most questions have none, and parsing
  * them costs ~0.1 ms a recall.
  */
-const ANCHOR_RE = new RegExp(
-  `(?<![A-Za-z])(?:${[...MONTHS.keys(), ...MONTH_ABBR.keys(), ...WEEKDAYS.keys(), ...UNITS.keys(), ...SEASONS.keys(), ...PARTS.keys(), 'today', 'yesterday', 'tomorrow', 'tonight', 'recently', 'lately', 'ago', 'earlier', 'weekend'].join('|')})s?(?![A-Za-z])`,
-  'i',
-);
+const ANCHORS: ReadonlySet<string> = new Set([
+  ...MONTHS.keys(),
+  ...MONTH_ABBR.keys(),
+  ...WEEKDAYS.keys(),
+  ...UNITS.keys(),
+  ...SEASONS.keys(),
+  ...PARTS.keys(),
+  'today',
+  'yesterday',
+  'tomorrow',
+  'tonight',
+  'recently',
+  'lately',
+  'ago',
+  'earlier',
+  'weekend',
+]);
 
 /** @internal Whether `query` can name a time at all (a digit or an anchor word): the parser's quick exit. */
 export function mayNameTime(query: string): boolean {
-  return /\d/.test(query) || ANCHOR_RE.test(query);
+  if (/\d/.test(query)) return true;
+  // Each run of ASCII letters (the tokenizer's words), as written or without a plural "s".
+  for (let i = 0; i < query.length; ) {
+    if (!isLetter(query.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < query.length && isLetter(query.charCodeAt(j))) j++;
+    if (j - i <= 10) {
+      const w = query.slice(i, j).toLowerCase();
+      if (ANCHORS.has(w) || (w.endsWith('s') && ANCHORS.has(w.slice(0, -1)))) return true;
+    }
+    i = j;
+  }
+  return false;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
 /** @internal The parse without the quick exit (tests check the exit never drops a phrase this finds). */
