@@ -152,6 +152,23 @@ function checkVersions(db: Database.Database, path: string): number {
  * Refuses, without writing anything, files that are not SQLite, not mnemolite, or too new.
  */
 export function openDatabase(path: string, opts: ConnectionOptions = {}): Database.Database {
+  // Processes opening a new file together: SQLite answers BUSY at once, without its busy handler,
+  // to some steps of the first open (switching to WAL, recovering another's WAL). The whole open is
+  // retried (it writes nothing before it succeeds) until busyTimeoutMs has passed.
+  const limit = Date.now() + Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return openOnce(path, opts);
+    } catch (err) {
+      if (!(err instanceof MnemoliteError) || err.code !== 'BUSY' || Date.now() >= limit) throw err;
+      Atomics.wait(RETRY_WAIT, 0, 0, Math.min(50, 5 * attempt));
+    }
+  }
+}
+
+const RETRY_WAIT = new Int32Array(new SharedArrayBuffer(4));
+
+function openOnce(path: string, opts: ConnectionOptions): Database.Database {
   const memory = path === ':memory:';
   if (!memory) {
     checkHeader(path);
