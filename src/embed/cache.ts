@@ -6,6 +6,8 @@ import { lap, tick } from '../stage-timer.js';
 /** Texts per call to the embedder. */
 export const EMBED_BATCH = 32;
 const QUERY_LRU = 512;
+/** Query vectors a store's cache table keeps (the least recently used dropped beyond it), in both stores. */
+export const CACHE_MAX_ROWS = 20_000;
 
 /**
  * Where vectors are remembered between runs (the store: its memories and its embedding cache).

@@ -3,7 +3,7 @@
  * src/pg/open.ts, writes in src/pg/write.ts, recall's legs in src/pg/search.ts, reads in
  * src/pg/reads.ts; this class holds the connection and the embedding cache and wires them up.
  */
-import { scopedKey } from '../embed/cache.js';
+import { CACHE_MAX_ROWS, scopedKey } from '../embed/cache.js';
 import { MnemoliteError } from '../errors.js';
 import type { HistoryRow, HistoryText } from '../lifecycle/history.js';
 import type { RankMeta } from '../backend/types.js';
@@ -32,8 +32,6 @@ import * as erasing from './erase.js';
 import * as profiles from './profile.js';
 import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
 import * as write from './write.js';
-
-const CACHE_MAX_ROWS = 20_000;
 
 /** A PostgreSQL store. */
 export class PostgresBackend implements Backend, PgStore {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { scopedKey } from '../embed/cache.js';
+import { CACHE_MAX_ROWS, scopedKey } from '../embed/cache.js';
 import { statSync } from 'node:fs';
 import { whereClause } from './filter.js';
 import { MnemoliteError } from '../errors.js';
@@ -33,8 +33,7 @@ type RawRow = [
 
 /** The two keyword fields: a memory's own text, and its conversational context. */
 export type FtsField = 'content' | 'context';
-/** Query vectors the cache table keeps (least recently used dropped beyond it), trimmed every {@link CACHE_TRIM_EVERY} writes. */
-export const CACHE_MAX_ROWS = 20_000;
+/** The cache table is trimmed to CACHE_MAX_ROWS every this many query vectors written. */
 const CACHE_TRIM_EVERY = 500;
 /** Query vectors waiting for one write at most (64 × 2 kB at 512 dims). */
 export const CACHE_PENDING_MAX = 64;
