@@ -6,8 +6,10 @@
  * (`KEYWORD_EVIDENCE`, `ADAPTIVE_DEFAULTS.keywordWeight`); for each set left out, the point with the
  * best mean R@5 + R@10 + MRR over the other sets (each set weighing the same) is scored on it.
  *
- *   npx tsx eval/ranking-cv.ts [--lme-db FILE] [--locomo-db DIR] [--fusion]
- * (`--fusion`: the grid over the vector leg's normalisation range and the keyword weight instead)
+ *   npx tsx eval/ranking-cv.ts [--lme-db FILE] [--locomo-db DIR] [--fusion | --gain] [--kinds]
+ * (`--fusion`: the grid over the vector leg's normalisation range and the keyword weight instead;
+ * `--gain`: the grid over the adaptive share's coverage and margin gains; `--kinds`: one set per kind
+ * of data, LoCoMo's conversations pooled, and the profiles' reworded questions (tune half) as a fifth)
  * (the stores of eval/longmemeval.ts --db and eval/locomo.ts --db-dir are reused when given; the
  * generated sets are loaded into temporary files).
  */
@@ -24,6 +26,7 @@ import { defaultLocomoDir, loadLocomo, runLocomo } from './locomo.js';
 import { defaultLmeDir, lmeHalf, loadLme, openLme, scoreLme } from './longmemeval.js';
 import { score } from './metrics.js';
 import { loadDataset } from './relevance-kinds.js';
+import { loadProfiles, storeProfiles } from './profiles.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const arg = (n: string): string | undefined => {
@@ -38,6 +41,26 @@ interface Point {
   keywordWeight: number;
   /** The vector leg's smallest normalisation range (NORMALISATION_RANGE.vector). */
   vectorRange: number;
+  /** The adaptive share's gains (ADAPTIVE_DEFAULTS.keywordGain, vectorGain). */
+  keywordGain: number;
+  vectorGain: number;
+}
+
+/** The profiles' reworded questions of one half (eval/profiles.ts): R@5 / R@10 / MRR of the answer. */
+async function loadProfileSet(dir: string, embedder: CachingEmbedder, half: string): Promise<(mode?: 'keyword' | 'vector') => Promise<S[]>> {
+  const ps = loadProfiles().profiles.filter((p) => p.half === half);
+  const mem = await openMemory({ path: join(dir, `profiles-${half}.db`), embedder });
+  const { toData } = await storeProfiles(mem, ps);
+  return async (mode) => {
+    const out: S[] = [];
+    for (const p of ps)
+      for (const q of p.questions.filter((x) => x.kind === 'reworded')) {
+        const hits = await mem.recall(q.query, { namespace: p.id, now: q.now, limit: 10, ...(mode ? { mode } : {}) });
+        const i = hits.findIndex((h) => q.relevant.includes(toData.get(h.id)!));
+        out.push({ r5: i >= 0 && i < 5 ? 1 : 0, r10: i >= 0 ? 1 : 0, mrr: i >= 0 ? 1 / (i + 1) : 0 });
+      }
+    return out;
+  };
 }
 
 async function loadGenerated(name: string, dir: string, embedder: CachingEmbedder): Promise<(mode?: 'keyword' | 'vector') => Promise<S[]>> {
@@ -101,11 +124,14 @@ async function main(): Promise<void> {
       }
       return out;
     });
+    const kinds = process.argv.includes('--kinds');
+    if (kinds) sets.set('profiles (tune half)', await loadProfileSet(tmp, embedder, 'tune'));
     const convs = loadLocomo(defaultLocomoDir());
     const lRuns = async (mode?: 'keyword' | 'vector'): Promise<Map<string, S[]>> => {
       const rs = await runLocomo(defaultLocomoDir(), [{ name: 'x', recall: mode ? { mode } : {} }], ['conversation'], embedder, () => {}, arg('--locomo-db'));
       const per = rs[0]!.perQuestion;
       const out = new Map<string, S[]>();
+      if (kinds) return out.set('locomo', per);
       let at = 0;
       for (const c of convs) {
         out.set(`locomo ${c.id}`, per.slice(at, at + c.questions.length));
@@ -114,32 +140,35 @@ async function main(): Promise<void> {
       return out;
     };
     const grid: Point[] = [];
+    const base = { ...KEYWORD_DEFAULT };
     if (process.argv.includes('--fusion'))
-      for (const vectorRange of [0.15, 0.25, 0.35]) for (const keywordWeight of [0.7, 1]) grid.push({ context: 0.5, session: 0.6, keywordWeight, vectorRange });
+      for (const vectorRange of [0.15, 0.25, 0.35]) for (const keywordWeight of [0.7, 1]) grid.push({ ...base, keywordWeight, vectorRange });
+    else if (process.argv.includes('--gain'))
+      for (const keywordGain of [0.5, 1, 1.5]) for (const vectorGain of [0.5, 1, 1.5, 2]) grid.push({ ...base, keywordGain, vectorGain });
     else
       for (const context of [0.35, 0.5, 0.7])
-        for (const session of [0.3, 0.6, 0.9]) for (const keywordWeight of [0.7, 1, 1.4]) grid.push({ context, session, keywordWeight, vectorRange: 0.15 });
+        for (const session of [0.3, 0.6, 0.9]) for (const keywordWeight of [0.7, 1, 1.4]) grid.push({ ...base, context, session, keywordWeight });
     const results: Map<string, S[]>[] = [];
     for (const p of grid) {
       KEYWORD_EVIDENCE.context = p.context;
       KEYWORD_EVIDENCE.session = p.session;
       ADAPTIVE_DEFAULTS.keywordWeight = p.keywordWeight;
       NORMALISATION_RANGE.vector = p.vectorRange;
+      ADAPTIVE_DEFAULTS.keywordGain = p.keywordGain;
+      ADAPTIVE_DEFAULTS.vectorGain = p.vectorGain;
       const r = new Map<string, S[]>();
       for (const [n, run] of sets) r.set(n, await run());
       for (const [n, xs] of await lRuns()) r.set(n, xs);
       results.push(r);
       process.stderr.write(
-        `  context ${p.context} session ${p.session} keyword weight ${p.keywordWeight}: ${[...r].map(([n, xs]) => `${n} ${f3(mean(xs))}`).join('; ')}\n`,
+        `  context ${p.context} session ${p.session} keyword weight ${p.keywordWeight} gains ${p.keywordGain}/${p.vectorGain}: ${[...r].map(([n, xs]) => `${n} ${f3(mean(xs))}`).join('; ')}\n`,
       );
     }
     const names = [...results[0]!.keys()];
     console.log('### Keyword evidence and keyword share, leave one set out (hybrid R@5 / R@10 / MRR on the set left out)\n');
-    console.log('| set left out | chosen on the others (context, session, keyword weight, vector range) | chosen | current defaults |');
+    console.log('| set left out | chosen on the others (context, session, keyword weight, vector range, coverage / margin gain) | chosen | current defaults |');
     console.log('|:--|:--|--:|--:|');
-    const cur = grid.findIndex(
-      (p) => p.context === KEYWORD_DEFAULT.context && p.session === KEYWORD_DEFAULT.session && p.keywordWeight === KEYWORD_DEFAULT.keywordWeight,
-    );
+    const cur = grid.findIndex((p) => (Object.keys(KEYWORD_DEFAULT) as (keyof Point)[]).every((k) => p[k] === KEYWORD_DEFAULT[k]));
     const chosenAll: S[] = [],
       curAll: S[] = [];
     for (const out of names) {
@@ -154,7 +183,7 @@ async function main(): Promise<void> {
       chosenAll.push(s);
       if (cur >= 0) curAll.push(mean(results[cur]!.get(out)!));
       console.log(
-        `| ${out} | ${p.context}, ${p.session}, ${p.keywordWeight}, ${p.vectorRange} | ${f3(s)} | ${cur >= 0 ? f3(mean(results[cur]!.get(out)!)) : '–'} |`,
+        `| ${out} | ${p.context}, ${p.session}, ${p.keywordWeight}, ${p.vectorRange}, ${p.keywordGain} / ${p.vectorGain} | ${f3(s)} | ${cur >= 0 ? f3(mean(results[cur]!.get(out)!)) : '–'} |`,
       );
     }
     console.log(`| mean over sets | | ${f3(mean(chosenAll))} | ${curAll.length ? f3(mean(curAll)) : '–'} |`);
@@ -165,7 +194,17 @@ async function main(): Promise<void> {
       if (v > bestV + 1e-12) [best, bestV] = [i, v];
     });
     const g = grid[best]!;
-    console.log(`\nBest on every set together: context ${g.context}, session ${g.session}, keyword weight ${g.keywordWeight}, vector range ${g.vectorRange}.`);
+    console.log(
+      `\nBest on every set together: context ${g.context}, session ${g.session}, keyword weight ${g.keywordWeight}, vector range ${g.vectorRange}, gains ${g.keywordGain} / ${g.vectorGain}.`,
+    );
+    console.log('\n| point | ' + names.join(' | ') + ' |');
+    console.log('|:--|' + names.map(() => '--:|').join(''));
+    results.forEach((r, i) => {
+      const p = grid[i]!;
+      console.log(
+        `| ${p.context}, ${p.session}, ${p.keywordWeight}, ${p.vectorRange}, ${p.keywordGain} / ${p.vectorGain} | ${names.map((n) => f3(mean(r.get(n)!))).join(' | ')} |`,
+      );
+    });
     await lmeMem.close();
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -173,11 +212,13 @@ async function main(): Promise<void> {
 }
 
 /** The constants the library ships (read before the grid overwrites them). */
-const KEYWORD_DEFAULT = {
+const KEYWORD_DEFAULT: Point = {
   context: KEYWORD_EVIDENCE.context,
   session: KEYWORD_EVIDENCE.session,
   keywordWeight: ADAPTIVE_DEFAULTS.keywordWeight,
   vectorRange: NORMALISATION_RANGE.vector,
+  keywordGain: ADAPTIVE_DEFAULTS.keywordGain,
+  vectorGain: ADAPTIVE_DEFAULTS.vectorGain,
 };
 
 await main();

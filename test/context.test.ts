@@ -62,6 +62,32 @@ for (const T of targets) {
       }
     });
 
+    test('in a chat with an assistant a turn is not found through its context alone; between named people it is', async () => {
+      const mem = await open(T.fresh());
+      try {
+        const roles = CHAT.map((t, i) => ({ ...t, speaker: i % 2 ? 'assistant' : 'user' }));
+        const r = await mem.addConversation(roles, { sessionId: 'r', minWords: 0, namespace: 'roles' });
+        const n = await mem.addConversation(CHAT, { sessionId: 'n', minWords: 0, namespace: 'names' });
+        const byRole = await mem.recall('paint lake house', { mode: 'keyword', namespace: 'roles' });
+        assert.deepEqual(
+          byRole.map((h) => h.id),
+          [r[0]!.id],
+          'only the turn that says the words: the next turns ride on it as context between a user and an assistant',
+        );
+        const byName = await mem.recall('paint lake house', { mode: 'keyword', namespace: 'names' });
+        assert.equal(byName.length, 3, 'named speakers keep the context (LoCoMo)');
+        assert.equal(byName[0]!.id, n[0]!.id);
+        const rec = (await exportAll(mem)).filter((x) => x.namespace === 'roles');
+        assert.deepEqual(
+          rec[1]!.context,
+          ['user: What did you paint last weekend at the lake house?'],
+          'the context is still stored: only its weight at query time differs',
+        );
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('contextWindow: 0 turns context off; 1 keeps one memory; bad windows are refused and write nothing', async () => {
       const mem = await open(T.fresh());
       try {
@@ -213,6 +239,37 @@ test('the context rules: own + weighted context BM25, session evidence, mean and
   const echo = withContext([{ seq: 7, bm25: -5 }], [{ seq: 7, bm25: -4 }], 10);
   assert.equal(echo[0]!.bm25, -5, 'a context weaker than the memory itself adds nothing');
   assert.deepEqual(withContext(own, ctx, 10, 0), own, 'weight 0 is the own field alone');
+  const roleCtx = withContext(own, ctx, 10, undefined, { role: new Set([2, 3]) });
+  assert.deepEqual(
+    roleCtx.map((h) => [h.seq, h.bm25]),
+    [
+      [1, -6],
+      [2, -1 - (2 - 1) * KEYWORD_EVIDENCE.context * KEYWORD_EVIDENCE.roleContext],
+    ],
+    'a role turn gets roleContext of the weight; one matched by its context alone is no match when that share is 0',
+  );
+  assert.equal(KEYWORD_EVIDENCE.roleContext, 0);
+  // Session evidence in a chat with an assistant: a role turn longer than its session's median candidate gains none.
+  const turns = [
+    { seq: 10, bm25: -8 },
+    { seq: 11, bm25: -2 },
+    { seq: 12, bm25: -2 },
+    { seq: 13, bm25: -2 },
+  ];
+  const one = new Map(turns.map((h) => [h.seq, 's']));
+  const shaped = withSessionEvidence(turns, one, undefined, {
+    length: new Map([
+      [10, 100],
+      [11, 50],
+      [12, 2000],
+      [13, 100],
+    ]),
+    role: new Set([10, 11, 12]),
+  });
+  const gain = (seq: number): number => shaped.find((h) => h.seq === seq)!.bm25 - turns.find((h) => h.seq === seq)!.bm25;
+  assert.ok(Math.abs(gain(11) - KEYWORD_EVIDENCE.session * -8) < 1e-12, 'a role turn no longer than the median gains it all');
+  assert.equal(gain(12), 0, 'a role turn longer than the median gains nothing');
+  assert.ok(Math.abs(gain(13) - KEYWORD_EVIDENCE.session * -8) < 1e-12, 'a named speaker turn is not shaped by length');
   const sessions = new Map([
     [1, 'a'],
     [3, 'b'],

@@ -6,13 +6,15 @@
 
 /**
  * Weights of the keyword leg's conversational evidence: `context`, of the context field's BM25 where
- * it exceeds the memory's own; `session`, of a session's best keyword match added to its other
- * matches; `roleLength`, the power of (the session candidates' median length / the turn's length),
- * at most 1, that scales a role-named turn's (`user`, `assistant`) session evidence. Chosen by
- * leave-one-set-out cross-validation over LoCoMo, LongMemEval and the generated sets, `roleLength`
- * on LongMemEval's tune half (EVAL.md "Keyword leg on user–assistant chats").
+ * it exceeds the memory's own; `roleContext`, the share of that weight a role-named turn (`user`,
+ * `assistant`) gets; `session`, of a session's best keyword match added to its other matches;
+ * `roleLength`, the power of (the session candidates' median length / the turn's length), at most 1,
+ * that scales a role-named turn's session evidence (`Infinity`: a role turn longer than that median
+ * gains none, one no longer gains it all). Chosen by leave-one-set-out cross-validation over
+ * LoCoMo, LongMemEval and the generated sets, `roleLength` and `roleContext` on LongMemEval's tune
+ * half (EVAL.md "Keyword leg on user–assistant chats", "Fusion and context on user–assistant chats").
  */
-export const KEYWORD_EVIDENCE = { context: 0.5, session: 0.6, roleLength: 1 };
+export const KEYWORD_EVIDENCE = { context: 0.5, roleContext: 0, session: 0.6, roleLength: Number.POSITIVE_INFINITY };
 
 /** What session evidence reads about the candidates: their length in characters, and which a role (`user`, `assistant`) said. */
 export interface SessionShape {
@@ -32,19 +34,25 @@ export interface KeywordCandidate {
  * sunset over the lake."); it adds nothing to a memory that says as much itself. Added whole, it
  * ranked every echo of a statement (the assistant's answer repeating the user's words, the next
  * turns) above the statement itself, which has no context when it opens a session (EVAL.md).
+ * A role-named turn (`shape.role`) gets `KEYWORD_EVIDENCE.roleContext` of the weight: in a chat with
+ * an assistant a user's turn follows a long answer that names everything, so its context matched
+ * nearly every question about the session (LongMemEval); between people (LoCoMo) nothing changes.
  */
 export function withContext(
   own: readonly KeywordCandidate[],
   context: readonly KeywordCandidate[],
   depth: number,
   weight = KEYWORD_EVIDENCE.context,
+  shape: Pick<SessionShape, 'role'> = {},
 ): KeywordCandidate[] {
   if (!context.length || weight === 0) return own.slice(0, depth);
   const s = new Map<number, number>();
   for (const h of own) s.set(h.seq, h.bm25);
   for (const h of context) {
-    const o = s.get(h.seq) ?? 0;
-    s.set(h.seq, o + weight * Math.min(0, h.bm25 - o)); // bm25: lower is better
+    const w = shape.role?.has(h.seq) ? weight * KEYWORD_EVIDENCE.roleContext : weight;
+    const o = s.get(h.seq);
+    if (o === undefined && w === 0) continue; // a match by a context that does not count is no match
+    s.set(h.seq, (o ?? 0) + w * Math.min(0, h.bm25 - (o ?? 0))); // bm25: lower is better
   }
   return [...s]
     .map(([seq, bm25]) => ({ seq, bm25 }))
@@ -61,7 +69,7 @@ export const SESSION_EVIDENCE_DEPTH = 50;
  * × the best keyword score among that session's candidates (its own included). Candidates without
  * a session keep their score. In a chat with an assistant (role-named turns, `shape.role`) the
  * session's long answers restate the user's words all over, so a role turn longer than the
- * session's median candidate gains less, by (median / length)^`roleLength`: between people
+ * session's median candidate gains less, by (median / length)^`roleLength` (by default nothing): between people
  * (LoCoMo) turns are of a length and the rule leaves them alone. Returns the candidates re-sorted, best first.
  */
 export function withSessionEvidence(
@@ -87,7 +95,8 @@ export function withSessionEvidence(
       const s = i < SESSION_EVIDENCE_DEPTH ? sessionOf.get(h.seq) : undefined;
       if (s === undefined) return h;
       const len = shape.role?.has(h.seq) ? shape.length?.get(h.seq) : undefined;
-      const f = len === undefined ? 1 : Math.min(1, (median.get(s)! / Math.max(1, len)) ** KEYWORD_EVIDENCE.roleLength);
+      const r = len === undefined ? 1 : median.get(s)! / Math.max(1, len);
+      const f = r >= 1 ? 1 : r ** KEYWORD_EVIDENCE.roleLength; // Infinity: a longer one gains nothing
       return { seq: h.seq, bm25: h.bm25 + weight * best.get(s)! * f };
     })
     .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);

@@ -59,8 +59,9 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   const reads = readOnce(c.backend);
   // The sharp signal (a memory's own words) and the broad one (its context), added; then a session
   // with a strong match lifts its other matches.
-  const withCtx = withContext(legs.keyword, legs.context, depth);
-  const keyword = withSessionEvidence(withCtx, legs.sessions ?? new Map(), undefined, await sessionShape(reads, withCtx, legs.sessions));
+  const shapes = candidateShapes(reads);
+  const withCtx = withContext(legs.keyword, legs.context, depth, undefined, await contextShape(shapes, legs.keyword, legs.context));
+  const keyword = withSessionEvidence(withCtx, legs.sessions ?? new Map(), undefined, await sessionShape(shapes, withCtx, legs.sessions));
   const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
   t = lap('evidence', t);
   const windows = timeWindows(q, o);
@@ -183,20 +184,51 @@ async function toHits(reads: RecallReads, hits: JudgedHit[], around: Awaited<Ret
   return out;
 }
 
-/** What session evidence reads about the session candidates: their lengths and which a role said (rows read once, shared with the later steps). */
-async function sessionShape(reads: RecallReads, kw: readonly KeywordCandidate[], sessions: ReadonlyMap<number, string> | undefined): Promise<SessionShape> {
-  if (!sessions?.size || KEYWORD_EVIDENCE.roleLength === 0) return {};
-  const seqs = kw
-    .slice(0, SESSION_EVIDENCE_DEPTH)
-    .filter((h) => sessions.has(h.seq))
-    .map((h) => h.seq);
-  const rows = await reads.rowsBySeqs(seqs);
+/** Each candidate's length and whether a role said it, worked out once per recall (rows read once). */
+type Shapes = (seqs: number[]) => Promise<SessionShape>;
+function candidateShapes(reads: RecallReads): Shapes {
   const length = new Map<number, number>(),
     role = new Set<number>();
-  for (const [seq, r] of rows) {
-    length.set(seq, r.content.length);
-    const sp = speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id });
-    if (sp.length && sp.every((x) => ROLES.has(x.toLowerCase()))) role.add(seq);
-  }
-  return { length, role };
+  return async (seqs) => {
+    const rows = await reads.rowsBySeqs(seqs.filter((s) => !length.has(s)));
+    for (const [seq, r] of rows) {
+      length.set(seq, r.content.length);
+      const sp = speakersOf({ metadata: storedMetadata(r), content: r.content, sessionId: r.session_id });
+      if (sp.length && sp.every((x) => ROLES.has(x.toLowerCase()))) role.add(seq);
+    }
+    return { length, role };
+  };
+}
+
+/** Candidates of each field whose speakers tell whether the store holds a chat with an assistant. */
+const ROLE_PROBE = 10;
+
+/**
+ * Which context candidates a role said, when role turns weigh context differently: only those of
+ * the best 50 whose context scores above their own words (the others gain nothing from it anyway),
+ * and only when a role said one of the best few of either field (rows the later steps read anyway):
+ * a chat between people pays nothing more.
+ */
+async function contextShape(shapes: Shapes, own: readonly KeywordCandidate[], context: readonly KeywordCandidate[]): Promise<Pick<SessionShape, 'role'>> {
+  if (!context.length || KEYWORD_EVIDENCE.roleContext === 1) return {};
+  const probe = await shapes([...own.slice(0, ROLE_PROBE), ...context.slice(0, ROLE_PROBE)].map((h) => h.seq));
+  if (!probe.role?.size) return {};
+  const mine = new Map(own.map((h) => [h.seq, h.bm25]));
+  return shapes(
+    context
+      .slice(0, SESSION_EVIDENCE_DEPTH)
+      .filter((h) => h.bm25 < (mine.get(h.seq) ?? 0))
+      .map((h) => h.seq),
+  );
+}
+
+/** What session evidence reads about the session candidates: their lengths and which a role said (rows read once, shared with the later steps). */
+async function sessionShape(shapes: Shapes, kw: readonly KeywordCandidate[], sessions: ReadonlyMap<number, string> | undefined): Promise<SessionShape> {
+  if (!sessions?.size || KEYWORD_EVIDENCE.roleLength === 0) return {};
+  return shapes(
+    kw
+      .slice(0, SESSION_EVIDENCE_DEPTH)
+      .filter((h) => sessions.has(h.seq))
+      .map((h) => h.seq),
+  );
 }
