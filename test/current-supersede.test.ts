@@ -167,6 +167,43 @@ describe('the evidence the rules read', () => {
       [1, 2],
     );
   });
+
+  test('current over stale: two turns of the user in a chat with an assistant are compared as notes; two turns of a named person are not', () => {
+    const v = new Float32Array([1, 0]);
+    const turn = (speaker: string, content: string, day: number): CurrentMeta => ({
+      namespace: 'default',
+      category: null,
+      content,
+      time: day * 86_400_000,
+      vector: v,
+      speaker,
+    });
+    const fused: FusedHit[] = [
+      { seq: 1, score: 1 },
+      { seq: 2, score: 0.9 },
+    ] as FusedHit[];
+    const q = 'How many autographed baseballs are in my collection?';
+    const pair = (speaker: string): Map<number, CurrentMeta> =>
+      new Map([
+        [1, turn(speaker, 'I have 10 autographed baseballs in my collection.', 1)],
+        [2, turn(speaker, 'I have 15 autographed baseballs in my collection after the flea market.', 100)],
+      ]);
+    assert.deepEqual(
+      preferCurrent(fused, pair('user'), q).map((h) => h.seq),
+      [2, 1],
+      "the user's later statement of the same thing is the current one",
+    );
+    assert.deepEqual(
+      preferCurrent(fused, pair('Mel'), q).map((h) => h.seq),
+      [1, 2],
+      'between named people a later turn repeating a statement updates nothing without a question about the present',
+    );
+    assert.deepEqual(
+      preferCurrent(fused, pair('assistant'), q).map((h) => h.seq),
+      [1, 2],
+      "the assistant's turns restate, they do not update",
+    );
+  });
 });
 
 test('current over stale: cosine counts only for the model it was calibrated on; another embedder compares token overlap', async () => {

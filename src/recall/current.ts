@@ -71,6 +71,9 @@ export function distinctive(text: string): Set<string> {
   return out;
 }
 
+/** Speakers that are the user of a chat with an assistant: their turns state facts about themselves. */
+const USER_ROLES: ReadonlySet<string> = new Set(['user', 'human']);
+
 /** Candidates looked at when the query does not ask for the present value. */
 export const PLAIN_POOL = 20;
 
@@ -225,6 +228,15 @@ export function preferCurrent(
     }
     return t;
   };
+  const users = new Map<CurrentMeta, boolean>();
+  const isUser = (m: CurrentMeta): boolean => {
+    let u = users.get(m);
+    if (u === undefined) {
+      u = USER_ROLES.has((speakerOf(m) ?? '').toLowerCase());
+      users.set(m, u);
+    }
+    return u;
+  };
   const cues = new Map<number, boolean>();
   const cue = (seq: number): boolean => {
     let c = cues.get(seq);
@@ -322,8 +334,10 @@ export function preferCurrent(
       const b = meta.get(out[j]!.seq);
       // Chat turns repeat themselves ("have you read …?") without updating anything: between two
       // turns only a question about the present counts (EVAL.md: conversations fell otherwise).
-      // Checked first: it is cheap, and in a chat store it settles nearly every pair.
-      if (!b || b.time <= a.time || (!intent && isTurn(a) && isTurn(b)) || !updates(out[i]!.seq, a, out[j]!.seq, b)) continue;
+      // Two turns of the user in a chat with an assistant are the user's own statements about their
+      // life, compared as notes are ("I have 10 baseballs" / later "… my 15th"; LongMemEval's
+      // knowledge updates). Checked first: it is cheap, and in a chat store it settles nearly every pair.
+      if (!b || b.time <= a.time || (!intent && isTurn(a) && isTurn(b) && !(isUser(a) && isUser(b))) || !updates(out[i]!.seq, a, out[j]!.seq, b)) continue;
       const [h] = out.splice(j, 1);
       out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score), replaces: out[i]!.seq });
       moves++;
