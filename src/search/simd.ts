@@ -115,8 +115,8 @@ const op = {
   f32x4abs: simd(0xe0),
   f32x4max: simd(0xe9),
   f32x4splat: simd(0x13),
-  f32x4nearest: simd(0x6a),
-  i32x4truncSatF32x4S: simd(0xf8),
+  i32x4splat: simd(0x11),
+  i32x4sub: simd(0xb1),
   i16x8extendLowI8x16S: simd(0x87),
   i16x8extendHighI8x16S: simd(0x88),
   i32x4dotI16x8S: simd(0xba),
@@ -670,7 +670,7 @@ const quantise: Fn = (() => {
   const [src, dq, dst, scales, n, centre] = [0, 1, 2, 3, 4, 5];
   const [i, j, rp, wp] = [6, 7, 8, 9];
   const [mx, sc] = [10, 11];
-  const [acc, sv] = [12, 13];
+  const [acc, sv, magicF, magicI] = [12, 13, 14, 15];
   // Four floats of r at float j (+ o bytes).
   const r4 = (o: number): Bytes => [
     ...get(rp),
@@ -687,14 +687,22 @@ const quantise: Fn = (() => {
     ...op.vload(o),
     ...op.f32x4sub,
   ];
-  // ... scaled and rounded to an i32x4.
-  const q4 = (o: number): Bytes => [...r4(o), ...get(sv), ...op.f32x4mul, ...op.f32x4nearest, ...op.i32x4truncSatF32x4S];
+  // ... scaled and rounded to nearest-even as an i32x4: adding 1.5 * 2^23 leaves the rounded
+  // integer in the low mantissa bits (|x| <= 127 here), read back by subtracting the bit pattern
+  // of 1.5 * 2^23 (V8 emulates i32x4.trunc_sat_f32x4_s with a long sequence; this is two instructions).
+  const q4 = (o: number): Bytes => [...r4(o), ...get(sv), ...op.f32x4mul, ...get(magicF), ...op.f32x4add, ...get(magicI), ...op.i32x4sub];
   return {
     name: 'quantise',
     params: [I32, I32, I32, I32, I32, I32],
     results: [],
-    locals: [I32, I32, I32, I32, F32, F32, V128, V128],
+    locals: [I32, I32, I32, I32, F32, F32, V128, V128, V128, V128],
     body: [
+      ...op.f32const(12582912),
+      ...op.f32x4splat,
+      ...set(magicF),
+      ...i32(0x4b400000),
+      ...op.i32x4splat,
+      ...set(magicI),
       ...i32(0),
       ...set(i),
       ...block,
@@ -731,10 +739,19 @@ const quantise: Fn = (() => {
       ...get(acc),
       ...r4(0),
       ...op.f32x4abs,
+      ...r4(16),
+      ...op.f32x4abs,
+      ...op.f32x4max,
+      ...r4(32),
+      ...op.f32x4abs,
+      ...r4(48),
+      ...op.f32x4abs,
+      ...op.f32x4max,
+      ...op.f32x4max,
       ...op.f32x4max,
       ...set(acc),
       ...get(j),
-      ...i32(4),
+      ...i32(16),
       ...add,
       ...set(j),
       ...br(0),
