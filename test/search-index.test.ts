@@ -10,6 +10,7 @@ import { openMemory, type Embedder } from '../src/index.js';
 import { KERNEL_WASM, instantiateKernels, newMemory, simdSupported } from '../src/search/simd.js';
 import { stem, tokenizeAscii } from '../src/search/tokenize.js';
 import { VectorIndex } from '../src/search/vector-index.js';
+import { generateMemories, generateQueries, syntheticVectors } from '../bench/corpus.js';
 import { ROOT, tempDb } from './helpers.js';
 import { gauss, mulberry32, textVector } from './rng.js';
 
@@ -19,6 +20,17 @@ function unit(v: Float32Array): Float32Array {
   const k = 1 / Math.sqrt(s);
   for (let i = 0; i < v.length; i++) v[i]! *= k;
   return v;
+}
+
+/** The int8 index's score of `v` for query `q` in plain JS: per-vector scale max|v| / `levels`, int16 query. */
+function int8Score(v: Float32Array, q: Float32Array, levels: number): number {
+  const dp = Math.ceil(v.length / 16) * 16;
+  const Q = Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * (dp / 4))));
+  const mv = v.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+  const mq = q.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+  let d = 0;
+  for (let j = 0; j < v.length; j++) d += Math.round(v[j]! * Math.fround(levels / mv)) * Math.round(Math.fround(q[j]!) * (Q / mq));
+  return (d * (mv / levels)) / (Q / mq);
 }
 
 /** n unit vectors in `clusters` clusters with a shared offset, like sentence embeddings. */
@@ -103,17 +115,25 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
       .map((v, i) => ({ i, s: dot(v) }))
       .sort((a, b) => b.s - a.s)
       .slice(0, 20);
+    // Exact scan over the int8 vectors = the same quantisation in plain JS (per-vector scale
+    // max|v| / 127, int16 query), same order; within 0.01 of the float dot products.
     const got = idx.search(q, 20, { exact: true });
+    const ref = vecs.map((v, i) => ({ i, s: int8Score(v, q, 127) })).sort((a, b) => b.s - a.s);
     assert.deepEqual(
       got.map((h) => h.slot),
-      want.map((w) => w.i),
-      `exact order, dims ${dims}`,
+      ref.slice(0, 20).map((w) => w.i),
+      `int8 exact order, dims ${dims}`,
     );
-    got.forEach((h, k) => assert.ok(Math.abs(h.score - want[k]!.s) < 1e-4));
-    // With at least as many candidates as vectors, the approximate path is exact too.
+    got.forEach((h, k) => {
+      assert.ok(Math.abs(h.score - ref[k]!.s) < 1e-5, `int8 score, dims ${dims}`);
+      assert.ok(Math.abs(h.score - dot(vecs[h.slot]!)) < 0.01, `int8 score near float, dims ${dims}`);
+    });
+    const floatTop = new Set(want.map((w) => w.i));
+    assert.ok(got.filter((h) => floatTop.has(h.slot)).length >= 18, `int8 top-20 overlaps float top-20, dims ${dims}`);
+    // With at least as many candidates as vectors, the approximate path scores every vector too.
     assert.deepEqual(
       idx.search(q, 20, { minCandidates: n }).map((h) => h.slot),
-      want.map((w) => w.i),
+      got.map((h) => h.slot),
     );
   }
   // Hamming + histogram on raw memory against a JS popcount.
@@ -184,21 +204,60 @@ test('SIMD kernels agree with plain-JS references (odd dims use the generic Hamm
       assert.deepEqual([...new Uint8Array(mem.buffer, ec + v * ecb, ecb)], want, `encode dp ${edp} vector ${v}`);
     }
   }
-  // dots8 gives the same floats as dots (same summation order), eight rows at a time.
-  const dp = 64,
-    vecs = 20000,
-    qf = 16384,
-    slots = 16640,
-    out1 = 16800,
-    out8 = 16900;
+  // quantise: r = v - centre, round(r * f32(127 / max|r|)) to nearest-even, scale max|r| / 127; an all-zero r gets scale 0.
+  const dq = 64,
+    fsrc = 20000,
+    i8 = 30000,
+    sc = 34000,
+    rows = 24;
   const f32 = new Float32Array(mem.buffer);
-  for (let i = 0; i < 24 * dp; i++) f32[vecs / 4 + i] = r() - 0.5;
-  for (let i = 0; i < dp; i++) f32[qf / 4 + i] = r() - 0.5;
+  for (let i = 0; i < rows * dq; i++) f32[fsrc / 4 + i] = i < dq ? (i % 4 === 0 ? 0.25 : 0) : (r() - 0.5) * (1 + (i % 5));
+  const cen = 35000;
+  const cf = new Float32Array(mem.buffer, cen, dq);
+  for (let i = 0; i < dq; i++) cf[i] = i % 4 === 0 ? 0.25 : 0;
+  k.quantise(fsrc, dq, i8, sc, rows, cen);
+  const q8 = new Int8Array(mem.buffer, i8, rows * dq);
+  for (let v = 0; v < rows; v++) {
+    const row = f32.subarray(fsrc / 4 + v * dq, fsrc / 4 + (v + 1) * dq).map((x, j) => x - cf[j]!);
+    const mx = row.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    assert.equal(new Float32Array(mem.buffer, sc, rows)[v], Math.fround(Math.fround(mx) / 127));
+    const s = mx > 0 ? Math.fround(127 / mx) : 0;
+    const roundEven = (x: number): number => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x));
+    assert.deepEqual(
+      [...q8.subarray(v * dq, (v + 1) * dq)],
+      [...row].map((x) => roundEven(Math.fround(x * s)) || 0),
+      `quantise row ${v}`,
+    );
+  }
+  // dotsI8x1 = plain-JS integer dot products x scales; dotsI8x8 and scanI8 give the same floats.
+  const q16 = 36000,
+    slots = 37000,
+    out1 = 38000,
+    out8 = 39000,
+    all = 40000,
+    mask8 = 41000,
+    qs = 0.001;
+  const qi = new Int16Array(mem.buffer, q16, dq);
+  for (let i = 0; i < dq; i++) qi[i] = Math.round((r() - 0.5) * 60000);
   const picked = [3, 17, 0, 23, 5, 5, 11, 2, 9, 1, 22, 4, 4, 8, 19, 7];
   new Int32Array(mem.buffer, slots, picked.length).set(picked);
-  k.dots(vecs, dp, qf, slots, picked.length, out1);
-  k.dots8(vecs, dp, qf, slots, picked.length, out8);
-  assert.deepEqual([...new Float32Array(mem.buffer, out8, picked.length)], [...new Float32Array(mem.buffer, out1, picked.length)]);
+  k.dotsI8x1(i8, dq, q16, slots, picked.length, out1, sc, qs);
+  k.dotsI8x8(i8, dq, q16, slots, picked.length, out8, sc, qs);
+  const scales = new Float32Array(mem.buffer, sc, rows);
+  const one = new Float32Array(mem.buffer, out1, picked.length);
+  picked.forEach((p, i) => {
+    let d = 0;
+    for (let j = 0; j < dq; j++) d += q8[p * dq + j]! * qi[j]!;
+    assert.equal(one[i], Math.fround(Math.fround(Math.fround(d) * scales[p]!) * Math.fround(qs)), `dotsI8x1 slot ${p}`);
+  });
+  assert.deepEqual([...new Float32Array(mem.buffer, out8, picked.length)], [...one]);
+  new Uint8Array(mem.buffer, mask8, rows).fill(1);
+  new Uint8Array(mem.buffer, mask8, rows)[6] = 0;
+  new Float32Array(mem.buffer, all, rows).fill(-7);
+  k.scanI8(i8, dq, rows, q16, mask8, all, sc, qs);
+  const scanned = new Float32Array(mem.buffer, all, rows);
+  picked.forEach((p, i) => assert.equal(scanned[p], one[i]));
+  assert.equal(scanned[6], -7, 'scanI8 leaves masked-out slots alone');
 });
 
 test('approximate vector recall@10 stays >= 0.95 of exact on a clustered set; exact:true equals brute force', async () => {
@@ -228,6 +287,65 @@ test('approximate vector recall@10 stays >= 0.95 of exact on a clustered set; ex
   }
   assert.ok(recall / queries.length >= 0.95, `recall@10 ${recall / queries.length}`);
   await mem.close();
+});
+
+test('int8 vectors keep the float order: recall@10 >= 0.98 against a float exact top-10, bench-shaped vectors from a real file', async () => {
+  const n = 3000,
+    dims = 512,
+    nq = 60;
+  const mems = generateMemories(n);
+  const qs = generateQueries(mems, nq);
+  const v = syntheticVectors(mems, qs, dims);
+  const doc = (i: number): Float32Array => v.docs.subarray(i * dims, (i + 1) * dims);
+  const emb = new TableEmbedder(dims, 'bench-shaped');
+  mems.forEach((m, i) => emb.table.set(m.text, doc(i)));
+  qs.forEach((_, i) => emb.table.set(`question ${i}`, v.queries.subarray(i * dims, (i + 1) * dims)));
+  const path = tempDb();
+  const mem = await openMemory({ path, embedder: emb });
+  const ids = await mem.addMany(mems.map((m) => ({ content: m.text })));
+  await mem.close();
+  // The index as recall builds it, from the file's float32 rows.
+  const db = new Database(path, { readonly: true });
+  const rows = db.prepare('SELECT seq, embedding FROM memories ORDER BY seq').raw().all() as [number, Buffer][];
+  db.close();
+  assert.equal(rows.length, new Set(ids.map((r) => r.id)).size);
+  const floats = rows.map(([, b]) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)));
+  // Loaded as open loads it: runs of 256 rows (the first run sets the quantisation centre).
+  const idx = new VectorIndex(dims);
+  for (let at = 0; at < rows.length; at += 256) {
+    const run = rows.slice(at, at + 256).map(([, b]) => b);
+    idx.setRange(at, Buffer.concat(run), run.length);
+  }
+  let recall = 0;
+  for (let qi = 0; qi < nq; qi++) {
+    const q = v.queries.subarray(qi * dims, (qi + 1) * dims);
+    const exact = floats
+      .map((f, i) => ({ i, s: f.reduce((a, x, j) => a + x * q[j]!, 0) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 10)
+      .map((x) => x.i);
+    const got = new Set(idx.search(q, 10, { exact: true }).map((h) => h.slot));
+    recall += exact.filter((i) => got.has(i)).length / 10;
+  }
+  assert.ok(recall / nq >= 0.98, `int8 recall@10 vs float exact ${recall / nq}`);
+  // And through recall: exact:true is the float order (int8 candidates re-scored from the file).
+  const again = await openMemory({ path, embedder: emb });
+  const seqOfId = new Map((await again.list({ limit: 10_000, order: 'asc' })).map((r, i) => [r.id, i]));
+  for (let qi = 0; qi < 10; qi++) {
+    const q = v.queries.subarray(qi * dims, (qi + 1) * dims);
+    const exact = floats
+      .map((f, i) => ({ i, s: f.reduce((a, x, j) => a + x * q[j]!, 0) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 10)
+      .map((x) => x.i);
+    const hits = await again.recall(`question ${qi}`, { mode: 'vector', limit: 10, exact: true });
+    assert.deepEqual(
+      hits.map((h) => seqOfId.get(h.id)),
+      exact,
+      `exact:true order (question ${qi})`,
+    );
+  }
+  await again.close();
 });
 
 test('keyword leg ranks like FTS5 bm25 (ORDER BY rank) over the same terms', async () => {

@@ -4,7 +4,7 @@ import { blendedBytes } from '../lifecycle/context.js';
 import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
-import { VectorIndex, type ApproxOptions, type VectorHit } from './vector-index.js';
+import { TopK, VectorIndex, blobToVector, type ApproxOptions, type VectorHit } from './vector-index.js';
 
 /** Change-log entries kept in the file; a reader further behind than this rebuilds. */
 export const CHANGES_KEPT = 50_000;
@@ -14,7 +14,11 @@ const LOAD_CHUNK = 256;
 
 /** Options of a vector search. */
 export interface VectorSearchOptions extends ApproxOptions {
-  /** Exact float scan instead of sign-code candidates + re-scoring. */
+  /**
+   * Score every (quantised) vector instead of sign-code candidates, then re-score the best
+   * `max(2k, k + 32)` from the file's float32 rows: the float top k, barring an int8 error larger
+   * than the gap to the 2k-th candidate.
+   */
   exact?: boolean;
 }
 
@@ -74,8 +78,9 @@ class SeqMap {
  *
  * - Keyword leg: {@link KeywordIndex}, BM25 over FTS5's own terms: document lengths loaded on
  *   rebuild, a term's postings read from the FTS5 index the first time a query uses it.
- * - Vector leg: {@link VectorIndex}, sign codes + exact re-scoring in WebAssembly SIMD; `exact`
- *   scans every float.
+ * - Vector leg: {@link VectorIndex}, int8 vectors with sign codes, candidates re-scored
+ *   by int8 SIMD dot products; `exact` scores every int8 vector and re-scores the best from the
+ *   file's float32 rows.
  *
  * Every memory has one slot; slots are append-only (a changed memory gets a new slot, the old
  * one is tombstoned) and the whole index is rebuilt from the file when tombstones pile up, when
@@ -459,7 +464,34 @@ export class SearchIndex {
         for (let s = 0; s < m.length; s++) if (m[s] && !test(s)) m[s] = 0;
       }
     }
-    return vec.search(query, k, { ...opts, filtered: test !== null }).map((h) => ({ seq: this.seqOf[h.slot]!, score: h.score }));
+    const hits = vec
+      .search(query, opts.exact ? Math.max(2 * k, k + 32) : k, { ...opts, filtered: test !== null })
+      .map((h) => ({ seq: this.seqOf[h.slot]!, score: h.score }));
+    return opts.exact ? this.floatTopK(query, k, hits) : hits;
+  }
+
+  /** The top k of `hits` by float dot product with `query`, from the file's rows (own vector, blended with the context's). */
+  private floatTopK(query: Float32Array, k: number, hits: VectorHit[]): VectorHit[] {
+    const bytes = this.dims * 4;
+    const rows = this.store.read('re-score vectors', () =>
+      this.store.modelVectorsBySeqs(
+        this.model!,
+        hits.map((h) => h.seq),
+      ),
+    );
+    const score = new Map<number, number>();
+    for (const [seq, own, ctx] of rows) {
+      if (own.byteLength !== bytes) continue;
+      const u8 = new Uint8Array(own.buffer, own.byteOffset, own.byteLength);
+      const v = ctx && ctx.byteLength === bytes ? blendedBytes(u8, ctx) : blobToVector(own);
+      let s = 0;
+      for (let i = 0; i < v.length; i++) s += v[i]! * query[i]!;
+      score.set(seq, s);
+    }
+    const top = new TopK(k);
+    // A row changed since the index read it is scored as indexed (the next sync replaces it).
+    for (const h of hits) top.push(h.seq, score.get(h.seq) ?? h.score);
+    return top.sorted();
   }
 
   /**

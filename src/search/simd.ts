@@ -10,9 +10,10 @@
  * - `hamming`: Hamming distance of every eligible slot's code to the query code, plus a
  *   histogram of distances (so the candidate cut-off is found without sorting);
  * - `select`: the slots under the cut-off;
- * - `dots`, `dots8`: exact float dot products for a list of slots (re-scoring), `dots8` eight
- *   rows at a time (eight memory streams in flight: the rows are scattered cache misses);
- * - `scan`: exact float dot products for every slot (the `exact: true` path).
+ * - `quantise`: float rows to int8 rows of their difference from a centre, one scale each;
+ * - `dotsI8x1`, `dotsI8x8`: int8 x int16 dot products for a list of slots (re-scoring), `x8`
+ *   eight rows at a time (eight memory streams in flight: the rows are scattered cache misses);
+ * - `scanI8`: the same for every slot (the `exact: true` path).
  */
 
 // ---- a tiny wasm encoder ---------------------------------------------------
@@ -45,6 +46,7 @@ function sleb(n: number): Bytes {
 
 const I32 = 0x7f,
   I64 = 0x7e,
+  F32 = 0x7d,
   V128 = 0x7b;
 const simd = (op: number, ...imm: number[]): Bytes => [0xfd, ...uleb(op), ...imm];
 const mem = (align: number, offset = 0): Bytes => [...uleb(align), ...uleb(offset)];
@@ -110,6 +112,24 @@ const op = {
   f32x4add: simd(0xe4),
   f32x4sub: simd(0xe5),
   f32x4mul: simd(0xe6),
+  f32x4abs: simd(0xe0),
+  f32x4max: simd(0xe9),
+  f32x4splat: simd(0x13),
+  i32x4splat: simd(0x11),
+  i32x4sub: simd(0xb1),
+  i16x8extendLowI8x16S: simd(0x87),
+  i16x8extendHighI8x16S: simd(0x88),
+  i32x4dotI16x8S: simd(0xba),
+  i32x4add: simd(0xae),
+  vstore: (o = 0): Bytes => simd(0x0b, ...mem(0, o)),
+  f32load: (o = 0): Bytes => [0x2a, ...mem(2, o)],
+  f32mul: [0x94],
+  f32div: [0x95],
+  f32max: [0x97],
+  f32gt: [0x5e],
+  f32const: (x: number): Bytes => [0x43, ...new Uint8Array(Float32Array.of(x).buffer)],
+  f32convertI32S: [0xb2],
+  select: [0x1b],
 };
 
 interface Fn {
@@ -154,71 +174,7 @@ function assemble(fns: Fn[]): Uint8Array {
 
 // ---- kernels -----------------------------------------------------------------
 
-const { get, set, tee, i32, add, sub, mul, shl, ltU, geU, eq, eqz, load, store, load8, store8, load16, store16, f32store, block, loop, end, br, brIf } = op;
-
-/** Horizontal sum of the f32x4 on the stack. Needs a v128 scratch local. */
-function hsumF32(tmp: number): Bytes {
-  return [
-    ...tee(tmp),
-    ...op.f32x4extract(0),
-    ...get(tmp),
-    ...op.f32x4extract(1),
-    ...op.f32add,
-    ...get(tmp),
-    ...op.f32x4extract(2),
-    ...op.f32add,
-    ...get(tmp),
-    ...op.f32x4extract(3),
-    ...op.f32add,
-  ];
-}
-
-/** Dot product of `dp` floats at pointers in locals `a` and `b`, left on the stack as f32. Uses locals j, acc, tmp. */
-function dot(a: number, b: number, dp: number, j: number, acc: number, tmp: number): Bytes {
-  return [
-    ...op.vzero,
-    ...set(acc),
-    ...i32(0),
-    ...set(j),
-    ...loop,
-    ...get(acc),
-    ...get(a),
-    ...get(j),
-    ...add,
-    ...op.vload(),
-    ...get(b),
-    ...get(j),
-    ...add,
-    ...op.vload(),
-    ...op.f32x4mul,
-    ...op.f32x4add,
-    ...set(acc),
-    ...get(a),
-    ...get(j),
-    ...add,
-    ...op.vload(16),
-    ...get(b),
-    ...get(j),
-    ...add,
-    ...op.vload(16),
-    ...op.f32x4mul,
-    ...get(acc),
-    ...op.f32x4add,
-    ...set(acc),
-    ...get(j),
-    ...i32(32),
-    ...add,
-    ...tee(j),
-    ...get(dp),
-    ...i32(4),
-    ...mul,
-    ...ltU,
-    ...brIf(0),
-    ...end,
-    ...get(acc),
-    ...hsumF32(tmp),
-  ];
-}
+const { get, set, tee, i32, add, sub, mul, shl, ltU, geU, eq, load, store, load8, store8, load16, store16, f32store, block, loop, end, br, brIf } = op;
 
 // encode(vecs, dp, codes, cb, centre, from, to)
 // Sign bit j of slot s is (v[j] - centre[j] > 0). dp is a multiple of 8; cb a multiple of 16 >= dp/8.
@@ -707,17 +663,46 @@ const select: Fn = (() => {
   };
 })();
 
-// dots(vecs, dp, q, slots, n, out): out[i] = dot(vec[slots[i]], q)
-const dots: Fn = (() => {
-  const [vecs, dp, q, slots, n, out] = [0, 1, 2, 3, 4, 5];
-  const [i, base, j] = [6, 7, 8];
-  const [acc, tmp] = [9, 10];
+// quantise(src, dq, dst, scales, n, centre): row i of n float rows at src (dq floats each, dq a
+// multiple of 16) becomes dq int8 at dst + i * dq: with r = v - centre, round(r * 127 / max|r|),
+// and scales[i] = max|r| / 127 (0 for an all-zero r), so v ~ centre + int8 * scale.
+const quantise: Fn = (() => {
+  const [src, dq, dst, scales, n, centre] = [0, 1, 2, 3, 4, 5];
+  const [i, j, rp, wp] = [6, 7, 8, 9];
+  const [mx, sc] = [10, 11];
+  const [acc, sv, magicF, magicI] = [12, 13, 14, 15];
+  // Four floats of r at float j (+ o bytes).
+  const r4 = (o: number): Bytes => [
+    ...get(rp),
+    ...get(j),
+    ...i32(2),
+    ...shl,
+    ...add,
+    ...op.vload(o),
+    ...get(centre),
+    ...get(j),
+    ...i32(2),
+    ...shl,
+    ...add,
+    ...op.vload(o),
+    ...op.f32x4sub,
+  ];
+  // ... scaled and rounded to nearest-even as an i32x4: adding 1.5 * 2^23 leaves the rounded
+  // integer in the low mantissa bits (|x| <= 127 here), read back by subtracting the bit pattern
+  // of 1.5 * 2^23 (V8 emulates i32x4.trunc_sat_f32x4_s with a long sequence; this is two instructions).
+  const q4 = (o: number): Bytes => [...r4(o), ...get(sv), ...op.f32x4mul, ...get(magicF), ...op.f32x4add, ...get(magicI), ...op.i32x4sub];
   return {
-    name: 'dots',
+    name: 'quantise',
     params: [I32, I32, I32, I32, I32, I32],
     results: [],
-    locals: [I32, I32, I32, V128, V128],
+    locals: [I32, I32, I32, I32, F32, F32, V128, V128, V128, V128],
     body: [
+      ...op.f32const(12582912),
+      ...op.f32x4splat,
+      ...set(magicF),
+      ...i32(0x4b400000),
+      ...op.i32x4splat,
+      ...set(magicI),
       ...i32(0),
       ...set(i),
       ...block,
@@ -726,26 +711,111 @@ const dots: Fn = (() => {
       ...get(n),
       ...geU,
       ...brIf(1),
-      ...get(vecs),
-      ...get(slots),
+      ...get(src),
       ...get(i),
-      ...i32(2),
-      ...shl,
-      ...add,
-      ...load(),
-      ...get(dp),
+      ...get(dq),
       ...mul,
       ...i32(2),
       ...shl,
       ...add,
-      ...set(base),
-      ...get(out),
+      ...set(rp),
+      ...get(dst),
+      ...get(i),
+      ...get(dq),
+      ...mul,
+      ...add,
+      ...set(wp),
+      // max |v|
+      ...op.vzero,
+      ...set(acc),
+      ...i32(0),
+      ...set(j),
+      ...block,
+      ...loop,
+      ...get(j),
+      ...get(dq),
+      ...geU,
+      ...brIf(1),
+      ...get(acc),
+      ...r4(0),
+      ...op.f32x4abs,
+      ...r4(16),
+      ...op.f32x4abs,
+      ...op.f32x4max,
+      ...r4(32),
+      ...op.f32x4abs,
+      ...r4(48),
+      ...op.f32x4abs,
+      ...op.f32x4max,
+      ...op.f32x4max,
+      ...op.f32x4max,
+      ...set(acc),
+      ...get(j),
+      ...i32(16),
+      ...add,
+      ...set(j),
+      ...br(0),
+      ...end,
+      ...end,
+      ...get(acc),
+      ...op.f32x4extract(0),
+      ...get(acc),
+      ...op.f32x4extract(1),
+      ...op.f32max,
+      ...get(acc),
+      ...op.f32x4extract(2),
+      ...op.f32max,
+      ...get(acc),
+      ...op.f32x4extract(3),
+      ...op.f32max,
+      ...set(mx),
+      ...get(scales),
       ...get(i),
       ...i32(2),
       ...shl,
       ...add,
-      ...dot(base, q, dp, j, acc, tmp),
+      ...get(mx),
+      ...op.f32const(127),
+      ...op.f32div,
       ...f32store(),
+      // scale = mx > 0 ? 127 / mx : 0
+      ...op.f32const(127),
+      ...get(mx),
+      ...op.f32div,
+      ...op.f32const(0),
+      ...get(mx),
+      ...op.f32const(0),
+      ...op.f32gt,
+      ...op.select,
+      ...tee(sc),
+      ...op.f32x4splat,
+      ...set(sv),
+      ...i32(0),
+      ...set(j),
+      ...block,
+      ...loop,
+      ...get(j),
+      ...get(dq),
+      ...geU,
+      ...brIf(1),
+      ...get(wp),
+      ...get(j),
+      ...add,
+      ...q4(0),
+      ...q4(16),
+      ...op.i16x8narrowS,
+      ...q4(32),
+      ...q4(48),
+      ...op.i16x8narrowS,
+      ...op.i8x16narrowS,
+      ...op.vstore(),
+      ...get(j),
+      ...i32(16),
+      ...add,
+      ...set(j),
+      ...br(0),
+      ...end,
+      ...end,
       ...get(i),
       ...i32(1),
       ...add,
@@ -757,62 +827,101 @@ const dots: Fn = (() => {
   };
 })();
 
-// dotsR(vecs, dp, q, slots, n, out): as dots for n a multiple of R, R rows at a time (R
-// independent memory streams and accumulators; each row's sum is in the same order as dots).
-function dotsRows(R: number): Fn {
-  const [vecs, dp, q, slots, n, out] = [0, 1, 2, 3, 4, 5];
-  const [i, j, end4] = [6, 7, 8];
-  const b = Array.from({ length: R }, (_, r) => 9 + r);
-  const a = Array.from({ length: R }, (_, r) => 9 + R + r);
-  const [q0, q1, tmp] = [9 + 2 * R, 10 + 2 * R, 11 + 2 * R];
-  const body: Bytes = [...get(dp), ...i32(4), ...mul, ...set(end4), ...i32(0), ...set(i), ...block, ...loop, ...get(i), ...get(n), ...geU, ...brIf(1)];
+/**
+ * Integer dot products of int8 rows with an int16 query (i16x8.extend of the row, then
+ * i32x4.dot_i16x8_s), scaled back to floats: out = f32(sum) * scales[slot] * qs.
+ *
+ * `dotsI8R(vecs, dq, q, slots, n, out, scales, qs)`: the rows in `slots` (R at a time, `n` a
+ * multiple of R); `scanI8(vecs, dq, nslots, q, mask, out, scales, qs)`: every slot with
+ * mask != 0. Each lane sums dq / 4 products, which the caller keeps below 2^31 by its query scale.
+ */
+function dotsRowsI8(R: number): Fn {
+  const [vecs, dq, q, slots, n, out, scales, qs] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const [i, j] = [8, 9];
+  const s = Array.from({ length: R }, (_, r) => 10 + r);
+  const b = Array.from({ length: R }, (_, r) => 10 + R + r);
+  const a = Array.from({ length: R }, (_, r) => 10 + 2 * R + r);
+  const [q0, q1, v, tmp] = [10 + 3 * R, 11 + 3 * R, 12 + 3 * R, 13 + 3 * R];
+  const body: Bytes = [...i32(0), ...set(i), ...block, ...loop, ...get(i), ...get(n), ...geU, ...brIf(1)];
   for (let r = 0; r < R; r++) {
-    body.push(...get(vecs), ...get(slots), ...get(i), ...i32(2), ...shl, ...add, ...load(4 * r), ...get(dp), ...mul, ...i32(2), ...shl, ...add, ...set(b[r]!));
+    body.push(...get(slots), ...get(i), ...i32(2), ...shl, ...add, ...load(4 * r), ...tee(s[r]!), ...get(dq), ...mul, ...get(vecs), ...add, ...set(b[r]!));
     body.push(...op.vzero, ...set(a[r]!));
   }
-  body.push(...i32(0), ...set(j), ...loop, ...get(q), ...get(j), ...add, ...op.vload(), ...set(q0), ...get(q), ...get(j), ...add, ...op.vload(16), ...set(q1));
+  body.push(
+    ...i32(0),
+    ...set(j),
+    ...loop,
+    ...get(q),
+    ...get(j),
+    ...i32(1),
+    ...shl,
+    ...add,
+    ...tee(tmp),
+    ...op.vload(),
+    ...set(q0),
+    ...get(tmp),
+    ...op.vload(16),
+    ...set(q1),
+  );
   for (let r = 0; r < R; r++) {
     body.push(
-      ...get(a[r]!),
       ...get(b[r]!),
       ...get(j),
       ...add,
       ...op.vload(),
+      ...tee(v),
+      ...op.i16x8extendLowI8x16S,
       ...get(q0),
-      ...op.f32x4mul,
-      ...op.f32x4add,
-      ...get(b[r]!),
-      ...get(j),
-      ...add,
-      ...op.vload(16),
+      ...op.i32x4dotI16x8S,
+      ...get(a[r]!),
+      ...op.i32x4add,
+      ...get(v),
+      ...op.i16x8extendHighI8x16S,
       ...get(q1),
-      ...op.f32x4mul,
-      ...op.f32x4add,
+      ...op.i32x4dotI16x8S,
+      ...op.i32x4add,
       ...set(a[r]!),
     );
   }
-  body.push(...get(j), ...i32(32), ...add, ...tee(j), ...get(end4), ...ltU, ...brIf(0), ...end);
+  body.push(...get(j), ...i32(16), ...add, ...tee(j), ...get(dq), ...ltU, ...brIf(0), ...end);
   for (let r = 0; r < R; r++) {
-    body.push(...get(out), ...get(i), ...i32(2), ...shl, ...add, ...get(a[r]!), ...hsumF32(tmp), ...f32store(4 * r));
+    body.push(...get(out), ...get(i), ...i32(2), ...shl, ...add, ...get(a[r]!), ...hsumI32(v), ...op.f32convertI32S);
+    body.push(...get(scales), ...get(s[r]!), ...i32(2), ...shl, ...add, ...op.f32load(), ...op.f32mul, ...get(qs), ...op.f32mul, ...f32store(4 * r));
   }
   body.push(...get(i), ...i32(R), ...add, ...set(i), ...br(0), ...end, ...end);
   return {
-    name: `dots${R}`,
-    params: [I32, I32, I32, I32, I32, I32],
+    name: `dotsI8x${R}`,
+    params: [I32, I32, I32, I32, I32, I32, I32, F32],
     results: [],
-    locals: [...new Array<number>(3 + R).fill(I32), ...new Array<number>(R + 3).fill(V128)],
+    locals: [I32, I32, ...new Array<number>(2 * R).fill(I32), ...new Array<number>(R).fill(V128), V128, V128, V128, I32],
     body,
   };
 }
 
-// scan(vecs, dp, nslots, q, mask, out): out[s] = dot(vec[s], q) where mask[s] != 0, else untouched.
-const scan: Fn = (() => {
-  const [vecs, dp, nslots, q, mask, out] = [0, 1, 2, 3, 4, 5];
-  const [slot, base, j] = [6, 7, 8];
-  const [acc, tmp] = [9, 10];
+/** Horizontal sum of the i32x4 on the stack. Needs a v128 scratch local. */
+function hsumI32(t: number): Bytes {
+  return [
+    ...tee(t),
+    ...op.i32x4extract(0),
+    ...get(t),
+    ...op.i32x4extract(1),
+    ...add,
+    ...get(t),
+    ...op.i32x4extract(2),
+    ...add,
+    ...get(t),
+    ...op.i32x4extract(3),
+    ...add,
+  ];
+}
+
+const scanI8: Fn = (() => {
+  const [vecs, dq, nslots, q, mask, out, scales, qs] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const [slot, base, j] = [8, 9, 10];
+  const [acc, v] = [11, 12];
   return {
-    name: 'scan',
-    params: [I32, I32, I32, I32, I32, I32],
+    name: 'scanI8',
+    params: [I32, I32, I32, I32, I32, I32, I32, F32],
     results: [],
     locals: [I32, I32, I32, V128, V128],
     body: [
@@ -830,21 +939,67 @@ const scan: Fn = (() => {
       ...get(slot),
       ...add,
       ...load8(),
-      ...eqz,
-      ...eqz,
       ...op.if,
+      ...op.vzero,
+      ...set(acc),
+      ...i32(0),
+      ...set(j),
+      ...loop,
+      ...get(base),
+      ...get(j),
+      ...add,
+      ...op.vload(),
+      ...tee(v),
+      ...op.i16x8extendLowI8x16S,
+      ...get(q),
+      ...get(j),
+      ...i32(1),
+      ...shl,
+      ...add,
+      ...op.vload(),
+      ...op.i32x4dotI16x8S,
+      ...get(acc),
+      ...op.i32x4add,
+      ...get(v),
+      ...op.i16x8extendHighI8x16S,
+      ...get(q),
+      ...get(j),
+      ...i32(1),
+      ...shl,
+      ...add,
+      ...op.vload(16),
+      ...op.i32x4dotI16x8S,
+      ...op.i32x4add,
+      ...set(acc),
+      ...get(j),
+      ...i32(16),
+      ...add,
+      ...tee(j),
+      ...get(dq),
+      ...ltU,
+      ...brIf(0),
+      ...end,
       ...get(out),
       ...get(slot),
       ...i32(2),
       ...shl,
       ...add,
-      ...dot(base, q, dp, j, acc, tmp),
+      ...get(acc),
+      ...hsumI32(v),
+      ...op.f32convertI32S,
+      ...get(scales),
+      ...get(slot),
+      ...i32(2),
+      ...shl,
+      ...add,
+      ...op.f32load(),
+      ...op.f32mul,
+      ...get(qs),
+      ...op.f32mul,
       ...f32store(),
       ...end,
       ...get(base),
-      ...get(dp),
-      ...i32(2),
-      ...shl,
+      ...get(dq),
       ...add,
       ...set(base),
       ...get(slot),
@@ -859,17 +1014,21 @@ const scan: Fn = (() => {
 })();
 
 /** The kernel module's bytes (exported for tests and inspection). */
-export const KERNEL_WASM: Uint8Array = assemble([encode, hamming, select, dots, scan, dotsRows(8), ...FIXED_CHUNKS.map(hammingFixed)]);
+export const KERNEL_WASM: Uint8Array = assemble([encode, hamming, select, quantise, dotsRowsI8(1), dotsRowsI8(8), scanI8, ...FIXED_CHUNKS.map(hammingFixed)]);
 
 /** Typed view of the kernel exports. Pointers are byte offsets; see the module comment. */
 export interface Kernels {
   encode(vecs: number, dp: number, codes: number, cb: number, centre: number, from: number, to: number): void;
   hamming(codes: number, nslots: number, cb: number, q: number, mask: number, dist: number, hist: number): void;
   select(dist: number, nslots: number, t: number, eqLeft: number, out: number): number;
-  dots(vecs: number, dp: number, q: number, slots: number, n: number, out: number): void;
-  /** `dots` for `n` a multiple of 8, eight rows at a time (same sums). */
-  dots8(vecs: number, dp: number, q: number, slots: number, n: number, out: number): void;
-  scan(vecs: number, dp: number, nslots: number, q: number, mask: number, out: number): void;
+  /** int8 rows from float rows, with per-row scales (see the kernel comment). */
+  quantise(src: number, dq: number, dst: number, scales: number, n: number, centre: number): void;
+  /** Scaled int8 x int16 dot products for a list of slots. */
+  dotsI8x1(vecs: number, dq: number, q: number, slots: number, n: number, out: number, scales: number, qs: number): void;
+  /** `dotsI8x1` for `n` a multiple of 8, eight rows at a time (same sums). */
+  dotsI8x8(vecs: number, dq: number, q: number, slots: number, n: number, out: number, scales: number, qs: number): void;
+  /** Scaled int8 x int16 dot products for every slot with mask != 0. */
+  scanI8(vecs: number, dq: number, nslots: number, q: number, mask: number, out: number, scales: number, qs: number): void;
   /** `hamming` specialised for `cb = 16 * N`, N in {@link FIXED_CHUNKS}. */
   [fixed: `hamming${number}`]: (codes: number, nslots: number, cb: number, q: number, mask: number, dist: number, hist: number) => void;
 }

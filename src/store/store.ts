@@ -427,6 +427,15 @@ export class Store {
     );
   }
 
+  /** Float vectors (own and context) of some memories stored with `model`. */
+  modelVectorsBySeqs(model: string, seqs: number[]): [number, Buffer, Buffer | null][] {
+    return this.stmt(
+      'SELECT seq, embedding, context_embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))',
+    )
+      .raw()
+      .all(model, JSON.stringify(seqs)) as [number, Buffer, Buffer | null][];
+  }
+
   /** Context vectors of some memories (those that have one). */
   contextVectors(seqs: number[]): Map<number, Buffer> {
     const out = new Map<number, Buffer>();

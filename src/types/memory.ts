@@ -171,7 +171,7 @@ export interface RecallOptions extends ScopedFilter, LifecycleRecallOptions, Rel
   rrfK?: number;
   /** Candidates each leg contributes before fusion (default max(50, limit*3)). */
   candidates?: number;
-  /** Scan every float vector in the vector leg. By default the best max(256, 8 × candidates) by sign-code distance are re-scored exactly, which is already exact when no more memories than that are in scope. */
+  /** Vector leg in exact float order over every memory in scope (SQLite: every int8 vector in memory is scored and the best max(2k, k + 32) re-scored from the file's float32 vectors; PostgreSQL: every row). By default SQLite re-scores the best max(256, 8 × candidates) by sign-code distance with the int8 vectors. */
   exact?: boolean;
 }
 

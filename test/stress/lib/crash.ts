@@ -132,7 +132,8 @@ export async function runCrashLoop(o: CrashOptions): Promise<void> {
   assert.equal((await mem.stats()).memories, rows.length);
   for (const x of rows.filter((_, i) => i % Math.max(1, Math.floor(rows.length / 50)) === 0)) {
     const hit = await mem.recall(x.content, { mode: 'vector', limit: 1 });
-    assert.ok(hit[0] && Math.abs(hit[0].score - 1) < 1e-4, `vector recall finds ${x.id}`);
+    // Scores come from the int8 vectors in memory (src/search/vector-index.ts): within ~1e-3 of the float cosine.
+    assert.ok(hit[0] && Math.abs(hit[0].score - 1) < 1e-2, `vector recall finds ${x.id} (score ${hit[0]?.score})`);
   }
   await mem.close();
   o.log?.(
