@@ -175,6 +175,8 @@ function assemble(fns: Fn[]): Uint8Array {
 // ---- kernels -----------------------------------------------------------------
 
 const { get, set, tee, i32, add, sub, mul, shl, ltU, geU, eq, load, store, load8, store8, load16, store16, f32store, block, loop, end, br, brIf } = op;
+/** The address `base + (index << shift)` (locals), the kernels' one way to index an array. */
+const at = (base: number, index: number, shift: number): Bytes => [...get(base), ...get(index), ...i32(shift), ...shl, ...add];
 
 // encode(vecs, dp, codes, cb, centre, from, to)
 // Sign bit j of slot s is (v[j] - centre[j] > 0). dp is a multiple of 8; cb a multiple of 16 >= dp/8.
@@ -182,23 +184,7 @@ const encode: Fn = (() => {
   const [vecs, dp, codes, cb, centre, from, to] = [0, 1, 2, 3, 4, 5, 6];
   const [slot, k, vp, cp, nb] = [7, 8, 9, 10, 11];
   // Lane mask (v - centre > 0) of the four floats at byte `o` of the 16 starting at float 8k.
-  const cmp16 = (o: number): Bytes => [
-    ...get(vp),
-    ...get(k),
-    ...i32(5),
-    ...shl,
-    ...add,
-    ...op.vload(o),
-    ...get(centre),
-    ...get(k),
-    ...i32(5),
-    ...shl,
-    ...add,
-    ...op.vload(o),
-    ...op.f32x4sub,
-    ...op.vzero,
-    ...op.f32x4gt,
-  ];
+  const cmp16 = (o: number): Bytes => [...at(vp, k, 5), ...op.vload(o), ...at(centre, k, 5), ...op.vload(o), ...op.f32x4sub, ...op.vzero, ...op.f32x4gt];
   return {
     name: 'encode',
     params: [I32, I32, I32, I32, I32, I32, I32],
@@ -276,33 +262,17 @@ const encode: Fn = (() => {
       ...ltU,
       ...op.ifI32,
       // low nibble: floats 8k..8k+3; high nibble: 8k+4..8k+7
-      ...get(vp),
-      ...get(k),
-      ...i32(5),
-      ...shl,
-      ...add,
+      ...at(vp, k, 5),
       ...op.vload(),
-      ...get(centre),
-      ...get(k),
-      ...i32(5),
-      ...shl,
-      ...add,
+      ...at(centre, k, 5),
       ...op.vload(),
       ...op.f32x4sub,
       ...op.vzero,
       ...op.f32x4gt,
       ...op.i32x4bitmask,
-      ...get(vp),
-      ...get(k),
-      ...i32(5),
-      ...shl,
-      ...add,
+      ...at(vp, k, 5),
       ...op.vload(16),
-      ...get(centre),
-      ...get(k),
-      ...i32(5),
-      ...shl,
-      ...add,
+      ...at(centre, k, 5),
       ...op.vload(16),
       ...op.f32x4sub,
       ...op.vzero,
@@ -401,18 +371,10 @@ const hamming: Fn = (() => {
       ...op.i32x4extract(3),
       ...add,
       ...set(d),
-      ...get(dist),
-      ...get(slot),
-      ...i32(1),
-      ...shl,
-      ...add,
+      ...at(dist, slot, 1),
       ...get(d),
       ...store16(),
-      ...get(hist),
-      ...get(d),
-      ...i32(2),
-      ...shl,
-      ...add,
+      ...at(hist, d, 2),
       ...tee(h),
       ...get(h),
       ...load(),
@@ -420,11 +382,7 @@ const hamming: Fn = (() => {
       ...add,
       ...store(),
       ...op.else,
-      ...get(dist),
-      ...get(slot),
-      ...i32(1),
-      ...shl,
-      ...add,
+      ...at(dist, slot, 1),
       ...i32(0xffff),
       ...store16(),
       ...end,
@@ -479,18 +437,10 @@ function hammingFixed(chunks: number): Fn {
   body.push(
     ...op.wrap,
     ...set(d),
-    ...get(dist),
-    ...get(slot),
-    ...i32(1),
-    ...shl,
-    ...add,
+    ...at(dist, slot, 1),
     ...get(d),
     ...store16(),
-    ...get(hist),
-    ...get(d),
-    ...i32(2),
-    ...shl,
-    ...add,
+    ...at(hist, d, 2),
     ...tee(h),
     ...get(h),
     ...load(),
@@ -498,11 +448,7 @@ function hammingFixed(chunks: number): Fn {
     ...add,
     ...store(),
     ...op.else,
-    ...get(dist),
-    ...get(slot),
-    ...i32(1),
-    ...shl,
-    ...add,
+    ...at(dist, slot, 1),
     ...i32(0xffff),
     ...store16(),
     ...end,
@@ -539,21 +485,13 @@ const select: Fn = (() => {
   const tv = 10;
   // One slot: take it if dist < t, or dist == t while eqLeft lasts.
   const one: Bytes = [
-    ...get(dist),
-    ...get(slot),
-    ...i32(1),
-    ...shl,
-    ...add,
+    ...at(dist, slot, 1),
     ...load16(),
     ...tee(d),
     ...get(t),
     ...ltU,
     ...op.if,
-    ...get(out),
-    ...get(n),
-    ...i32(2),
-    ...shl,
-    ...add,
+    ...at(out, n, 2),
     ...get(slot),
     ...store(),
     ...get(n),
@@ -567,11 +505,7 @@ const select: Fn = (() => {
     ...op.if,
     ...get(eqLeft),
     ...op.if,
-    ...get(out),
-    ...get(n),
-    ...i32(2),
-    ...shl,
-    ...add,
+    ...at(out, n, 2),
     ...get(slot),
     ...store(),
     ...get(n),
@@ -614,11 +548,7 @@ const select: Fn = (() => {
       ...get(end8),
       ...geU,
       ...brIf(1),
-      ...get(dist),
-      ...get(slot),
-      ...i32(1),
-      ...shl,
-      ...add,
+      ...at(dist, slot, 1),
       ...op.vload(),
       ...get(tv),
       ...op.i16x8leU,
@@ -672,21 +602,7 @@ const quantise: Fn = (() => {
   const [mx, sc] = [10, 11];
   const [acc, sv, magicF, magicI] = [12, 13, 14, 15];
   // Four floats of r at float j (+ o bytes).
-  const r4 = (o: number): Bytes => [
-    ...get(rp),
-    ...get(j),
-    ...i32(2),
-    ...shl,
-    ...add,
-    ...op.vload(o),
-    ...get(centre),
-    ...get(j),
-    ...i32(2),
-    ...shl,
-    ...add,
-    ...op.vload(o),
-    ...op.f32x4sub,
-  ];
+  const r4 = (o: number): Bytes => [...at(rp, j, 2), ...op.vload(o), ...at(centre, j, 2), ...op.vload(o), ...op.f32x4sub];
   // ... scaled and rounded to nearest-even as an i32x4: adding 1.5 * 2^23 leaves the rounded
   // integer in the low mantissa bits (|x| <= 127 here), read back by subtracting the bit pattern
   // of 1.5 * 2^23 (V8 emulates i32x4.trunc_sat_f32x4_s with a long sequence; this is two instructions).
@@ -769,11 +685,7 @@ const quantise: Fn = (() => {
       ...op.f32x4extract(3),
       ...op.f32max,
       ...set(mx),
-      ...get(scales),
-      ...get(i),
-      ...i32(2),
-      ...shl,
-      ...add,
+      ...at(scales, i, 2),
       ...get(mx),
       ...op.f32const(127),
       ...op.f32div,
@@ -844,25 +756,10 @@ function dotsRowsI8(R: number): Fn {
   const [q0, q1, v, tmp] = [10 + 3 * R, 11 + 3 * R, 12 + 3 * R, 13 + 3 * R];
   const body: Bytes = [...i32(0), ...set(i), ...block, ...loop, ...get(i), ...get(n), ...geU, ...brIf(1)];
   for (let r = 0; r < R; r++) {
-    body.push(...get(slots), ...get(i), ...i32(2), ...shl, ...add, ...load(4 * r), ...tee(s[r]!), ...get(dq), ...mul, ...get(vecs), ...add, ...set(b[r]!));
+    body.push(...at(slots, i, 2), ...load(4 * r), ...tee(s[r]!), ...get(dq), ...mul, ...get(vecs), ...add, ...set(b[r]!));
     body.push(...op.vzero, ...set(a[r]!));
   }
-  body.push(
-    ...i32(0),
-    ...set(j),
-    ...loop,
-    ...get(q),
-    ...get(j),
-    ...i32(1),
-    ...shl,
-    ...add,
-    ...tee(tmp),
-    ...op.vload(),
-    ...set(q0),
-    ...get(tmp),
-    ...op.vload(16),
-    ...set(q1),
-  );
+  body.push(...i32(0), ...set(j), ...loop, ...at(q, j, 1), ...tee(tmp), ...op.vload(), ...set(q0), ...get(tmp), ...op.vload(16), ...set(q1));
   for (let r = 0; r < R; r++) {
     body.push(
       ...get(b[r]!),
@@ -885,7 +782,7 @@ function dotsRowsI8(R: number): Fn {
   }
   body.push(...get(j), ...i32(16), ...add, ...tee(j), ...get(dq), ...ltU, ...brIf(0), ...end);
   for (let r = 0; r < R; r++) {
-    body.push(...get(out), ...get(i), ...i32(2), ...shl, ...add, ...get(a[r]!), ...hsumI32(v), ...op.f32convertI32S);
+    body.push(...at(out, i, 2), ...get(a[r]!), ...hsumI32(v), ...op.f32convertI32S);
     body.push(...get(scales), ...get(s[r]!), ...i32(2), ...shl, ...add, ...op.f32load(), ...op.f32mul, ...get(qs), ...op.f32mul, ...f32store(4 * r));
   }
   body.push(...get(i), ...i32(R), ...add, ...set(i), ...br(0), ...end, ...end);
@@ -951,22 +848,14 @@ const scanI8: Fn = (() => {
       ...op.vload(),
       ...tee(v),
       ...op.i16x8extendLowI8x16S,
-      ...get(q),
-      ...get(j),
-      ...i32(1),
-      ...shl,
-      ...add,
+      ...at(q, j, 1),
       ...op.vload(),
       ...op.i32x4dotI16x8S,
       ...get(acc),
       ...op.i32x4add,
       ...get(v),
       ...op.i16x8extendHighI8x16S,
-      ...get(q),
-      ...get(j),
-      ...i32(1),
-      ...shl,
-      ...add,
+      ...at(q, j, 1),
       ...op.vload(16),
       ...op.i32x4dotI16x8S,
       ...op.i32x4add,
@@ -979,19 +868,11 @@ const scanI8: Fn = (() => {
       ...ltU,
       ...brIf(0),
       ...end,
-      ...get(out),
-      ...get(slot),
-      ...i32(2),
-      ...shl,
-      ...add,
+      ...at(out, slot, 2),
       ...get(acc),
       ...hsumI32(v),
       ...op.f32convertI32S,
-      ...get(scales),
-      ...get(slot),
-      ...i32(2),
-      ...shl,
-      ...add,
+      ...at(scales, slot, 2),
       ...op.f32load(),
       ...op.f32mul,
       ...get(qs),
