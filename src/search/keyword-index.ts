@@ -88,10 +88,17 @@ export class KeywordIndex {
   /** The same per group: a write in one namespace leaves another's counts valid. */
   private groupMut: number[] = [];
 
-  /** @param maxTerms, maxBytes bounds of the postings cache (evicting the least recently used term). */
-  constructor(maxTerms = POSTINGS_CACHE_TERMS, maxBytes = POSTINGS_CACHE_BYTES) {
+  /** Whether a search may stop scoring a term's whole postings once it cannot change the top k (see `run`). */
+  private readonly prune: boolean;
+
+  /**
+   * @param maxTerms, maxBytes bounds of the postings cache (evicting the least recently used term).
+   * @param prune skip the work that cannot change the top k (the default; `false`: score every posting, for tests).
+   */
+  constructor(maxTerms = POSTINGS_CACHE_TERMS, maxBytes = POSTINGS_CACHE_BYTES, prune = true) {
     this.maxTerms = maxTerms;
     this.maxBytes = maxBytes;
+    this.prune = prune;
   }
 
   /** Bytes the postings cache holds (its bound is `maxBytes`, plus the one term being searched). */
@@ -280,6 +287,7 @@ export class KeywordIndex {
         n++;
       }
     }
+    sortBySlot(ps, pt, n);
     return { slots: ps, tfs: pt, n, df: 0, dfAt: -1, bytes: 0 };
   }
 
@@ -367,6 +375,14 @@ export class KeywordIndex {
     const out = new Array<number>(slots.length).fill(0);
     for (const { p, idf } of lists) {
       const ps = p.slots;
+      // A long list is searched for each hit (slots ascending), a short one walked once.
+      if (this.prune && p.n > slots.length * 16) {
+        KEYWORD_WORK.visited += slots.length * Math.ceil(Math.log2(p.n + 1));
+        slots.forEach((s, i) => {
+          if (find(ps, p.n, s) >= 0) out[i]! += idf;
+        });
+        continue;
+      }
       KEYWORD_WORK.visited += p.n;
       for (let i = 0; i < p.n; i++) {
         const m = mark[ps[i]!]!;
@@ -377,7 +393,14 @@ export class KeywordIndex {
     return out;
   }
 
-  /** Accumulate BM25 over `lists` and keep the top k eligible slots. */
+  /**
+   * Accumulate BM25 over `lists` and keep the top k eligible slots. Terms are scored rarest first
+   * (a term adds at most `idf·(k1 + 1)` to any memory). Once the k-th best eligible score so far is
+   * above what all the remaining terms together could add, a memory none of the scored terms holds
+   * can no longer enter the top k: the remaining terms then only add to the memories already
+   * scored, each found by binary search in their postings (slots ascending) instead of walking every
+   * posting of a common word. The top k and its scores are the same as scoring every posting.
+   */
   private run(lists: readonly { p: List; idf: number }[], k: number, avg: number, eligible?: (slot: number) => boolean): TopK {
     const len = this.docLen,
       acc = this.acc;
@@ -386,8 +409,34 @@ export class KeywordIndex {
     let nt = 0;
     const kb = K1 * (1 - B),
       kl = (K1 * B) / (avg || 1);
-    for (const { p } of lists) KEYWORD_WORK.visited += p.n;
-    for (const { p, idf } of lists) nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
+    const order = lists.slice().sort((a, b) => b.idf - a.idf || a.p.n - b.p.n);
+    // rest[i]: the most the terms from i on can add to one memory; left[i]: their postings.
+    const rest = new Float64Array(order.length + 1),
+      left = new Float64Array(order.length + 1);
+    for (let i = order.length - 1; i >= 0; i--) {
+      rest[i] = rest[i + 1]! + order[i]!.idf * (K1 + 1);
+      left[i] = left[i + 1]! + order[i]!.p.n;
+    }
+    let i = 0;
+    for (; i < order.length; i++) {
+      // Worth a look only when the rest holds many more postings than the memories scored so far.
+      if (this.prune && i > 0 && nt >= k && left[i]! > PRUNE_RATIO * nt && this.kth(nt, k, eligible) > rest[i]!) break;
+      const { p, idf } = order[i]!;
+      KEYWORD_WORK.visited += p.n;
+      nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
+    }
+    for (; i < order.length; i++) {
+      const { p, idf } = order[i]!;
+      const w = idf * (K1 + 1);
+      KEYWORD_WORK.visited += nt * Math.ceil(Math.log2(p.n + 1));
+      for (let j = 0; j < nt; j++) {
+        const s = touched[j]!;
+        const at = find(p.slots, p.n, s);
+        if (at < 0) continue;
+        const tf = p.tfs[at]!;
+        acc[s] = acc[s]! + (w * tf) / (tf + kb + kl * len[s]!);
+      }
+    }
     const top = new TopK(k);
     let floor = -Infinity;
     for (let i = 0; i < nt; i++) {
@@ -401,6 +450,49 @@ export class KeywordIndex {
     }
     return top;
   }
+
+  /** The k-th best eligible score among the `nt` slots scored so far (-Infinity with fewer than k). */
+  private kth(nt: number, k: number, eligible?: (slot: number) => boolean): number {
+    const top = new TopK(k),
+      acc = this.acc,
+      touched = this.touched;
+    for (let i = 0; i < nt; i++) {
+      const s = touched[i]!;
+      if (acc[s]! > top.floor && (!eligible || eligible(s))) top.push(s, acc[s]!);
+    }
+    return top.floor;
+  }
+}
+
+/** Postings to walk per memory already scored before pruning is worth checking (each check costs a pass over them). */
+const PRUNE_RATIO = 8;
+
+/** Index of `slot` in the first `n` of `slots` (ascending), or -1. */
+function find(slots: Int32Array, n: number, slot: number): number {
+  let lo = 0,
+    hi = n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = slots[mid]!;
+    if (v < slot) lo = mid + 1;
+    else if (v > slot) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** Sort the first `n` postings by slot (FTS5 lists them by rowid; a memory re-added after an edit has a newer slot). */
+function sortBySlot(slots: Int32Array, tfs: Uint16Array, n: number): void {
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) if (slots[i - 1]! > slots[i]!) sorted = false;
+  if (sorted) return;
+  const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => slots[a]! - slots[b]!);
+  const s = slots.slice(0, n),
+    t = tfs.slice(0, n);
+  idx.forEach((from, to) => {
+    slots[to] = s[from]!;
+    tfs[to] = t[from]!;
+  });
 }
 
 /** Append one posting, growing the arrays geometrically. */
@@ -416,6 +508,8 @@ function append(l: List, slot: number, tf: number): void {
   l.slots[l.n] = slot;
   l.tfs[l.n] = Math.min(tf, 0xffff);
   l.n++;
+  // Slots are handed out in increasing order, so this is the end; kept sorted whatever the caller does.
+  if (l.n > 1 && l.slots[l.n - 2]! > slot) sortBySlot(l.slots, l.tfs, l.n);
 }
 
 /** What one cached term costs: its postings, its groups' shares and its key. */
