@@ -40,6 +40,8 @@ test('pruned keyword search returns exactly the top k of scoring every posting, 
     const seq = Math.floor(r() * docs.length);
     if (!moved.has(seq)) moved.set(seq, docs.length + moved.size);
   }
+  // Documents added after the postings were read (seq = slot, past the others).
+  const later = new Map<number, string[]>();
   const slotOf = (seq: number): number => moved.get(seq) ?? seq;
   const groupOf = (seq: number): number => seq % 3;
   const load = (t: string): string | null => {
@@ -47,6 +49,7 @@ test('pruned keyword search returns exactly the top k of scoring every posting, 
     docs.forEach((d, seq) => {
       for (const w of d) if (w === t) out.push(seq);
     });
+    for (const [seq, d] of later) for (const w of d) if (w === t) out.push(seq);
     return out.length ? out.join(',') : null;
   };
   const make = (prune: boolean): KeywordIndex => {
@@ -59,6 +62,23 @@ test('pruned keyword search returns exactly the top k of scoring every posting, 
   let prunedWork = 0,
     fullWork = 0;
   for (let q = 0; q < 300; q++) {
+    if (q === 150) {
+      // Writes after the postings are cached: 500 new documents, 300 removed, 50 made shorter.
+      for (let i = 0; i < 500; i++) {
+        const seq = 30_000 + i;
+        const d = docs[Math.floor(r() * docs.length)]!.slice(0, 2 + (i % 5));
+        later.set(seq, d);
+        for (const kw of [pruned, full]) kw.add(seq, d, groupOf(seq));
+      }
+      for (let i = 0; i < 300; i++) {
+        const slot = Math.floor(r() * docs.length);
+        for (const kw of [pruned, full]) kw.remove(slot);
+      }
+      for (let i = 0; i < 50; i++) {
+        const seq = Math.floor(r() * docs.length);
+        if (!moved.has(seq)) for (const kw of [pruned, full]) kw.setLength(seq, 1, groupOf(seq));
+      }
+    }
     // Two to six words: mostly common ones, some rare, sometimes a word twice.
     const terms = Array.from({ length: 2 + Math.floor(r() * 5) }, () => vocab[r() < 0.5 ? Math.floor(r() * 8) : Math.floor(r() * vocab.length)]!);
     if (q % 7 === 0) terms.push(terms[0]!);

@@ -12,6 +12,11 @@ interface List {
   /** Live documents among the postings, as of mutation `dfAt` (of the file, or of the group). */
   df: number;
   dfAt: number;
+  /** The largest term frequency and the shortest document among the postings: a bound on what the term adds to one memory. */
+  maxTf: number;
+  minLen: number;
+  /** `KeywordIndex.shortened` when the bounds were set: a document made shorter since may break them. */
+  boundAt: number;
 }
 
 interface Postings extends List {
@@ -88,6 +93,8 @@ export class KeywordIndex {
   /** The same per group: a write in one namespace leaves another's counts valid. */
   private groupMut: number[] = [];
 
+  /** Bumped when a live document is made shorter: the lists' bounds set before are recomputed. */
+  private shortened = 0;
   /** Whether a search may stop scoring a term's whole postings once it cannot change the top k (see `run`). */
   private readonly prune: boolean;
 
@@ -141,6 +148,7 @@ export class KeywordIndex {
     this.reserve(slot + 1);
     this.mutations++;
     if (this.alive[slot]) {
+      if (tokens < this.docLen[slot]!) this.shortened++;
       this.groupMut[this.groupOf[slot]!]!++;
       this.totalLen -= this.docLen[slot]!;
       this.groupLen[this.groupOf[slot]!]! -= this.docLen[slot]!;
@@ -173,10 +181,10 @@ export class KeywordIndex {
       const p = this.loaded.get(t);
       if (!p) continue; // read from FTS5 (which has this document) when first needed
       const before = p.bytes;
-      append(p, slot, n);
+      append(p, slot, n, this.docLen[slot]!);
       // A group not split off yet is split from the full postings (which now hold this one) when needed.
       const g = p.groups?.get(group);
-      if (g) append(g, slot, n);
+      if (g) append(g, slot, n, this.docLen[slot]!);
       p.bytes = termBytes(t, p);
       this.loadedBytes += p.bytes - before;
     }
@@ -218,12 +226,13 @@ export class KeywordIndex {
     let n = 0;
     const groupOf = this.groupOf;
     for (let i = 0; i < p.n; i++) if (groupOf[p.slots[i]!] === g) n++;
-    l = { slots: new Int32Array(n), tfs: new Uint16Array(n), n, df: 0, dfAt: -1 };
+    l = { slots: new Int32Array(n), tfs: new Uint16Array(n), n, df: 0, dfAt: -1, maxTf: 0, minLen: Infinity, boundAt: this.shortened };
     for (let i = 0, j = 0; i < p.n; i++)
       if (groupOf[p.slots[i]!] === g) {
         l.slots[j] = p.slots[i]!;
         l.tfs[j++] = p.tfs[i]!;
       }
+    bounds(l, this.docLen);
     p.groups.set(g, l);
     const before = p.bytes;
     p.bytes = termBytes(t, p);
@@ -288,7 +297,9 @@ export class KeywordIndex {
       }
     }
     sortBySlot(ps, pt, n);
-    return { slots: ps, tfs: pt, n, df: 0, dfAt: -1, bytes: 0 };
+    const l = { slots: ps, tfs: pt, n, df: 0, dfAt: -1, bytes: 0, maxTf: 0, minLen: Infinity, boundAt: this.shortened };
+    bounds(l, this.docLen);
+    return l;
   }
 
   /**
@@ -395,7 +406,8 @@ export class KeywordIndex {
 
   /**
    * Accumulate BM25 over `lists` and keep the top k eligible slots. Terms are scored rarest first
-   * (a term adds at most `idf·(k1 + 1)` to any memory). Once the k-th best eligible score so far is
+   * (a term adds at most `idf·(k1 + 1)·tf / (tf + k1·(1 − b + b·len / avg))` to one memory, with its
+   * postings' largest tf and shortest document). Once the k-th best eligible score so far is
    * above what all the remaining terms together could add, a memory none of the scored terms holds
    * can no longer enter the top k: the remaining terms then only add to the memories already
    * scored, each found by binary search in their postings (slots ascending) instead of walking every
@@ -414,7 +426,12 @@ export class KeywordIndex {
     const rest = new Float64Array(order.length + 1),
       left = new Float64Array(order.length + 1);
     for (let i = order.length - 1; i >= 0; i--) {
-      rest[i] = rest[i + 1]! + order[i]!.idf * (K1 + 1);
+      const { p, idf } = order[i]!;
+      if (p.boundAt !== this.shortened) {
+        bounds(p, len);
+        p.boundAt = this.shortened;
+      }
+      rest[i] = rest[i + 1]! + (idf * (K1 + 1) * p.maxTf) / (p.maxTf + kb + kl * p.minLen);
       left[i] = left[i + 1]! + order[i]!.p.n;
     }
     let i = 0;
@@ -495,8 +512,21 @@ function sortBySlot(slots: Int32Array, tfs: Uint16Array, n: number): void {
   });
 }
 
-/** Append one posting, growing the arrays geometrically. */
-function append(l: List, slot: number, tf: number): void {
+/** Set a list's bounds (largest term frequency, shortest document) from its postings. */
+function bounds(l: List, len: Float32Array): void {
+  let tf = 0,
+    min = Infinity;
+  for (let i = 0; i < l.n; i++) {
+    if (l.tfs[i]! > tf) tf = l.tfs[i]!;
+    const d = len[l.slots[i]!]!;
+    if (d < min) min = d;
+  }
+  l.maxTf = tf;
+  l.minLen = min;
+}
+
+/** Append one posting (of a document `docLen` tokens long), growing the arrays geometrically. */
+function append(l: List, slot: number, tf: number, docLen: number): void {
   if (l.n === l.slots.length) {
     const s = new Int32Array(l.n * 2 + 4);
     s.set(l.slots);
@@ -508,6 +538,8 @@ function append(l: List, slot: number, tf: number): void {
   l.slots[l.n] = slot;
   l.tfs[l.n] = Math.min(tf, 0xffff);
   l.n++;
+  l.maxTf = Math.max(l.maxTf, l.tfs[l.n - 1]!);
+  l.minLen = Math.min(l.minLen, docLen);
   // Slots are handed out in increasing order, so this is the end; kept sorted whatever the caller does.
   if (l.n > 1 && l.slots[l.n - 2]! > slot) sortBySlot(l.slots, l.tfs, l.n);
 }
