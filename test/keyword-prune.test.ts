@@ -8,17 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { KEYWORD_WORK, KeywordIndex } from '../src/search/keyword-index.js';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './rng.js';
 
 /** 20,000 documents over a Zipf-like vocabulary: a few words in most documents, many in a handful. */
 function corpus(seed: number): { docs: string[][]; vocab: string[] } {

@@ -175,6 +175,11 @@ function assemble(fns: Fn[]): Uint8Array {
 // ---- kernels -----------------------------------------------------------------
 
 const { get, set, tee, i32, add, sub, mul, shl, ltU, geU, eq, load, store, load8, store8, load16, store16, f32store, block, loop, end, br, brIf } = op;
+/**
+ * Opens `for (i = 0; i < n; …)` over locals: block, loop, and the exit test (close with the caller's
+ * step, `br(0)`, `end`, `end`).
+ */
+const upTo = (i: number, n: number): Bytes => [...i32(0), ...set(i), ...block, ...loop, ...get(i), ...get(n), ...geU, ...brIf(1)];
 /** The address `base + (index << shift)` (locals), the kernels' one way to index an array. */
 const at = (base: number, index: number, shift: number): Bytes => [...get(base), ...get(index), ...i32(shift), ...shl, ...add];
 
@@ -619,14 +624,7 @@ const quantise: Fn = (() => {
       ...i32(0x4b400000),
       ...op.i32x4splat,
       ...set(magicI),
-      ...i32(0),
-      ...set(i),
-      ...block,
-      ...loop,
-      ...get(i),
-      ...get(n),
-      ...geU,
-      ...brIf(1),
+      ...upTo(i, n),
       ...get(src),
       ...get(i),
       ...get(dq),
@@ -644,14 +642,7 @@ const quantise: Fn = (() => {
       // max |v|
       ...op.vzero,
       ...set(acc),
-      ...i32(0),
-      ...set(j),
-      ...block,
-      ...loop,
-      ...get(j),
-      ...get(dq),
-      ...geU,
-      ...brIf(1),
+      ...upTo(j, dq),
       ...get(acc),
       ...r4(0),
       ...op.f32x4abs,
@@ -702,14 +693,7 @@ const quantise: Fn = (() => {
       ...tee(sc),
       ...op.f32x4splat,
       ...set(sv),
-      ...i32(0),
-      ...set(j),
-      ...block,
-      ...loop,
-      ...get(j),
-      ...get(dq),
-      ...geU,
-      ...brIf(1),
+      ...upTo(j, dq),
       ...get(wp),
       ...get(j),
       ...add,
