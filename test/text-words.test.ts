@@ -32,7 +32,33 @@ function tokenSetByPattern(text: string, max = 1000): Set<string> {
   return out;
 }
 
-const pieces = ['moved', 'Moving', 'releases', 'meeting', 'class', 'the', 'I', "Anna's", 'snake_case', 'camelCase', 'x2', '42', '_', ' ', '.', ',', "'", '-', '\n', 'ed', 'ing', 'es', 'café', 'İstanbul', 'naïve'];
+const pieces = [
+  'moved',
+  'Moving',
+  'releases',
+  'meeting',
+  'class',
+  'the',
+  'I',
+  "Anna's",
+  'snake_case',
+  'camelCase',
+  'x2',
+  '42',
+  '_',
+  ' ',
+  '.',
+  ',',
+  "'",
+  '-',
+  '\n',
+  'ed',
+  'ing',
+  'es',
+  'café',
+  'İstanbul',
+  'naïve',
+];
 const text = fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 })), { maxLength: 30 }).map((a) => a.join(''));
 
 test('stems and token sets: the same words as the Unicode patterns, ASCII or not, with the cap on distinct words', () => {
