@@ -20,7 +20,7 @@ import { STOP_WORDS } from '../text/stopwords.js';
 import { stem, stems } from '../text/stems.js';
 import { SPEAKER_PREFIX } from '../text/speaker.js';
 import { dot } from '../lifecycle/dedup.js';
-import { jaccard, tokenSet } from './mmr.js';
+import { jaccard, jaccardSorted, tokenSet } from './mmr.js';
 import { saysChange } from '../lifecycle/update-cues.js';
 import { AUTO_MIN_COSINE } from '../lifecycle/auto-supersede.js';
 import { LOCAL_MODEL_ID } from '../embed/local.js';
@@ -131,6 +131,11 @@ export function namingTerms(query: string): Set<string> {
 
 /** Whether two memories are about the same thing, before looking at the query. */
 export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THING_COSINE, minJaccard = SAME_THING_JACCARD): boolean {
+  return sameSubjectBy(a, b, minCosine, () => jaccard(tokensOf(a), tokensOf(b)) >= minJaccard);
+}
+
+/** {@link sameSubject}, with the token-overlap test (memories without vectors) given. */
+function sameSubjectBy(a: CurrentMeta, b: CurrentMeta, minCosine: number, overlaps: () => boolean): boolean {
   if (a.namespace !== b.namespace || a.category !== b.category) return false;
   if (facts(a).trimmed === facts(b).trimmed) return false;
   // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
@@ -139,7 +144,7 @@ export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THI
     sb = speakerOf(b);
   if (sa !== undefined && sb !== undefined && sa !== sb) return false;
   if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
-  return jaccard(tokensOf(a), tokensOf(b)) >= minJaccard;
+  return overlaps();
 }
 
 /** Token sets of candidates, made once per candidate (the pairwise loop asks for each many times). */
@@ -307,39 +312,66 @@ export function preferCurrent(
   // The verdict for a pair depends only on the two memories, not on where they stand: each pass after
   // a move asks again for every pair above it, so verdicts are kept (a family of look-alikes makes
   // dozens of moves, and recomputing cost ~100 ms per query at a pool of 100; BENCHMARKS.md).
-  const verdicts = new Map<number, Map<number, boolean>>();
-  const updates = (sa: number, a: CurrentMeta, sb: number, b: CurrentMeta): boolean => {
-    let row = verdicts.get(sa);
-    if (!row) {
-      row = new Map();
-      verdicts.set(sa, row);
-    }
-    let v = row.get(sb);
-    if (v === undefined) {
-      v = sameSubject(a, b) && matchesLike(sa, sb);
-      row.set(sb, v);
-    }
-    return v;
-  };
   const n = Math.min(out.length, currentPoolSize(query));
+  // By position in the pool as it came in (`at` follows the moves): flat arrays, not maps keyed by seq.
+  const at = Array.from({ length: n }, (_, i) => i);
+  const metaAt = fused.slice(0, n).map((h) => meta.get(h.seq));
+  const verdicts = new Int8Array(n * n); // 0 unknown, 1 yes, 2 no
+  // Token overlap between memories without vectors, by one merge of numbered sorted token arrays.
+  const ids = new Map<string, number>();
+  const numbered: (Int32Array | undefined)[] = new Array(n);
+  const tokensAt = (x: number): Int32Array => {
+    let t = numbered[x];
+    if (!t) {
+      const words = tokensOf(metaAt[x]!);
+      t = new Int32Array(words.size);
+      let k = 0;
+      for (const w of words) {
+        let id = ids.get(w);
+        if (id === undefined) {
+          id = ids.size;
+          ids.set(w, id);
+        }
+        t[k++] = id;
+      }
+      t.sort();
+      numbered[x] = t;
+    }
+    return t;
+  };
+  const overlap = (x: number, y: number): boolean => {
+    const tx = tokensAt(x),
+      ty = tokensAt(y);
+    // Jaccard is at most the smaller set over the larger: most pairs fail without a merge.
+    if (Math.min(tx.length, ty.length) < SAME_THING_JACCARD * Math.max(tx.length, ty.length)) return false;
+    return jaccardSorted(tx, ty) >= SAME_THING_JACCARD;
+  };
+  const updates = (x: number, a: CurrentMeta, y: number, b: CurrentMeta): boolean => {
+    const v = verdicts[x * n + y]!;
+    if (v) return v === 1;
+    const yes = sameSubjectBy(a, b, SAME_THING_COSINE, () => overlap(x, y)) && matchesLike(fused[x]!.seq, fused[y]!.seq);
+    verdicts[x * n + y] = yes ? 1 : 2;
+    return yes;
+  };
   // Each move puts a strictly newer memory above an older one, so this terminates; the bound on
   // moves guards against odd data. After a move at row i the scan resumes at row i, not at the top:
   // rows above i see the same memories below them as before (in another order), and verdicts do not
   // depend on order, so none of them can move anything now.
   let moves = 0;
   for (let i = 0; i < n && moves < 2 * n; ) {
-    const a = meta.get(out[i]!.seq);
+    const a = metaAt[at[i]!];
     let moved = false;
     for (let j = i + 1; a && j < n; j++) {
-      const b = meta.get(out[j]!.seq);
+      const b = metaAt[at[j]!];
       // Chat turns repeat themselves ("have you read …?") without updating anything: between two
       // turns only a question about the present counts (EVAL.md: conversations fell otherwise).
       // Two turns of the user in a chat with an assistant are the user's own statements about their
       // life, compared as notes are ("I have 10 baseballs" / later "… my 15th"; LongMemEval's
       // knowledge updates). Checked first: it is cheap, and in a chat store it settles nearly every pair.
-      if (!b || b.time <= a.time || (!intent && isTurn(a) && isTurn(b) && !(isUser(a) && isUser(b))) || !updates(out[i]!.seq, a, out[j]!.seq, b)) continue;
+      if (!b || b.time <= a.time || (!intent && isTurn(a) && isTurn(b) && !(isUser(a) && isUser(b))) || !updates(at[i]!, a, at[j]!, b)) continue;
       const [h] = out.splice(j, 1);
       out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score), replaces: out[i]!.seq });
+      at.splice(i, 0, at.splice(j, 1)[0]!);
       moves++;
       moved = true;
       break;

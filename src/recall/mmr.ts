@@ -4,7 +4,7 @@
  * a picked result fall back. Relevance is the candidate's score divided by the best score.
  */
 
-import { MAX_COMPARED_WORDS } from '../text/stems.js';
+import { MAX_COMPARED_WORDS, asciiWords, isAscii } from '../text/stems.js';
 
 /** Order (indices into `scores`) of the first `k` picks. */
 export function mmrOrder(scores: readonly number[], sim: (a: number, b: number) => number, lambda: number, k: number): number[] {
@@ -85,6 +85,13 @@ export function jaccardSorted(a: Int32Array, b: Int32Array): number {
 /** Lower-cased word tokens of a text: the first `max` distinct ones (see MAX_COMPARED_WORDS). */
 export function tokenSet(text: string, max = MAX_COMPARED_WORDS): Set<string> {
   const out = new Set<string>();
+  if (isAscii(text)) {
+    asciiWords(text.toLowerCase(), false, (w) => {
+      out.add(w);
+      return out.size < max;
+    });
+    return out;
+  }
   for (const [w] of text.toLowerCase().matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
     out.add(w);
     if (out.size >= max) break;

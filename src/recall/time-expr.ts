@@ -781,9 +781,13 @@ const ANCHORS: ReadonlySet<string> = new Set([
   'weekend',
 ]);
 
-/** @internal Whether `query` can name a time at all (a digit or an anchor word): the parser's quick exit. */
+/**
+ * @internal Whether `query` can name a time at all: the parser's quick exit. Without an anchor word
+ * only a four-digit number can (a year, "the 1990s", an ISO date): a count needs a unit, a day needs a
+ * month, and the tokenizer takes each run of digits whole, so "(3)" or "port 80" is never a time.
+ */
 export function mayNameTime(query: string): boolean {
-  if (/\d/.test(query)) return true;
+  if (/(?<!\d)\d{4}(?!\d)/.test(query)) return true;
   // Each run of ASCII letters (the tokenizer's words), as written or without a plural "s".
   for (let i = 0; i < query.length; ) {
     if (!isLetter(query.charCodeAt(i))) {
