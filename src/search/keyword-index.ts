@@ -407,11 +407,14 @@ export class KeywordIndex {
   /**
    * Accumulate BM25 over `lists` and keep the top k eligible slots. Terms are scored rarest first
    * (a term adds at most `idf·(k1 + 1)·tf / (tf + k1·(1 − b + b·len / avg))` to one memory, with its
-   * postings' largest tf and shortest document). Once the k-th best eligible score so far is
-   * above what all the remaining terms together could add, a memory none of the scored terms holds
-   * can no longer enter the top k: the remaining terms then only add to the memories already
-   * scored, each found by binary search in their postings (slots ascending) instead of walking every
-   * posting of a common word. The top k and its scores are the same as scoring every posting.
+   * postings' largest tf and shortest document). Between terms, the best k memories scored so far
+   * are completed (the remaining terms looked up by binary search in their postings, slots
+   * ascending): the least of those k full scores is a floor under the final k-th score. Once the
+   * remaining terms together could not lift a memory none of the scored terms holds above that
+   * floor, such a memory cannot enter the top k: the remaining terms then only add to the memories
+   * already scored, by binary search instead of walking every posting of a common word, and a
+   * memory whose score plus what the remaining terms could still add falls below the floor is
+   * dropped. The top k and its scores are the same as scoring every posting.
    */
   private run(lists: readonly { p: List; idf: number }[], k: number, avg: number, eligible?: (slot: number) => boolean): TopK {
     const len = this.docLen,
@@ -434,51 +437,92 @@ export class KeywordIndex {
       rest[i] = rest[i + 1]! + (idf * (K1 + 1) * p.maxTf) / (p.maxTf + kb + kl * p.minLen);
       left[i] = left[i + 1]! + order[i]!.p.n;
     }
-    let i = 0;
+    /** What term j adds to slot s (0 when s is not among its postings), found by binary search. */
+    const add = (j: number, s: number): number => {
+      const { p, idf } = order[j]!;
+      const at = find(p.slots, p.n, s);
+      if (at < 0) return 0;
+      const tf = p.tfs[at]!;
+      return (idf * (K1 + 1) * tf) / (tf + kb + kl * len[s]!);
+    };
+    let i = 0,
+      floor = -Infinity;
     for (; i < order.length; i++) {
       // Worth a look only when the rest holds many more postings than the memories scored so far.
-      if (this.prune && i > 0 && nt >= k && left[i]! > PRUNE_RATIO * nt && this.kth(nt, k, eligible) > rest[i]!) break;
+      if (this.prune && i > 0 && nt >= k && left[i]! > PRUNE_RATIO * nt) {
+        floor = this.completedFloor(nt, k, i, order.length, add, eligible);
+        if (below(rest[i]!, floor)) break;
+      }
       const { p, idf } = order[i]!;
       KEYWORD_WORK.visited += p.n;
       nt = accumulate(p.slots, p.tfs, p.n, idf * (K1 + 1), kb, kl, len, acc, touched, nt);
     }
     for (; i < order.length; i++) {
-      const { p, idf } = order[i]!;
-      const w = idf * (K1 + 1);
-      KEYWORD_WORK.visited += nt * Math.ceil(Math.log2(p.n + 1));
+      // Memories that cannot reach the floor any more are dropped (their sums reset for the next search).
+      let m = 0;
       for (let j = 0; j < nt; j++) {
         const s = touched[j]!;
-        const at = find(p.slots, p.n, s);
-        if (at < 0) continue;
-        const tf = p.tfs[at]!;
-        acc[s] = acc[s]! + (w * tf) / (tf + kb + kl * len[s]!);
+        if (below(acc[s]! + rest[i]!, floor)) acc[s] = 0;
+        else touched[m++] = s;
+      }
+      nt = m;
+      KEYWORD_WORK.visited += nt * Math.ceil(Math.log2(order[i]!.p.n + 1));
+      for (let j = 0; j < nt; j++) {
+        const s = touched[j]!;
+        acc[s] = acc[s]! + add(i, s);
       }
     }
     const top = new TopK(k);
-    let floor = -Infinity;
+    let kth = -Infinity;
     for (let i = 0; i < nt; i++) {
       const s = touched[i]!;
       const sc = acc[s]!;
       acc[s] = 0;
-      if (sc > floor && (!eligible || eligible(s))) {
+      if (sc > kth && (!eligible || eligible(s))) {
         top.push(s, sc);
-        floor = top.floor;
+        kth = top.floor;
       }
     }
     return top;
   }
 
-  /** The k-th best eligible score among the `nt` slots scored so far (-Infinity with fewer than k). */
-  private kth(nt: number, k: number, eligible?: (slot: number) => boolean): number {
-    const top = new TopK(k),
+  /**
+   * A floor under the final k-th best eligible score: the best k of the `nt` slots scored so far
+   * (terms before `from`) completed with the terms from `from` on; -Infinity with fewer than k.
+   */
+  private completedFloor(
+    nt: number,
+    k: number,
+    from: number,
+    terms: number,
+    add: (j: number, s: number) => number,
+    eligible?: (slot: number) => boolean,
+  ): number {
+    const best = new TopK(k),
       acc = this.acc,
       touched = this.touched;
     for (let i = 0; i < nt; i++) {
       const s = touched[i]!;
-      if (acc[s]! > top.floor && (!eligible || eligible(s))) top.push(s, acc[s]!);
+      if (acc[s]! > best.floor && (!eligible || eligible(s))) best.push(s, acc[s]!);
     }
-    return top.floor;
+    if (best.size < k) return -Infinity;
+    let floor = Infinity;
+    for (const h of best.sorted()) {
+      let full = h.score;
+      for (let j = from; j < terms; j++) full += add(j, h.seq);
+      floor = Math.min(floor, full);
+    }
+    KEYWORD_WORK.visited += k * (terms - from);
+    return floor;
   }
+}
+
+/**
+ * Whether a bound lies below the floor by more than rounding: sums of the same terms taken in
+ * another order differ in the last bits, and a memory that ties the k-th score must not be dropped.
+ */
+function below(bound: number, floor: number): boolean {
+  return bound < floor - 1e-9 * Math.abs(floor);
 }
 
 /** Postings to walk per memory already scored before pruning is worth checking (each check costs a pass over them). */
