@@ -6,13 +6,14 @@
  * (`KEYWORD_EVIDENCE`, `ADAPTIVE_DEFAULTS.keywordWeight`); for each set left out, the point with the
  * best mean R@5 + R@10 + MRR over the other sets (each set weighing the same) is scored on it.
  *
- *   npx tsx eval/ranking-cv.ts [--lme-db FILE] [--locomo-db DIR] [--fusion | --gain | --rules FAMILY[,…]|all] [--kinds] [--held]
+ *   npx tsx eval/ranking-cv.ts [--lme-db FILE] [--locomo-db DIR] [--fusion | --gain | --rules FAMILY[,…]|all] [--only 'NAME|…'] [--kinds] [--held]
  * (`--fusion`: the grid over the vector leg's normalisation range and the keyword weight instead;
  * `--gain`: the grid over the adaptive share's coverage and margin gains; `--rules`: the shipped
  * fusion against the candidate rules of eval/fusion-rules.ts, each leg alone reported too; `--kinds`:
  * one set per kind of data, LoCoMo's conversations pooled, and the profiles' reworded questions
  * (tune half) as a fifth; `--held`: LongMemEval's check half and the profiles' held half instead of
- * the tune halves, every point reported and nothing chosen: run once, to report)
+ * the tune halves, every point reported and nothing chosen: run once, to report; `--only 'NAME|NAME'`:
+ * only these points of the families)
  * (the stores of eval/longmemeval.ts --db and eval/locomo.ts --db-dir are reused when given; the
  * generated sets are loaded into temporary files).
  */
@@ -48,8 +49,9 @@ interface Point {
   /** The adaptive share's gains (ADAPTIVE_DEFAULTS.keywordGain, vectorGain). */
   keywordGain: number;
   vectorGain: number;
-  /** A candidate fusion rule in place of the shipped one (eval/fusion-rules.ts). */
+  /** A candidate fusion rule in place of the shipped one (eval/fusion-rules.ts), and its family. */
   rule?: RulePoint;
+  family?: string;
 }
 
 /** The profiles' reworded questions of one half (eval/profiles.ts): R@5 / R@10 / MRR of the answer. */
@@ -152,10 +154,11 @@ async function main(): Promise<void> {
       for (const vectorRange of [0.15, 0.25, 0.35]) for (const keywordWeight of [0.7, 1]) grid.push({ ...base, keywordWeight, vectorRange });
     else if (arg('--rules')) {
       const fams = arg('--rules') === 'all' ? Object.keys(FAMILIES) : arg('--rules')!.split(',');
+      const only = arg('--only')?.split('|');
       grid.push({ ...base });
       for (const f of fams) {
         if (!FAMILIES[f]) throw new Error(`no rule family ${f}: ${Object.keys(FAMILIES).join(', ')}`);
-        for (const rule of FAMILIES[f]!) grid.push({ ...base, rule });
+        for (const rule of FAMILIES[f]!) if (!only || only.includes(rule.name)) grid.push({ ...base, rule, family: f });
       }
     } else if (process.argv.includes('--gain'))
       for (const keywordGain of [0.5, 1, 1.5]) for (const vectorGain of [0.5, 1, 1.5, 2]) grid.push({ ...base, keywordGain, vectorGain });
@@ -199,6 +202,41 @@ async function main(): Promise<void> {
         });
         console.log(`| ${label(grid[i]!)} | ${below.join(', ') || 'none'} |`);
       });
+      // Leave one kind out within each family (the shipped rule always a candidate): the held-out
+      // mean of the chosen points, and how many (kind, metric) pairs are below the better leg.
+      const below = (i: number, n: string): number => {
+        const h = mean(results[i]!.get(n)!),
+          l = legs.get(n)!;
+        return (['r5', 'r10', 'mrr'] as const).filter((m) => h[m] < Math.max(l.keyword[m], l.vector[m]) - 1e-9).length;
+      };
+      if (!held) {
+        console.log(
+          '\n| family | points | held out, chosen on the other kinds | held out, shipped | folds choosing a candidate | pairs below the better leg: chosen / shipped |',
+        );
+        console.log('|:--|--:|--:|--:|--:|--:|');
+      }
+      for (const f of held ? [] : [...new Set(grid.flatMap((p) => (p.family ? [p.family] : [])))]) {
+        const idx = [0, ...grid.flatMap((p, i) => (p.family === f ? [i] : []))];
+        const chosen: S[] = [],
+          shipped: S[] = [];
+        let moved = 0,
+          bc = 0,
+          bs = 0;
+        for (const out of names) {
+          let b = 0,
+            bv = -Infinity;
+          for (const i of idx) {
+            const v = names.filter((n) => n !== out).reduce((a, n) => a + obj(mean(results[i]!.get(n)!)), 0);
+            if (v > bv + 1e-12) [b, bv] = [i, v];
+          }
+          chosen.push(mean(results[b]!.get(out)!));
+          shipped.push(mean(results[0]!.get(out)!));
+          if (b !== 0) moved++;
+          bc += below(b, out);
+          bs += below(0, out);
+        }
+        console.log(`| ${f} | ${idx.length - 1} | ${f3(mean(chosen))} | ${f3(mean(shipped))} | ${moved} of ${names.length} | ${bc} / ${bs} |`);
+      }
       console.log('');
     }
     if (held) {
