@@ -247,7 +247,9 @@ async function main(): Promise<void> {
       return;
     }
     console.log('### Keyword evidence and keyword share, leave one set out (hybrid R@5 / R@10 / MRR on the set left out)\n');
-    console.log('| set left out | chosen on the others (context, session, keyword weight, vector range, coverage / margin gain) | chosen | current defaults |');
+    console.log(
+      `| set left out | chosen on the others${arg('--rules') ? '' : ' (context, session, keyword weight, vector range, coverage / margin gain)'} | chosen | current defaults |`,
+    );
     console.log('|:--|:--|--:|--:|');
     const cur = grid.findIndex((p) => (Object.keys(KEYWORD_DEFAULT) as (keyof Point)[]).every((k) => p[k] === KEYWORD_DEFAULT[k]));
     const chosenAll: S[] = [],
