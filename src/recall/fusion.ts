@@ -165,8 +165,17 @@ export interface FuseOptions {
   signals: LegSignals;
 }
 
+/**
+ * Evaluation seam, not public API: while `adaptive` is set, the adaptive method calls it instead,
+ * so eval/fusion-rules.ts can try a candidate rule through the whole recall pipeline of both
+ * stores (the other constants of this file are set the same way by eval/ranking-cv.ts). Unset in
+ * the library; one property read per recall.
+ */
+export const FUSION_TRIAL: { adaptive?: (keyword: readonly LegHit[], vector: readonly LegHit[], o: FuseOptions) => FusedHit[] } = {};
+
 /** Merge the two legs (each best first) with the chosen method. */
 export function fuse(keyword: readonly LegHit[], vector: readonly LegHit[], o: FuseOptions): FusedHit[] {
+  if (o.method === 'adaptive' && FUSION_TRIAL.adaptive) return FUSION_TRIAL.adaptive(keyword, vector, o);
   switch (o.method) {
     case 'rrf':
       return rrf(
