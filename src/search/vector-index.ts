@@ -169,7 +169,7 @@ export class VectorIndex {
       if (this.dp === this.dims) u8.set(src, this.stage);
       else for (let i = 0; i < b; i++) u8.set(src.subarray(i * rowBytes, (i + 1) * rowBytes), this.stage + i * this.dp * 4);
       const s = slot + i0;
-      if (this.count === 0 && b >= CENTRE_ROWS) this.setCentre(b);
+      if (!this.centreSet && this.count === 0 && b >= CENTRE_ROWS) this.setCentre(b);
       this.k.encode(this.stage, this.dp, this.codes + s * this.cb, this.cb, this.centre, 0, b);
       this.k.quantise(this.stage, this.dp, this.vecs + s * this.dp, this.scales + s * 4, b, this.qcentre);
       for (let i = 0; i < b; i++) {
@@ -192,6 +192,55 @@ export class VectorIndex {
     const out = new Float32Array(this.memory.buffer, this.qcentre, dp);
     for (let j = 0; j < dp; j++) out[j] = c[j]! / b;
     this.centreSet = true;
+  }
+
+  /** The centre the int8 rows are relative to, or null while it is zero (not chosen yet). */
+  centreVector(): Float32Array | null {
+    return this.centreSet ? new Float32Array(this.memory.buffer, this.qcentre, this.dims).slice() : null;
+  }
+
+  /** Quantise relative to `centre` (a stored one) instead of choosing it; only while no vector is held. */
+  useCentre(centre: Float32Array): void {
+    if (centre.length !== this.dims) throw new RangeError(`centre has ${centre.length} dims, index has ${this.dims}`);
+    if (this.count !== 0) throw new Error('the centre can only be set on an empty index');
+    const out = new Float32Array(this.memory.buffer, this.qcentre, this.dp);
+    out.fill(0);
+    out.set(centre);
+    this.centreSet = true;
+  }
+
+  /** Bytes of one slot's stored form: int8 row (`q`, padded), float32 scale, sign code (`sign`, padded). */
+  get codeBytes(): { q: number; scale: number; sign: number } {
+    return { q: this.dp, scale: 4, sign: this.cb };
+  }
+
+  /**
+   * Store `n` slots' quantised form as {@link codesOf} gave it (back to back, {@link codeBytes}
+   * each) in consecutive slots from `slot`: what {@link setRange} would compute from the floats
+   * with the same centre, without quantising.
+   */
+  setCodes(slot: number, n: number, q: Uint8Array, scale: Uint8Array, sign: Uint8Array): void {
+    if (q.byteLength !== n * this.dp || scale.byteLength !== n * 4 || sign.byteLength !== n * this.cb) throw new RangeError('codes do not line up');
+    this.reserve(slot + n);
+    const u8 = this.u8;
+    u8.set(q, this.vecs + slot * this.dp);
+    u8.set(scale, this.scales + slot * 4);
+    u8.set(sign, this.codes + slot * this.cb);
+    for (let i = 0; i < n; i++) {
+      if (!u8[this.has + slot + i]) this.count++;
+      u8[this.has + slot + i] = 1;
+    }
+  }
+
+  /** The quantised form of `slot` (copies), for {@link setCodes}; null when the slot holds no vector. */
+  codesOf(slot: number): { q: Buffer; scale: Buffer; sign: Buffer } | null {
+    if (!this.hasVector(slot)) return null;
+    const u8 = this.u8;
+    return {
+      q: Buffer.from(u8.subarray(this.vecs + slot * this.dp, this.vecs + (slot + 1) * this.dp)),
+      scale: Buffer.from(u8.subarray(this.scales + slot * 4, this.scales + (slot + 1) * 4)),
+      sign: Buffer.from(u8.subarray(this.codes + slot * this.cb, this.codes + (slot + 1) * this.cb)),
+    };
   }
 
   /** Store one vector in `slot`. */

@@ -1,0 +1,65 @@
+/**
+ * The vector index's quantised rows kept in the file (table `vector_codes`, schema 8): what
+ * {@link VectorIndex} computes from a memory's float32 vector (int8 row, scale, sign code) relative
+ * to its model's stored centre (`vector_centres`), so an open copies them instead of reading and
+ * quantising the floats. A cache that can always be rebuilt: the float32 `embedding` stays the
+ * source of truth, triggers drop a memory's row whenever its vectors or model change, this file's
+ * writer stores a fresh one in the same transaction, and an open quantises (and writes back) the
+ * memories that have none. A row with a NULL centre records that the memory has no vector.
+ */
+import { blendedBytes } from '../lifecycle/context.js';
+import type { Store, VectorCentre } from '../store/store.js';
+import { VectorIndex, blobToVector } from './vector-index.js';
+
+/** A row of `vector_codes`: `centre` null (and no bytes) when the memory has no vector. */
+export type CodeRow = [seq: number, centre: number | null, q: Buffer | null, scale: Buffer | null, sign: Buffer | null];
+
+/** Rows per write-back transaction at open: keeps the write lock short for other processes. */
+export const WRITE_BACK_CHUNK = 20_000;
+
+/** Whether a stored centre fits an index of `dims`. */
+export function usableCentre(c: VectorCentre | undefined, dims: number): c is VectorCentre {
+  return !!c && c.dims === dims && c.centre.byteLength === dims * 4;
+}
+
+/**
+ * The writer's half: after a memory's vector columns were written (inside that write transaction),
+ * store the memory's code, computed exactly as the index computes it from the floats. Vectors of a
+ * model without a stored centre get no row (an open quantises them, chooses the centre and writes
+ * the codes back); a memory without a vector gets a marker row.
+ */
+export class CodeWriter {
+  private readonly store: Store;
+  /** One small quantiser per model, with the centre (id and bytes) it was made for. */
+  private readonly codecs = new Map<string, { id: number; centre: Buffer; vi: VectorIndex }>();
+
+  constructor(store: Store) {
+    this.store = store;
+  }
+
+  /**
+   * Store the code of memory `seq` from its columns as just written (`context` undefined: read
+   * it, the write kept the stored one).
+   */
+  write(seq: number, embedding: Buffer | null, model: string | null, context: Buffer | null | undefined): void {
+    if (!embedding || model === null) {
+      this.store.putCodes([[seq, null, null, null, null]]);
+      return;
+    }
+    const stored = this.store.vectorCentre(model);
+    if (!usableCentre(stored, embedding.byteLength / 4) || embedding.byteLength % 4) return;
+    let codec = this.codecs.get(model);
+    if (!codec || codec.id !== stored.id || !codec.centre.equals(stored.centre)) {
+      const vi = new VectorIndex(stored.dims);
+      vi.useCentre(blobToVector(stored.centre));
+      codec = { id: stored.id, centre: stored.centre, vi };
+      this.codecs.set(model, codec);
+    }
+    const ctx = context === undefined ? this.store.contextVectors([seq]).get(seq) : context;
+    const own = new Uint8Array(embedding.buffer, embedding.byteOffset, embedding.byteLength);
+    codec.vi.set(0, ctx && ctx.byteLength === own.byteLength ? blendedBytes(own, ctx) : own);
+    const c = codec.vi.codesOf(0)!;
+    codec.vi.clear(0);
+    this.store.putCodes([[seq, stored.id, c.q, c.scale, c.sign]]);
+  }
+}
