@@ -4,7 +4,7 @@ import { blendedBytes } from '../lifecycle/context.js';
 import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
-import { type CodeRow, WRITE_BACK_CHUNK, usableCentre } from './vector-codes.js';
+import { type CodeRow, WRITE_BACK_CHUNK, chooseCentre, usableCentre } from './vector-codes.js';
 import { TopK, VectorIndex, blobToVector, vectorToBlob, type ApproxOptions, type VectorHit } from './vector-index.js';
 
 /** Change-log entries kept in the file; a reader further behind than this rebuilds. */
@@ -285,7 +285,7 @@ export class SearchIndex {
     if (usableCentre(stored, this.dims)) {
       vec.useCentre(blobToVector(stored.centre));
       this.loadCodes(vec, stored.id, none);
-    }
+    } else vec.useCentre(chooseCentre(this.store, this.model!, this.dims));
     const missing: number[] = [];
     for (let s = 0; s < this.slots; s++) if (!none[s] && !vec.hasVector(s)) missing.push(s);
     if (!missing.length) return out;

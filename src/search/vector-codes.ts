@@ -9,13 +9,24 @@
  */
 import { blendedBytes } from '../lifecycle/context.js';
 import type { Store, VectorCentre } from '../store/store.js';
-import { VectorIndex, blobToVector } from './vector-index.js';
+import { CENTRE_SAMPLE, VectorIndex, blobToVector, meanCentre, vectorToBlob } from './vector-index.js';
 
 /** A row of `vector_codes`: `centre` null (and no bytes) when the memory has no vector. */
 export type CodeRow = [seq: number, centre: number | null, q: Buffer | null, scale: Buffer | null, sign: Buffer | null];
 
 /** Rows per write-back transaction at open: keeps the write lock short for other processes. */
 export const WRITE_BACK_CHUNK = 20_000;
+
+/**
+ * The centre a model's codes are made with: the mean of its first {@link CENTRE_SAMPLE} vectors in
+ * seq order (what the index chose from its first rows before codes were stored), or null while it
+ * has fewer (its vectors are then quantised around zero, and nothing is stored).
+ */
+export function chooseCentre(store: Store, model: string, dims: number): Float32Array | null {
+  const first = store.firstVectors(model, dims * 4, CENTRE_SAMPLE);
+  if (first.n < CENTRE_SAMPLE || !first.blob || first.blob.byteLength !== first.n * dims * 4) return null;
+  return meanCentre(new Uint8Array(first.blob.buffer, first.blob.byteOffset, first.blob.byteLength), first.n, dims);
+}
 
 /** Whether a stored centre fits an index of `dims`. */
 export function usableCentre(c: VectorCentre | undefined, dims: number): c is VectorCentre {
@@ -33,8 +44,18 @@ export class CodeWriter {
   /** One small quantiser per model, with the centre (id and bytes) it was made for. */
   private readonly codecs = new Map<string, { id: number; centre: Buffer; vi: VectorIndex }>();
 
+  /** Vectors written per model (without a centre) until the next look at whether it can have one. */
+  private readonly untilCheck = new Map<string, number>();
+
   constructor(store: Store) {
     this.store = store;
+  }
+
+  /** Whether to look for a centre now: at the first vector of a model, then every {@link CENTRE_SAMPLE} (each look reads the file). */
+  private due(model: string): boolean {
+    const left = this.untilCheck.get(model) ?? 0;
+    this.untilCheck.set(model, left > 0 ? left - 1 : CENTRE_SAMPLE - 1);
+    return left === 0;
   }
 
   /**
@@ -46,8 +67,18 @@ export class CodeWriter {
       this.store.putCodes([[seq, null, null, null, null]]);
       return;
     }
-    const stored = this.store.vectorCentre(model);
-    if (!usableCentre(stored, embedding.byteLength / 4) || embedding.byteLength % 4) return;
+    if (embedding.byteLength % 4) return;
+    const dims = embedding.byteLength / 4;
+    let stored = this.store.vectorCentre(model);
+    if (!stored && this.due(model)) {
+      // The model's first vectors are in: choose its centre now, so every later write stores a code.
+      const c = chooseCentre(this.store, model, dims);
+      if (c) {
+        this.store.putVectorCentre(model, dims, vectorToBlob(c));
+        stored = this.store.vectorCentre(model);
+      }
+    }
+    if (!usableCentre(stored, dims)) return;
     let codec = this.codecs.get(model);
     if (!codec || codec.id !== stored.id || !codec.centre.equals(stored.centre)) {
       const vi = new VectorIndex(stored.dims);

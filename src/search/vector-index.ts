@@ -34,6 +34,22 @@ const MAX_CANDIDATES = 1 << 16;
 const STAGE = 64;
 /** A batch of at least this many rows stored into an empty index sets the quantisation centre. */
 const CENTRE_ROWS = 32;
+/** A model's stored centre is the mean of its first this many vectors (src/search/vector-codes.ts). */
+export const CENTRE_SAMPLE = STAGE;
+
+/**
+ * The mean of `n` float32 rows of `dims` (little-endian bytes, back to back), summed in float64 in
+ * row order: the quantisation centre {@link VectorIndex} chooses for the same rows.
+ */
+export function meanCentre(bytes: Uint8Array, n: number, dims: number): Float32Array {
+  const rows = new Float32Array(n * dims);
+  new Uint8Array(rows.buffer).set(bytes.subarray(0, n * dims * 4));
+  const c = new Float64Array(dims);
+  for (let i = 0; i < n; i++) for (let j = 0; j < dims; j++) c[j]! += rows[i * dims + j]!;
+  const out = new Float32Array(dims);
+  for (let j = 0; j < dims; j++) out[j] = c[j]! / n;
+  return out;
+}
 
 /**
  * Vectors of one embedding model in WebAssembly memory, by slot, as int8 with 1-bit (sign) codes.
@@ -81,6 +97,8 @@ export class VectorIndex {
   private dist = 0;
   private all = 0; // exact-scan scores
   private centreSet = false;
+  /** The centre was given ({@link useCentre}): no batch chooses one. */
+  private centreFixed = false;
   /** Slots holding a vector. */
   count = 0;
 
@@ -169,7 +187,7 @@ export class VectorIndex {
       if (this.dp === this.dims) u8.set(src, this.stage);
       else for (let i = 0; i < b; i++) u8.set(src.subarray(i * rowBytes, (i + 1) * rowBytes), this.stage + i * this.dp * 4);
       const s = slot + i0;
-      if (!this.centreSet && this.count === 0 && b >= CENTRE_ROWS) this.setCentre(b);
+      if (!this.centreFixed && this.count === 0 && b >= CENTRE_ROWS) this.setCentre(b);
       this.k.encode(this.stage, this.dp, this.codes + s * this.cb, this.cb, this.centre, 0, b);
       this.k.quantise(this.stage, this.dp, this.vecs + s * this.dp, this.scales + s * 4, b, this.qcentre);
       for (let i = 0; i < b; i++) {
@@ -199,14 +217,18 @@ export class VectorIndex {
     return this.centreSet ? new Float32Array(this.memory.buffer, this.qcentre, this.dims).slice() : null;
   }
 
-  /** Quantise relative to `centre` (a stored one) instead of choosing it; only while no vector is held. */
-  useCentre(centre: Float32Array): void {
-    if (centre.length !== this.dims) throw new RangeError(`centre has ${centre.length} dims, index has ${this.dims}`);
+  /**
+   * Quantise relative to `centre` (a stored one; null: zero) instead of letting the first batch
+   * choose it; only while no vector is held.
+   */
+  useCentre(centre: Float32Array | null): void {
+    if (centre && centre.length !== this.dims) throw new RangeError(`centre has ${centre.length} dims, index has ${this.dims}`);
     if (this.count !== 0) throw new Error('the centre can only be set on an empty index');
     const out = new Float32Array(this.memory.buffer, this.qcentre, this.dp);
     out.fill(0);
-    out.set(centre);
-    this.centreSet = true;
+    if (centre) out.set(centre);
+    this.centreSet = !!centre;
+    this.centreFixed = true;
   }
 
   /** Bytes of one slot's stored form: int8 row (`q`, padded), float32 scale, sign code (`sign`, padded). */

@@ -467,6 +467,16 @@ export class Store {
     return r && { id: r[0], dims: r[1], centre: r[2] };
   }
 
+  /** The first `n` vectors of `model` with `bytes` bytes, in seq order, back to back (to choose its centre). */
+  firstVectors(model: string, bytes: number, n: number): { n: number; blob: Buffer | null } {
+    const r = this.stmt(
+      "SELECT count(*), CAST(group_concat(embedding, '') AS BLOB) FROM (SELECT embedding FROM memories WHERE embedding_model = ? AND length(embedding) = ? ORDER BY seq LIMIT ?)",
+    )
+      .raw()
+      .get(model, bytes, n) as [number, Buffer | null];
+    return { n: r[0], blob: r[1] };
+  }
+
   /** Store `model`'s centre unless it has one (a centre never changes while codes made with it exist). */
   putVectorCentre(model: string, dims: number, centre: Buffer): void {
     this.stmt('INSERT OR IGNORE INTO vector_centres(model, dims, centre) VALUES (?, ?, ?)').run(model, dims, centre);
