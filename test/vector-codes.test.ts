@@ -28,7 +28,10 @@ const WORDS =
 
 function sentences(n: number, seed: number): string[] {
   const r = mulberry32(seed);
-  return Array.from({ length: n }, (_, i) => `${Array.from({ length: 3 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ')} item${seed}x${i}`);
+  return Array.from(
+    { length: n },
+    (_, i) => `${Array.from({ length: 3 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ')} item${seed}x${i}`,
+  );
 }
 
 const QUERIES = sentences(25, 99);

@@ -89,7 +89,8 @@ class SeqMap {
  *
  * - Keyword leg: {@link KeywordIndex}, BM25 over FTS5's own terms: document lengths loaded on
  *   rebuild, a term's postings read from the FTS5 index the first time a query uses it.
- * - Vector leg: {@link VectorIndex}, int8 vectors with sign codes, candidates re-scored
+ * - Vector leg: {@link VectorIndex}, int8 vectors with sign codes (copied from the file's
+ *   `vector_codes` on rebuild; the memories without one quantised and written back), candidates re-scored
  *   by int8 SIMD dot products; `exact` scores every int8 vector and re-scores the best from the
  *   file's float32 rows.
  *
@@ -336,13 +337,7 @@ export class SearchIndex {
           let j = i + 1;
           while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i)) j++;
           if (first >= 0)
-            vec.setCodes(
-              first,
-              j - i,
-              c.q.subarray(i * size.q, j * size.q),
-              c.scale.subarray(i * 4, j * 4),
-              c.sign.subarray(i * size.sign, j * size.sign),
-            );
+            vec.setCodes(first, j - i, c.q.subarray(i * size.q, j * size.q), c.scale.subarray(i * 4, j * 4), c.sign.subarray(i * size.sign, j * size.sign));
           i = j;
         }
       }
@@ -367,7 +362,8 @@ export class SearchIndex {
         const first = this.slotOf.get(seqs[i]!);
         const skip = first < 0 || vec.hasVector(first);
         let j = i + 1;
-        while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i) && (skip ? vec.hasVector(first + (j - i)) : !vec.hasVector(first + (j - i)))) j++;
+        while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i) && (skip ? vec.hasVector(first + (j - i)) : !vec.hasVector(first + (j - i))))
+          j++;
         if (!skip) {
           vec.setRange(first, u8.subarray(i * bytes, j * bytes), j - i);
           fresh.fill(1, first, first + (j - i));
@@ -421,13 +417,21 @@ export class SearchIndex {
             // Another process chose a different centre first: these codes are not relative to it.
             if (usableCentre(c, this.dims) && c.centre.equals(blob!)) id = c.id;
           }
+          if (id !== null) {
+            const keep = part.filter((s) => this.seqOf[s]! >= 0 && !changed.has(this.seqOf[s]!) && vec.hasVector(s));
+            const p = vec.packedCodes(keep);
+            const size = vec.codeBytes;
+            store.putPackedCodes(
+              id,
+              keep.map((s) => this.seqOf[s]!),
+              p.q,
+              p.scale,
+              p.sign,
+              size.q,
+              size.sign,
+            );
+          }
           const rows: CodeRow[] = [];
-          if (id !== null)
-            for (const s of part) {
-              const seq = this.seqOf[s]!;
-              const code = seq >= 0 && !changed.has(seq) ? vec.codesOf(s) : null;
-              if (code) rows.push([seq, id, code.q, code.scale, code.sign]);
-            }
           for (const seq of todo.markers.slice(i, i + WRITE_BACK_CHUNK)) if (!changed.has(seq)) rows.push([seq, null, null, null, null]);
           store.putCodes(rows);
           return id !== null || !part.length;

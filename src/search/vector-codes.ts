@@ -51,6 +51,18 @@ export class CodeWriter {
     this.store = store;
   }
 
+  /** Stored centres read in the current write transaction (no other connection can change them until it ends). */
+  private readonly centres = new Map<string, { serial: number; c: VectorCentre | undefined }>();
+
+  private centreOf(model: string): VectorCentre | undefined {
+    const serial = this.store.db.inTransaction ? this.store.writeSerial : -1;
+    const hit = this.centres.get(model);
+    if (hit && serial >= 0 && hit.serial === serial) return hit.c;
+    const c = this.store.vectorCentre(model);
+    this.centres.set(model, { serial, c });
+    return c;
+  }
+
   /** Whether to look for a centre now: at the first vector of a model, then every {@link CENTRE_SAMPLE} (each look reads the file). */
   private due(model: string): boolean {
     const left = this.untilCheck.get(model) ?? 0;
@@ -69,13 +81,14 @@ export class CodeWriter {
     }
     if (embedding.byteLength % 4) return;
     const dims = embedding.byteLength / 4;
-    let stored = this.store.vectorCentre(model);
+    let stored = this.centreOf(model);
     if (!stored && this.due(model)) {
       // The model's first vectors are in: choose its centre now, so every later write stores a code.
       const c = chooseCentre(this.store, model, dims);
       if (c) {
         this.store.putVectorCentre(model, dims, vectorToBlob(c));
-        stored = this.store.vectorCentre(model);
+        this.centres.delete(model);
+        stored = this.centreOf(model);
       }
     }
     if (!usableCentre(stored, dims)) return;

@@ -55,9 +55,10 @@ export function meanCentre(bytes: Uint8Array, n: number, dims: number): Float32A
  * Vectors of one embedding model in WebAssembly memory, by slot, as int8 with 1-bit (sign) codes.
  *
  * Each unit vector is held as int8: scalar quantisation of its difference r from a centre (the
- * mean of the first bulk-loaded rows, else zero) with its own scale, max|r| / 127, one float per
- * vector: 516 bytes at 512 d instead of 2,048. The float32 rows stay in the file as the source of
- * truth. Search is two-stage: a SIMD Hamming scan of the sign codes of every eligible
+ * mean of the first bulk-loaded rows or a stored one, else zero) with its own scale, max|r| / 127,
+ * one float per vector: 516 bytes at 512 d instead of 2,048. The float32 rows stay in the file as
+ * the source of truth; this quantised form is cached there too ({@link setCodes},
+ * src/search/vector-codes.ts). Search is two-stage: a SIMD Hamming scan of the sign codes of every eligible
  * slot (3.2 MB at 50,000 x 512 d) picks the closest candidates via a distance histogram, then
  * int8 x int16 SIMD dot products re-rank them. `exact` scores every quantised vector instead (the
  * caller re-scores the best of those from the file's floats: {@link SearchIndex.search}).
@@ -263,6 +264,21 @@ export class VectorIndex {
       scale: Buffer.from(u8.subarray(this.scales + slot * 4, this.scales + (slot + 1) * 4)),
       sign: Buffer.from(u8.subarray(this.codes + slot * this.cb, this.codes + (slot + 1) * this.cb)),
     };
+  }
+
+  /** The quantised form of some slots holding a vector, packed back to back in their order (as {@link setCodes} takes them). */
+  packedCodes(slots: readonly number[]): { q: Buffer; scale: Buffer; sign: Buffer } {
+    const { dp, cb } = this;
+    const q = Buffer.allocUnsafe(slots.length * dp),
+      scale = Buffer.allocUnsafe(slots.length * 4),
+      sign = Buffer.allocUnsafe(slots.length * cb);
+    const u8 = this.u8;
+    slots.forEach((s, i) => {
+      q.set(u8.subarray(this.vecs + s * dp, this.vecs + (s + 1) * dp), i * dp);
+      scale.set(u8.subarray(this.scales + s * 4, this.scales + (s + 1) * 4), i * 4);
+      sign.set(u8.subarray(this.codes + s * cb, this.codes + (s + 1) * cb), i * cb);
+    });
+    return { q, scale, sign };
   }
 
   /** Store one vector in `slot`. */

@@ -101,6 +101,8 @@ export class Store {
   private readonly pendingCache = new Map<string, { model: string; key: string; embedding: Buffer; namespace: string | null; usedAt: string }>();
   private flushQueued = false;
   private cacheWrites = 0;
+  /** Counts {@link write} transactions: what was read inside one stays true until it ends. */
+  writeSerial = 0;
   /** See {@link VectorsWritten}; null: nothing to do (keyword-only files). */
   onVectors: VectorsWritten | null = null;
   /** Device and inode of the file opened, to notice when the path names another file. */
@@ -143,6 +145,7 @@ export class Store {
    */
   write<T>(action: string, fn: () => T): T {
     this.checkSameFile(action);
+    this.writeSerial++;
     try {
       return this.db
         .transaction(() => {
@@ -489,6 +492,18 @@ export class Store {
   }
 
   /**
+   * Store the codes of many memories in one statement: `seqs` in order, their parts packed back to
+   * back (`qBytes` and `signBytes` each, 4 for the scale), all made with centre `centre`.
+   */
+  putPackedCodes(centre: number, seqs: readonly number[], q: Buffer, scale: Buffer, sign: Buffer, qBytes: number, signBytes: number): void {
+    if (!seqs.length) return;
+    this.stmt(
+      `INSERT OR REPLACE INTO vector_codes(seq, centre, q, scale, sign)
+       SELECT j.value, @centre, substr(@q, j.key * @qb + 1, @qb), substr(@scale, j.key * 4 + 1, 4), substr(@sign, j.key * @sb + 1, @sb) FROM json_each(@seqs) AS j`,
+    ).run({ centre, q, scale, sign, qb: qBytes, sb: signBytes, seqs: JSON.stringify(seqs) });
+  }
+
+  /**
    * Up to `limit` rows of `vector_codes` with `seq > after`, in seq order: the codes made with
    * centre `centre` (of the given sizes) as one concatenated BLOB per part, like {@link vectorChunk}.
    * Codes of that centre with other sizes are in neither list (their memories are re-quantised).
@@ -502,7 +517,15 @@ export class Store {
          FROM vector_codes WHERE seq > @after ORDER BY seq LIMIT @limit)`,
     )
       .raw()
-      .get({ centre, q: qBytes, sign: signBytes, after, limit }) as [number, number | null, string | null, Buffer | null, Buffer | null, Buffer | null, string | null];
+      .get({ centre, q: qBytes, sign: signBytes, after, limit }) as [
+      number,
+      number | null,
+      string | null,
+      Buffer | null,
+      Buffer | null,
+      Buffer | null,
+      string | null,
+    ];
     return { n: r[0], last: r[1] ?? after, seqs: r[2], q: r[3], scale: r[4], sign: r[5], other: r[6] };
   }
 
