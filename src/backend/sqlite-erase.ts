@@ -57,6 +57,7 @@ function purgeContexts(store: Store, row: MemoryRow, texts: ReadonlySet<string>)
       vector = mean ? vectorToBlob(mean) : null;
     }
     set.run(left ? JSON.stringify(left) : null, vector, h.seq);
+    store.vectorsChanged(h.seq);
   }
   return holders.length;
 }

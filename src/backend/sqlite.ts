@@ -12,6 +12,7 @@ import { nearPolicy } from '../lifecycle/add.js';
 import type { RankMeta } from './types.js';
 import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
+import { CodeWriter } from '../search/vector-codes.js';
 import { blobToVector, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
@@ -60,6 +61,11 @@ export class SqliteBackend implements Backend {
     this.checkpointWaitMs = Math.min(conn.busyTimeoutMs ?? 5000, 2000);
     // One search index serves both legs; without an embedder it holds keywords only.
     this.index = new SearchIndex(this.store, model, dims);
+    // Every write of a memory's vectors stores its quantised form too (src/search/vector-codes.ts).
+    if (model !== null && !conn.readonly) {
+      const codes = new CodeWriter(this.store);
+      this.store.onVectors = (seq, embedding, m, context) => codes.write(seq, embedding, m, context);
+    }
   }
 
   private read<T>(action: string, fn: () => T): Promise<T> {

@@ -4,13 +4,24 @@ import { blendedBytes } from '../lifecycle/context.js';
 import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
-import { TopK, VectorIndex, blobToVector, type ApproxOptions, type VectorHit } from './vector-index.js';
+import { type CodeRow, WRITE_BACK_CHUNK, chooseCentre, usableCentre } from './vector-codes.js';
+import { TopK, VectorIndex, blobToVector, vectorToBlob, type ApproxOptions, type VectorHit } from './vector-index.js';
 
 /** Change-log entries kept in the file; a reader further behind than this rebuilds. */
 export const CHANGES_KEPT = 50_000;
 
 /** Memories per chunk when bulk-loading vectors: small enough to stay in CPU caches (measured fastest). */
 const LOAD_CHUNK = 256;
+/** Stored codes per chunk (about a quarter of a float row each). */
+const CODE_CHUNK = 1024;
+/** Memories looked up per query when only some lack a code. */
+const LOOKUP_CHUNK = 512;
+
+/** What a rebuild quantised itself: slots to store codes for, seqs to record as without a vector. */
+interface CodesToWrite {
+  slots: number[];
+  markers: number[];
+}
 
 /** Options of a vector search. */
 export interface VectorSearchOptions extends ApproxOptions {
@@ -78,7 +89,8 @@ class SeqMap {
  *
  * - Keyword leg: {@link KeywordIndex}, BM25 over FTS5's own terms: document lengths loaded on
  *   rebuild, a term's postings read from the FTS5 index the first time a query uses it.
- * - Vector leg: {@link VectorIndex}, int8 vectors with sign codes, candidates re-scored
+ * - Vector leg: {@link VectorIndex}, int8 vectors with sign codes (copied from the file's
+ *   `vector_codes` on rebuild; the memories without one quantised and written back), candidates re-scored
  *   by int8 SIMD dot products; `exact` scores every int8 vector and re-scores the best from the
  *   file's float32 rows.
  *
@@ -173,6 +185,7 @@ export class SearchIndex {
     this.kw = new KeywordIndex();
     this.ctx = new KeywordIndex();
     const { store } = this;
+    let todo: CodesToWrite | null = null;
     const mmap = store.db.pragma('mmap_size', { simple: true }) as number;
     // Memory-mapped reads make the one big scan ~2x faster; restored afterwards.
     if (!mmap) store.db.pragma('mmap_size = 4294967296');
@@ -224,7 +237,7 @@ export class SearchIndex {
               this.expiring.add(s);
             }
           }
-          if (this.vec) this.loadVectors(this.vec);
+          if (this.vec) todo = this.loadVectors(this.vec);
           this.loadLengths();
         })();
       });
@@ -232,6 +245,7 @@ export class SearchIndex {
       if (!mmap) store.db.pragma('mmap_size = 0');
     }
     this.built = true;
+    if (this.vec && todo) this.writeBack(this.vec, todo);
   }
 
   /** Document lengths for BM25 from FTS5's docsize table (postings are read per term, on first use). */
@@ -258,9 +272,83 @@ export class SearchIndex {
     for (let s = 0; s < this.slots; s++) if (this.seqOf[s]! >= 0 && !this.kw.has(s)) this.kw.setLength(s, 0, this.nsOf[s]!);
   }
 
-  private loadVectors(vec: VectorIndex): void {
+  /**
+   * Fill the vector index: the codes stored in the file (src/search/vector-codes.ts) where there
+   * are some, the floats quantised here for the memories without one. Returns what to write back.
+   */
+  private loadVectors(vec: VectorIndex): CodesToWrite {
     const bytes = this.dims * 4;
     vec.reserve(this.slots);
+    const out: CodesToWrite = { slots: [], markers: [] };
+    const stored = this.store.vectorCentre(this.model!);
+    /** 1: the file says this memory has no vector of the model (nothing to look up). */
+    const none = new Uint8Array(this.slots);
+    if (usableCentre(stored, this.dims)) {
+      vec.useCentre(blobToVector(stored.centre));
+      this.loadCodes(vec, stored.id, none);
+    } else vec.useCentre(chooseCentre(this.store, this.model!, this.dims));
+    const missing: number[] = [];
+    for (let s = 0; s < this.slots; s++) if (!none[s] && !vec.hasVector(s)) missing.push(s);
+    if (!missing.length) return out;
+    /** Slots quantised from their floats here. */
+    const fresh = new Uint8Array(this.slots);
+    if (missing.length > Math.max(4096, this.slots / 16)) {
+      // Many without a code (an older file, a model without a centre yet): one scan of the floats.
+      this.scanFloats(vec, fresh);
+    }
+    // The rest one by one: memories without a vector (recorded as such) or whose code was dropped.
+    const rest = missing.filter((s) => !fresh[s]);
+    for (let i = 0; i < rest.length; i += LOOKUP_CHUNK) {
+      const part = rest.slice(i, i + LOOKUP_CHUNK);
+      for (const [seq, has, own, ctx] of this.store.vectorsToCode(
+        this.model!,
+        bytes,
+        part.map((s) => this.seqOf[s]!),
+      )) {
+        const slot = this.slotOf.get(seq);
+        if (slot < 0) continue;
+        if (!has) out.markers.push(seq);
+        else if (own) {
+          const u8 = new Uint8Array(own.buffer, own.byteOffset, own.byteLength);
+          vec.set(slot, ctx && ctx.byteLength === bytes ? blendedBytes(u8, ctx) : u8);
+          fresh[slot] = 1;
+        }
+      }
+    }
+    for (let s = 0; s < this.slots; s++) if (fresh[s]) out.slots.push(s);
+    return out;
+  }
+
+  /** Copy the stored codes of centre `id` into their slots; mark the memories the file records as without a vector of the model. */
+  private loadCodes(vec: VectorIndex, id: number, none: Uint8Array): void {
+    const size = vec.codeBytes;
+    for (let after = 0; ; ) {
+      const c = this.store.codeChunk(id, size.q, size.sign, after, CODE_CHUNK);
+      if (!c.n) break;
+      if (c.other) for (const seq of parseSeqs(c.other)) if (this.slotOf.get(seq) >= 0) none[this.slotOf.get(seq)] = 1;
+      if (c.seqs && c.q && c.scale && c.sign) {
+        const seqs = parseSeqs(c.seqs);
+        if (c.q.byteLength !== seqs.length * size.q || c.scale.byteLength !== seqs.length * 4 || c.sign.byteLength !== seqs.length * size.sign)
+          throw new Error('code chunk does not line up');
+        // Copy runs of consecutive slots at once.
+        let i = 0;
+        while (i < seqs.length) {
+          const first = this.slotOf.get(seqs[i]!);
+          let j = i + 1;
+          while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i)) j++;
+          if (first >= 0)
+            vec.setCodes(first, j - i, c.q.subarray(i * size.q, j * size.q), c.scale.subarray(i * 4, j * 4), c.sign.subarray(i * size.sign, j * size.sign));
+          i = j;
+        }
+      }
+      after = c.last;
+      if (c.n < CODE_CHUNK) break;
+    }
+  }
+
+  /** Quantise the float vectors of every memory whose slot has none yet (one scan of the file); marks them in `fresh`. */
+  private scanFloats(vec: VectorIndex, fresh: Uint8Array): void {
+    const bytes = this.dims * 4;
     let after = 0;
     for (;;) {
       const c = this.store.vectorChunk(this.model!, bytes, after, LOAD_CHUNK);
@@ -268,19 +356,24 @@ export class SearchIndex {
       const seqs = parseSeqs(c.seqs);
       if (seqs.length !== c.n || c.blob.byteLength !== c.n * bytes) throw new Error('vector chunk does not line up');
       const u8 = new Uint8Array(c.blob.buffer, c.blob.byteOffset, c.blob.byteLength);
-      // Copy runs of consecutive slots at once.
+      // Copy runs of consecutive slots without a vector at once.
       let i = 0;
       while (i < seqs.length) {
         const first = this.slotOf.get(seqs[i]!);
+        const skip = first < 0 || vec.hasVector(first);
         let j = i + 1;
-        while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i)) j++;
-        if (first >= 0) vec.setRange(first, u8.subarray(i * bytes, j * bytes), j - i);
+        while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i) && (skip ? vec.hasVector(first + (j - i)) : !vec.hasVector(first + (j - i))))
+          j++;
+        if (!skip) {
+          vec.setRange(first, u8.subarray(i * bytes, j * bytes), j - i);
+          fresh.fill(1, first, first + (j - i));
+        }
         i = j;
       }
       // Memories with conversational context are searched by their own vector plus the context's.
       if (c.withContext) {
-        const ctxSeqs = Array.from(parseSeqs(c.withContext));
-        const cv = this.store.contextVectors(ctxSeqs);
+        const ctxSeqs = Array.from(parseSeqs(c.withContext)).filter((q) => fresh[this.slotOf.get(q)] === 1);
+        const cv = ctxSeqs.length ? this.store.contextVectors(ctxSeqs) : new Map<number, Buffer>();
         const at = new Map(Array.from(seqs, (q, k) => [q, k]));
         for (const [seq, blob] of cv) {
           const k = at.get(seq),
@@ -291,6 +384,64 @@ export class SearchIndex {
       }
       after = seqs[seqs.length - 1]!;
       if (c.n < LOAD_CHUNK) break;
+    }
+  }
+
+  /**
+   * Keep the codes computed at this rebuild in the file, with the centre they were made with
+   * (stored now if the model had none), so the next open copies them. Best effort: a read-only or
+   * busy file is left as it is (the next open tries again). A memory changed since the rebuild
+   * read it (in the change log after {@link seenVersion}) is skipped: its code would be stale.
+   */
+  private writeBack(vec: VectorIndex, todo: CodesToWrite): void {
+    const { store } = this;
+    if (store.db.readonly || (!todo.slots.length && !todo.markers.length)) return;
+    const centre = vec.centreVector();
+    const blob = centre ? vectorToBlob(centre) : null;
+    const seen = this.seenVersion;
+    const before = store.db.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      // Another process holding the write lock: skip rather than stall this recall.
+      store.db.pragma('busy_timeout = 0');
+      const slots = blob ? todo.slots : [];
+      for (let i = 0; i < Math.max(slots.length, todo.markers.length); i += WRITE_BACK_CHUNK) {
+        const ok = store.write('store vector codes', () => {
+          const ch = store.changesSince(seen);
+          if (ch.oldest !== 0 && ch.oldest > seen + 1) return false; // log pruned past us: cannot tell what changed
+          const changed = new Set(ch.seqs);
+          let id: number | null = null;
+          const part = slots.slice(i, i + WRITE_BACK_CHUNK);
+          if (part.length) {
+            store.putVectorCentre(this.model!, this.dims, blob!);
+            const c = store.vectorCentre(this.model!);
+            // Another process chose a different centre first: these codes are not relative to it.
+            if (usableCentre(c, this.dims) && c.centre.equals(blob!)) id = c.id;
+          }
+          if (id !== null) {
+            const keep = part.filter((s) => this.seqOf[s]! >= 0 && !changed.has(this.seqOf[s]!) && vec.hasVector(s));
+            const p = vec.packedCodes(keep);
+            const size = vec.codeBytes;
+            store.putPackedCodes(
+              id,
+              keep.map((s) => this.seqOf[s]!),
+              p.q,
+              p.scale,
+              p.sign,
+              size.q,
+              size.sign,
+            );
+          }
+          const rows: CodeRow[] = [];
+          for (const seq of todo.markers.slice(i, i + WRITE_BACK_CHUNK)) if (!changed.has(seq)) rows.push([seq, null, null, null, null]);
+          store.putCodes(rows);
+          return id !== null || !part.length;
+        });
+        if (!ok) break;
+      }
+    } catch {
+      // Busy, read-only after all, replaced: the codes are a cache; the next open writes them.
+    } finally {
+      store.db.pragma(`busy_timeout = ${before}`);
     }
   }
 

@@ -34,14 +34,31 @@ const MAX_CANDIDATES = 1 << 16;
 const STAGE = 64;
 /** A batch of at least this many rows stored into an empty index sets the quantisation centre. */
 const CENTRE_ROWS = 32;
+/** A model's stored centre is the mean of its first this many vectors (src/search/vector-codes.ts). */
+export const CENTRE_SAMPLE = STAGE;
+
+/**
+ * The mean of `n` float32 rows of `dims` (little-endian bytes, back to back), summed in float64 in
+ * row order: the quantisation centre {@link VectorIndex} chooses for the same rows.
+ */
+export function meanCentre(bytes: Uint8Array, n: number, dims: number): Float32Array {
+  const rows = new Float32Array(n * dims);
+  new Uint8Array(rows.buffer).set(bytes.subarray(0, n * dims * 4));
+  const c = new Float64Array(dims);
+  for (let i = 0; i < n; i++) for (let j = 0; j < dims; j++) c[j]! += rows[i * dims + j]!;
+  const out = new Float32Array(dims);
+  for (let j = 0; j < dims; j++) out[j] = c[j]! / n;
+  return out;
+}
 
 /**
  * Vectors of one embedding model in WebAssembly memory, by slot, as int8 with 1-bit (sign) codes.
  *
  * Each unit vector is held as int8: scalar quantisation of its difference r from a centre (the
- * mean of the first bulk-loaded rows, else zero) with its own scale, max|r| / 127, one float per
- * vector: 516 bytes at 512 d instead of 2,048. The float32 rows stay in the file as the source of
- * truth. Search is two-stage: a SIMD Hamming scan of the sign codes of every eligible
+ * mean of the first bulk-loaded rows or a stored one, else zero) with its own scale, max|r| / 127,
+ * one float per vector: 516 bytes at 512 d instead of 2,048. The float32 rows stay in the file as
+ * the source of truth; this quantised form is cached there too ({@link setCodes},
+ * src/search/vector-codes.ts). Search is two-stage: a SIMD Hamming scan of the sign codes of every eligible
  * slot (3.2 MB at 50,000 x 512 d) picks the closest candidates via a distance histogram, then
  * int8 x int16 SIMD dot products re-rank them. `exact` scores every quantised vector instead (the
  * caller re-scores the best of those from the file's floats: {@link SearchIndex.search}).
@@ -81,6 +98,8 @@ export class VectorIndex {
   private dist = 0;
   private all = 0; // exact-scan scores
   private centreSet = false;
+  /** The centre was given ({@link useCentre}): no batch chooses one. */
+  private centreFixed = false;
   /** Slots holding a vector. */
   count = 0;
 
@@ -169,7 +188,7 @@ export class VectorIndex {
       if (this.dp === this.dims) u8.set(src, this.stage);
       else for (let i = 0; i < b; i++) u8.set(src.subarray(i * rowBytes, (i + 1) * rowBytes), this.stage + i * this.dp * 4);
       const s = slot + i0;
-      if (this.count === 0 && b >= CENTRE_ROWS) this.setCentre(b);
+      if (!this.centreFixed && this.count === 0 && b >= CENTRE_ROWS) this.setCentre(b);
       this.k.encode(this.stage, this.dp, this.codes + s * this.cb, this.cb, this.centre, 0, b);
       this.k.quantise(this.stage, this.dp, this.vecs + s * this.dp, this.scales + s * 4, b, this.qcentre);
       for (let i = 0; i < b; i++) {
@@ -192,6 +211,74 @@ export class VectorIndex {
     const out = new Float32Array(this.memory.buffer, this.qcentre, dp);
     for (let j = 0; j < dp; j++) out[j] = c[j]! / b;
     this.centreSet = true;
+  }
+
+  /** The centre the int8 rows are relative to, or null while it is zero (not chosen yet). */
+  centreVector(): Float32Array | null {
+    return this.centreSet ? new Float32Array(this.memory.buffer, this.qcentre, this.dims).slice() : null;
+  }
+
+  /**
+   * Quantise relative to `centre` (a stored one; null: zero) instead of letting the first batch
+   * choose it; only while no vector is held.
+   */
+  useCentre(centre: Float32Array | null): void {
+    if (centre && centre.length !== this.dims) throw new RangeError(`centre has ${centre.length} dims, index has ${this.dims}`);
+    if (this.count !== 0) throw new Error('the centre can only be set on an empty index');
+    const out = new Float32Array(this.memory.buffer, this.qcentre, this.dp);
+    out.fill(0);
+    if (centre) out.set(centre);
+    this.centreSet = !!centre;
+    this.centreFixed = true;
+  }
+
+  /** Bytes of one slot's stored form: int8 row (`q`, padded), float32 scale, sign code (`sign`, padded). */
+  get codeBytes(): { q: number; scale: number; sign: number } {
+    return { q: this.dp, scale: 4, sign: this.cb };
+  }
+
+  /**
+   * Store `n` slots' quantised form as {@link codesOf} gave it (back to back, {@link codeBytes}
+   * each) in consecutive slots from `slot`: what {@link setRange} would compute from the floats
+   * with the same centre, without quantising.
+   */
+  setCodes(slot: number, n: number, q: Uint8Array, scale: Uint8Array, sign: Uint8Array): void {
+    if (q.byteLength !== n * this.dp || scale.byteLength !== n * 4 || sign.byteLength !== n * this.cb) throw new RangeError('codes do not line up');
+    this.reserve(slot + n);
+    const u8 = this.u8;
+    u8.set(q, this.vecs + slot * this.dp);
+    u8.set(scale, this.scales + slot * 4);
+    u8.set(sign, this.codes + slot * this.cb);
+    for (let i = 0; i < n; i++) {
+      if (!u8[this.has + slot + i]) this.count++;
+      u8[this.has + slot + i] = 1;
+    }
+  }
+
+  /** The quantised form of `slot` (copies), for {@link setCodes}; null when the slot holds no vector. */
+  codesOf(slot: number): { q: Buffer; scale: Buffer; sign: Buffer } | null {
+    if (!this.hasVector(slot)) return null;
+    const u8 = this.u8;
+    return {
+      q: Buffer.from(u8.subarray(this.vecs + slot * this.dp, this.vecs + (slot + 1) * this.dp)),
+      scale: Buffer.from(u8.subarray(this.scales + slot * 4, this.scales + (slot + 1) * 4)),
+      sign: Buffer.from(u8.subarray(this.codes + slot * this.cb, this.codes + (slot + 1) * this.cb)),
+    };
+  }
+
+  /** The quantised form of some slots holding a vector, packed back to back in their order (as {@link setCodes} takes them). */
+  packedCodes(slots: readonly number[]): { q: Buffer; scale: Buffer; sign: Buffer } {
+    const { dp, cb } = this;
+    const q = Buffer.allocUnsafe(slots.length * dp),
+      scale = Buffer.allocUnsafe(slots.length * 4),
+      sign = Buffer.allocUnsafe(slots.length * cb);
+    const u8 = this.u8;
+    slots.forEach((s, i) => {
+      q.set(u8.subarray(this.vecs + s * dp, this.vecs + (s + 1) * dp), i * dp);
+      scale.set(u8.subarray(this.scales + s * 4, this.scales + (s + 1) * 4), i * 4);
+      sign.set(u8.subarray(this.codes + s * cb, this.codes + (s + 1) * cb), i * cb);
+    });
+    return { q, scale, sign };
   }
 
   /** Store one vector in `slot`. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -219,6 +219,43 @@ export const MIGRATIONS: string[] = [
     saved_at  TEXT NOT NULL,                                      -- ISO 8601 UTC
     PRIMARY KEY (namespace, version)
   ) WITHOUT ROWID;
+  `,
+  // 7 -> 8: the vector index's int8 rows kept in the file (src/search/vector-codes.ts), so an open
+  // reads ~580 bytes per memory instead of the 2,048-byte float32 row and quantises nothing. A cache:
+  // the float32 embedding stays the source of truth. Triggers drop a memory's row whenever its
+  // vectors or model change (they cannot quantise); the writer then stores a fresh one, and an open
+  // quantises the memories that have none. A centre, once stored, never changes while codes made
+  // with it exist (changing it drops them). The quantisation itself is part of this schema version:
+  // a build that quantises differently must add a migration that empties vector_codes.
+  `
+  CREATE TABLE vector_centres (
+    id     INTEGER PRIMARY KEY AUTOINCREMENT,                     -- never reused: codes name their centre by id
+    model  TEXT NOT NULL UNIQUE,                                  -- embedding_model of the vectors coded
+    dims   INTEGER NOT NULL,
+    centre BLOB NOT NULL                                          -- float32: the int8 rows are relative to it
+  );
+  CREATE TABLE vector_codes (
+    seq    INTEGER PRIMARY KEY,                                   -- memories.seq
+    centre INTEGER,                                               -- vector_centres.id; NULL = the memory has no vector
+    q      BLOB,                                                  -- int8 of (vector - centre), padded to a multiple of 16
+    scale  BLOB,                                                  -- float32: q * scale + centre ~ vector
+    sign   BLOB                                                   -- 1-bit sign code of the vector, padded to a multiple of 16 bytes
+  );
+  CREATE TRIGGER memories_codes_insert AFTER INSERT ON memories BEGIN
+    DELETE FROM vector_codes WHERE seq = new.seq;
+  END;
+  CREATE TRIGGER memories_codes_update AFTER UPDATE OF seq, embedding, embedding_model, context_embedding ON memories BEGIN
+    DELETE FROM vector_codes WHERE seq IN (old.seq, new.seq);
+  END;
+  CREATE TRIGGER memories_codes_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM vector_codes WHERE seq = old.seq;
+  END;
+  CREATE TRIGGER vector_centres_update AFTER UPDATE ON vector_centres BEGIN
+    DELETE FROM vector_codes WHERE centre = old.id;
+  END;
+  CREATE TRIGGER vector_centres_delete AFTER DELETE ON vector_centres BEGIN
+    DELETE FROM vector_codes WHERE centre = old.id;
+  END;
   `,
 ];
 

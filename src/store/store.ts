@@ -53,6 +53,35 @@ export interface IndexRow {
   context_embedding: Buffer | null;
 }
 
+/** A model's stored quantisation centre (table `vector_centres`, src/search/vector-codes.ts). */
+export interface VectorCentre {
+  id: number;
+  dims: number;
+  /** float32, little-endian. */
+  centre: Buffer;
+}
+
+/** One chunk of `vector_codes` rows (see {@link Store.codeChunk}). */
+export interface CodeChunk {
+  /** Rows read; fewer than asked: the last chunk. */
+  n: number;
+  /** Highest seq read (continue after it). */
+  last: number;
+  /** Seqs of the rows coded with the centre asked for, and their bytes back to back. */
+  seqs: string | null;
+  q: Buffer | null;
+  scale: Buffer | null;
+  sign: Buffer | null;
+  /** Seqs of rows that say the memory has no vector of that centre's model (a marker, or another model's code). */
+  other: string | null;
+}
+
+/**
+ * Called after a write of a memory's vector columns, inside its transaction (the file backend stores
+ * the memory's code: src/search/vector-codes.ts). `context` undefined: the write kept the stored one.
+ */
+export type VectorsWritten = (seq: number, embedding: Buffer | null, model: string | null, context: Buffer | null | undefined) => void;
+
 /** Embedding identity recorded in the meta table. */
 export interface EmbeddingIdentity {
   provider: string;
@@ -72,6 +101,10 @@ export class Store {
   private readonly pendingCache = new Map<string, { model: string; key: string; embedding: Buffer; namespace: string | null; usedAt: string }>();
   private flushQueued = false;
   private cacheWrites = 0;
+  /** Counts {@link write} transactions: what was read inside one stays true until it ends. */
+  writeSerial = 0;
+  /** See {@link VectorsWritten}; null: nothing to do (keyword-only files). */
+  onVectors: VectorsWritten | null = null;
   /** Device and inode of the file opened, to notice when the path names another file. */
   private readonly identity: { dev: number; ino: number } | null;
 
@@ -112,6 +145,7 @@ export class Store {
    */
   write<T>(action: string, fn: () => T): T {
     this.checkSameFile(action);
+    this.writeSerial++;
     try {
       return this.db
         .transaction(() => {
@@ -222,7 +256,9 @@ export class Store {
       event_at: null,
       ...r,
     });
-    return Number(info.lastInsertRowid);
+    const seq = Number(info.lastInsertRowid);
+    this.onVectors?.(seq, r.embedding, r.embedding_model, r.context_embedding ?? null);
+    return seq;
   }
 
   /** Overwrite every mutable column of the row `seq` (id and created_at stay; context and event_at too when `undefined`). */
@@ -244,10 +280,21 @@ export class Store {
       keep_event: r.event_at === undefined ? 1 : 0,
       seq,
     });
+    this.onVectors?.(seq, r.embedding, r.embedding_model, r.context === undefined ? undefined : (r.context_embedding ?? null));
   }
 
   setEmbedding(seq: number, embedding: Buffer, model: string, contextEmbedding: Buffer | null = null): void {
     this.stmt('UPDATE memories SET embedding = ?, embedding_model = ?, context_embedding = ? WHERE seq = ?').run(embedding, model, contextEmbedding, seq);
+    this.onVectors?.(seq, embedding, model, contextEmbedding);
+  }
+
+  /** After a write of `seq`'s vector columns made in SQL here: tell {@link onVectors} what they hold now. */
+  vectorsChanged(seq: number): void {
+    if (!this.onVectors) return;
+    const r = this.stmt('SELECT embedding, embedding_model, context_embedding FROM memories WHERE seq = ?').raw().get(seq) as
+      | [Buffer | null, string | null, Buffer | null]
+      | undefined;
+    if (r) this.onVectors(seq, r[0], r[1], r[2]);
   }
 
   /** The last `n` memories of a session (newest last), with their vectors of `model`: the context of the next one. */
@@ -415,6 +462,85 @@ export class Store {
       .raw()
       .get(after, model, bytes, limit) as [string | null, Buffer | null, number, string | null];
     return { seqs: r[0], blob: r[1], n: r[2], withContext: r[3] };
+  }
+
+  /** The stored quantisation centre of `model`, if one was chosen. */
+  vectorCentre(model: string): VectorCentre | undefined {
+    const r = this.stmt('SELECT id, dims, centre FROM vector_centres WHERE model = ?').raw().get(model) as [number, number, Buffer] | undefined;
+    return r && { id: r[0], dims: r[1], centre: r[2] };
+  }
+
+  /** The first `n` vectors of `model` with `bytes` bytes, in seq order, back to back (to choose its centre). */
+  firstVectors(model: string, bytes: number, n: number): { n: number; blob: Buffer | null } {
+    const r = this.stmt(
+      "SELECT count(*), CAST(group_concat(embedding, '') AS BLOB) FROM (SELECT embedding FROM memories WHERE embedding_model = ? AND length(embedding) = ? ORDER BY seq LIMIT ?)",
+    )
+      .raw()
+      .get(model, bytes, n) as [number, Buffer | null];
+    return { n: r[0], blob: r[1] };
+  }
+
+  /** Store `model`'s centre unless it has one (a centre never changes while codes made with it exist). */
+  putVectorCentre(model: string, dims: number, centre: Buffer): void {
+    this.stmt('INSERT OR IGNORE INTO vector_centres(model, dims, centre) VALUES (?, ?, ?)').run(model, dims, centre);
+  }
+
+  /** Store (or replace) code rows. */
+  putCodes(rows: readonly (readonly [number, number | null, Buffer | null, Buffer | null, Buffer | null])[]): void {
+    const st = this.stmt('INSERT OR REPLACE INTO vector_codes(seq, centre, q, scale, sign) VALUES (?, ?, ?, ?, ?)');
+    for (const r of rows) st.run(r[0], r[1], r[2], r[3], r[4]);
+  }
+
+  /**
+   * Store the codes of many memories in one statement: `seqs` in order, their parts packed back to
+   * back (`qBytes` and `signBytes` each, 4 for the scale), all made with centre `centre`.
+   */
+  putPackedCodes(centre: number, seqs: readonly number[], q: Buffer, scale: Buffer, sign: Buffer, qBytes: number, signBytes: number): void {
+    if (!seqs.length) return;
+    this.stmt(
+      `INSERT OR REPLACE INTO vector_codes(seq, centre, q, scale, sign)
+       SELECT j.value, @centre, substr(@q, j.key * @qb + 1, @qb), substr(@scale, j.key * 4 + 1, 4), substr(@sign, j.key * @sb + 1, @sb) FROM json_each(@seqs) AS j`,
+    ).run({ centre, q, scale, sign, qb: qBytes, sb: signBytes, seqs: JSON.stringify(seqs) });
+  }
+
+  /**
+   * Up to `limit` rows of `vector_codes` with `seq > after`, in seq order: the codes made with
+   * centre `centre` (of the given sizes) as one concatenated BLOB per part, like {@link vectorChunk}.
+   * Codes of that centre with other sizes are in neither list (their memories are re-quantised).
+   */
+  codeChunk(centre: number, qBytes: number, signBytes: number, after: number, limit: number): CodeChunk {
+    const r = this.stmt(
+      `SELECT count(*), max(seq), group_concat(CASE WHEN ok THEN seq END), CAST(group_concat(CASE WHEN ok THEN q END, '') AS BLOB),
+         CAST(group_concat(CASE WHEN ok THEN scale END, '') AS BLOB), CAST(group_concat(CASE WHEN ok THEN sign END, '') AS BLOB),
+         group_concat(CASE WHEN centre IS NOT @centre THEN seq END) FROM (
+         SELECT seq, centre, q, scale, sign, centre IS @centre AND length(q) = @q AND length(scale) = 4 AND length(sign) = @sign AS ok
+         FROM vector_codes WHERE seq > @after ORDER BY seq LIMIT @limit)`,
+    )
+      .raw()
+      .get({ centre, q: qBytes, sign: signBytes, after, limit }) as [
+      number,
+      number | null,
+      string | null,
+      Buffer | null,
+      Buffer | null,
+      Buffer | null,
+      string | null,
+    ];
+    return { n: r[0], last: r[1] ?? after, seqs: r[2], q: r[3], scale: r[4], sign: r[5], other: r[6] };
+  }
+
+  /**
+   * Of some memories: whether each has a vector at all, and its vectors when they are of `model`
+   * with `bytes` bytes (the memories an open found no code for).
+   */
+  vectorsToCode(model: string, bytes: number, seqs: readonly number[]): [number, number, Buffer | null, Buffer | null][] {
+    return this.stmt(
+      `SELECT seq, embedding IS NOT NULL AND embedding_model IS NOT NULL, CASE WHEN embedding_model = @model AND length(embedding) = @bytes THEN embedding END,
+         CASE WHEN embedding_model = @model AND length(embedding) = @bytes THEN context_embedding END
+       FROM memories WHERE seq IN (SELECT value FROM json_each(@seqs))`,
+    )
+      .raw()
+      .all({ model, bytes, seqs: JSON.stringify(seqs) }) as [number, number, Buffer | null, Buffer | null][];
   }
 
   /** Session key (namespace and session id) of those of some memories that have a session. */
