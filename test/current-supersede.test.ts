@@ -206,6 +206,53 @@ describe('the evidence the rules read', () => {
   });
 });
 
+test('current over stale: a later amount stated in passing in a long user turn is current, though the turns are far apart in meaning', () => {
+  // The whole turns are about other things (a tripod, a trip), so their vectors are far apart and the
+  // newer one is far from the question; the sentences holding the amounts match the question.
+  const older =
+    "I'm considering the Really Right Stuff tripod. Is it compatible with my Canon EOS 80D camera? By the way, I've taken my camera on three trips, to Yellowstone, Yosemite and the Grand Canyon.";
+  const newer =
+    "I'm planning a trip to Zion National Park. Any tips for shooting in bright sunlight? By the way, I've had my Canon EOS 80D with me on five trips now, and it's been a beast!";
+  const meta = (content: string, day: number, vector: number[], speaker = 'user'): CurrentMeta => ({
+    namespace: 'default',
+    category: null,
+    content,
+    time: day * 86_400_000,
+    vector: new Float32Array(vector),
+    speaker,
+  });
+  const fused = [
+    { seq: 1, score: 1 },
+    { seq: 2, score: 0.8 },
+  ] as FusedHit[];
+  const run = (q: string, a: string, b: string, speaker = 'user'): number[] =>
+    preferCurrent(
+      fused,
+      new Map([
+        [1, meta(a, 1, [1, 0], speaker)],
+        [2, meta(b, 60, [0.2, Math.sqrt(1 - 0.04)], speaker)],
+      ]),
+      q,
+      new Map([
+        [1, -20],
+        [2, -17],
+      ]),
+      new Map([
+        [1, 0.7],
+        [2, 0.3],
+      ]),
+    ).map((h) => h.seq);
+  const q = 'How many trips have I taken my Canon EOS 80D camera on?';
+  assert.deepEqual(run(q, older, newer), [2, 1], 'five trips, stated later, is the current amount');
+  assert.deepEqual(
+    run('Which tripod did I consider for my Canon EOS 80D camera?', older, newer),
+    [1, 2],
+    'not asking for an amount: the turns are too far apart',
+  );
+  assert.deepEqual(run(q, older, newer.replace('five', 'three')), [1, 2], 'the same amount restated is no update');
+  assert.deepEqual(run(q, older, newer, 'Mel'), [1, 2], 'between turns of a named person a repeated statement updates nothing');
+});
+
 test('current over stale: cosine counts only for the model it was calibrated on; another embedder compares token overlap', async () => {
   // An embedder whose cosines are all 1 (the extreme of a model with a higher cosine scale than the bundled one).
   const flat = {

@@ -155,6 +155,49 @@ for (const T of targets) {
       }
     });
 
+    test('an amount the user states in passing in a turn about something else: the later one ranks first', async () => {
+      // The two user turns are far apart in meaning (cosine ~0.34 in the bundled model) and the later
+      // one is farther from the question: only the sentences stating the amounts say they are one attribute.
+      const mem = await open();
+      try {
+        const chat = (sessionId: string, at: string, user: string, assistant: string) =>
+          mem.addConversation(
+            [
+              { speaker: 'user', content: user, at },
+              { speaker: 'assistant', content: assistant, at },
+            ],
+            { sessionId },
+          );
+        const old = await chat(
+          's1',
+          '2025-03-02T18:00:00Z',
+          'I went to three pottery workshops at the community centre this winter and I want to make a glazed bowl for my sister. Which glazes are safe for food?',
+          'Look for glazes labelled food safe and fire them to the temperature the label gives; ask the centre which ones their kiln uses.',
+        );
+        await chat(
+          's2',
+          '2025-04-10T18:00:00Z',
+          'Can you suggest a weekend itinerary for Porto? I like old bookshops and port cellars.',
+          'Start at Livraria Lello, walk down to the Ribeira, cross the bridge to the port cellars in Gaia and end with dinner by the river.',
+        );
+        const newer = await chat(
+          's3',
+          '2025-06-20T18:00:00Z',
+          "I'm trying to understand how to file my tax return as a freelancer this year. Which expenses can I deduct, and do I need to pay quarterly estimates? My accountant retired, so I'm on my own. Also, I've done seven pottery workshops at the centre so far.",
+          'Business expenses such as equipment, software and a share of your home office are usually deductible, and most freelancers pay estimated tax every quarter.',
+        );
+        const q = 'How many pottery workshops have I gone to?';
+        const now = '2025-07-01T12:00:00Z';
+        const pos = (hits: { id: string }[], id: string): number => hits.findIndex((h) => h.id === id);
+        const hits = await mem.recall(q, { now });
+        assert.ok(pos(hits, newer[0]!.id) >= 0 && pos(hits, newer[0]!.id) < pos(hits, old[0]!.id), 'seven, stated later, above three');
+        const off = await mem.recall(q, { now, preferCurrent: false });
+        assert.ok(pos(off, old[0]!.id) < pos(off, newer[0]!.id), 'without current over stale the older statement leads: the rule decided');
+      } finally {
+        await mem.close();
+      }
+    });
+
     test('the keyword leg: a statement that opens a session ranks above the turns that echo it', async () => {
       const mem = await open();
       try {

@@ -24,6 +24,7 @@ import { jaccard, jaccardSorted, tokenSet } from './mmr.js';
 import { saysChange } from '../lifecycle/update-cues.js';
 import { AUTO_MIN_COSINE } from '../lifecycle/auto-supersede.js';
 import { LOCAL_MODEL_ID } from '../embed/local.js';
+import { asksAmount, otherAmount, type StatedAmount, statedAmount } from './stated-value.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
 export const CURRENT_POOL = 100;
@@ -242,6 +243,26 @@ export function preferCurrent(
     }
     return u;
   };
+  // A question asking for an amount: two memories stating other amounts in sentences that match it
+  // are two values of the attribute asked about (src/recall/stated-value.ts).
+  const amount = asksAmount(query);
+  const queryWords = amount ? new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : null;
+  const amounts = new Map<number, StatedAmount | null>();
+  const amountOf = (seq: number): StatedAmount | null => {
+    let v = amounts.get(seq);
+    if (v === undefined) {
+      v = statedAmount(meta.get(seq)!.content, q, queryWords!);
+      amounts.set(seq, v);
+    }
+    return v;
+  };
+  const newAmount = (a: number, b: number): boolean => {
+    if (!amount) return false;
+    const x = amountOf(a);
+    if (!x) return false;
+    const y = amountOf(b);
+    return y !== null && otherAmount(x, y);
+  };
   const cues = new Map<number, boolean>();
   const cue = (seq: number): boolean => {
     let c = cues.get(seq);
@@ -262,7 +283,8 @@ export function preferCurrent(
       qb = qTerms(b);
     // Chat turns say "now" in passing ("I'm now into pottery"), so between two turns the cue is no evidence.
     const changed = cue(b) && !(isTurn(meta.get(a)!) && isTurn(meta.get(b)!));
-    const evidence = (intent ? 1 : 0) + (changed ? 1 : 0);
+    const valued = newAmount(a, b);
+    const evidence = Math.min(2, (intent ? 1 : 0) + (changed ? 1 : 0) + (valued ? 1 : 0));
     const xa = cosine?.get(a),
       xb = cosine?.get(b);
     // The newer one names what it replaces ("sold the Jazz", "Petra left …") and says it changed:
@@ -286,7 +308,8 @@ export function preferCurrent(
     // with both kinds of evidence, or when it names what it replaces, no shared query word is needed.
     if (!shared && (evidence === 2 || names)) return xa === undefined || xb === undefined || xb >= xa - (names ? NAMED_UPDATE_GAP : QUERY_COSINE_GAP[1]!);
     // A query asking for the present value needs only a shared word besides the names.
-    if (shared < (intent ? 1 : Math.max(1, Math.ceil(SHARED_QUERY_TERMS * qa.size)))) return false;
+    // So does one stating another amount (its sentence with the amount matches the question already).
+    if (shared < (intent || valued ? 1 : Math.max(1, Math.ceil(SHARED_QUERY_TERMS * qa.size)))) return false;
     // Keyword evidence: the newer one must match the query's vocabulary about as strongly.
     const ba = bm25?.get(a),
       bb = bm25?.get(b);
@@ -306,7 +329,10 @@ export function preferCurrent(
     // another memory of the same shape ("The security team's standup is at … ; Rina runs it"), not
     // its update. Update evidence widens the gap allowed. (Even with both kinds: a templated family
     // that all say "moved … now" otherwise buries the memory asked about; BENCHMARKS.md.)
-    if (xa !== undefined && xb !== undefined && xb < xa - QUERY_COSINE_GAP[evidence ? 1 : 0]!) return false;
+    // Two stated amounts: the sentence that holds the amount matches the question, not the whole turn,
+    // so a newer one that matches the question's words as strongly is near enough whatever its vector.
+    const close = valued && ba !== undefined && bb !== undefined && -bb >= KEYWORD_RATIO * -ba;
+    if (!close && xa !== undefined && xb !== undefined && xb < xa - QUERY_COSINE_GAP[evidence ? 1 : 0]!) return false;
     return true;
   };
   // The verdict for a pair depends only on the two memories, not on where they stand: each pass after
@@ -349,7 +375,11 @@ export function preferCurrent(
   const updates = (x: number, a: CurrentMeta, y: number, b: CurrentMeta): boolean => {
     const v = verdicts[x * n + y]!;
     if (v) return v === 1;
-    const yes = sameSubjectBy(a, b, SAME_THING_COSINE, () => overlap(x, y)) && matchesLike(fused[x]!.seq, fused[y]!.seq);
+    // Two memories stating other amounts in sentences that match the question are about the same
+    // thing whatever the rest of them says (a long turn's vector is about the rest).
+    const valued = newAmount(fused[x]!.seq, fused[y]!.seq);
+    const yes =
+      (valued ? sameSubjectBy(a, b, -1, () => true) : sameSubjectBy(a, b, SAME_THING_COSINE, () => overlap(x, y))) && matchesLike(fused[x]!.seq, fused[y]!.seq);
     verdicts[x * n + y] = yes ? 1 : 2;
     return yes;
   };
