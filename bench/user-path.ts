@@ -6,8 +6,16 @@
  * same process. Layouts: every memory in one namespace (`one`), or spread over 100 (`many`, each
  * question asked in its target's namespace). Stage breakdown from src/stage-timer.ts.
  *
- * `tsx bench/user-path.ts <size> <one|many>`: ingests in one child process, queries in a fresh one,
- * prints a table and one `RESULT {json}` line (bench/run.ts runs it as the headline).
+ * After the questions, a bulk write of 1,000 memories (`addMany`), then 20 new recalls: how far above
+ * the steady state the first recalls after a write are, beside the same 20 questions asked just
+ * before the write (`beforeWrite*`: the same machine noise, no write). The write is `template` (the
+ * default: 1,000 notes of one template, each holding a question's words, so they crowd every
+ * candidate pool as look-alikes) or `varied` (the next 1,000 memories of the corpus generator, with
+ * their vectors: what an agent's own 1,000 new memories look like).
+ *
+ * `tsx bench/user-path.ts <size> <one|many> [all|ingest|query] [dir] [template|varied]`: ingests in
+ * one child process, queries in a fresh one, prints one `RESULT {json}` line (bench/run.ts runs it as
+ * the headline).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,11 +27,14 @@ import { openMemory } from '../src/index.js';
 import { rrf } from '../src/recall/fusion.js';
 import { toMatchExpression } from '../src/search/keyword.js';
 import { type RecallStage, stageTimer } from '../src/stage-timer.js';
+import { generateMemories, syntheticVectors } from './corpus.js';
 import { DIMS, pct, questionsOf, row, syntheticCorpus } from './data.js';
 import { PrecomputedEmbedder } from './precomputed.js';
 import { runRecipe } from './systems.js';
 
-const [sizeArg, layout = 'one', phase = 'all', dirArg] = process.argv.slice(2);
+const [sizeArg, layout = 'one', phase = 'all', dirArg, writeArg = 'template'] = process.argv.slice(2);
+if (writeArg !== 'template' && writeArg !== 'varied') throw new Error(`write must be template or varied, not ${writeArg}`);
+const write: 'template' | 'varied' = writeArg;
 const size = Number(sizeArg);
 const dir = dirArg ?? join(tmpdir(), `mnemolite-user-path-${size}-${layout}`);
 const path = join(dir, 'mnemolite.db');
@@ -115,20 +126,28 @@ async function query(): Promise<Record<string, unknown>> {
     await mem.recall(c.queries[i]!, { namespace: nsOf(c.targets[i]!) });
     seen.push(performance.now() - t);
   }
-  stageTimer.sink = null;
+  /** 20 new recalls (the k-th rewording of questions 1–20), each with its stages. */
+  const twenty = async (k: number): Promise<{ ms: number[]; stages: Record<string, number>[] }> => {
+    const out = { ms: [] as number[], stages: [] as Record<string, number>[] };
+    for (let i = 0; i < 20; i++) {
+      current = new Map();
+      const t = performance.now();
+      await mem.recall(reworded(c.queries[i + 1]!, k), { namespace: nsOf(c.targets[i + 1]!) });
+      out.ms.push(performance.now() - t);
+      out.stages.push(Object.fromEntries([...current].map(([s, ms]) => [s, Math.round(ms * 100) / 100])));
+    }
+    return out;
+  };
+  const beforeWrite = await twenty(3);
   // A bulk write, then new questions: how far above the steady state the first recalls are.
-  const texts = Array.from({ length: 1000 }, (_, j) => `bulk note ${j} written after open about ${c.queries[j % n]}`);
-  emb.add(
-    texts,
-    new Float32Array(1000 * DIMS).map((_, k) => ((k * 7919) % 13) / 13 - 0.5),
-  );
-  await mem.addMany(texts.map((content, j) => ({ content, namespace: nsOf(j) })));
-  const afterWrite: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const t = performance.now();
-    await mem.recall(reworded(c.queries[i + 1]!, 1), { namespace: nsOf(c.targets[i + 1]!) });
-    afterWrite.push(performance.now() - t);
-  }
+  const bulk = bulkWrite(write);
+  emb.add(bulk.texts, bulk.vectors);
+  await mem.addMany(bulk.texts.map((content, j) => ({ content, namespace: nsOf(bulk.first + j) })));
+  const after = await twenty(1);
+  stageTimer.sink = null;
+  const afterWrite = after.ms;
+  const afterStages: Record<string, number> = {};
+  for (const st of after.stages) for (const [s, ms] of Object.entries(st)) afterStages[s] = (afterStages[s] ?? 0) + ms / after.stages.length;
   await mem.close();
   db.close();
   const o = pct(ours);
@@ -148,10 +167,42 @@ async function query(): Promise<Record<string, unknown>> {
     seenQuestion: pct(seen),
     recipe: r,
     speedup: r.p50 / o.p50,
+    write,
     afterWriteMax: Math.max(...afterWrite),
     afterWriteFirst: afterWrite[0],
+    afterWriteP50: pct(afterWrite).p50,
+    beforeWriteMax: Math.max(...beforeWrite.ms),
+    beforeWriteFirst: beforeWrite.ms[0],
+    beforeWriteP50: pct(beforeWrite.ms).p50,
+    /** Mean milliseconds per after-write recall, by stage. */
+    afterWriteStages: Object.fromEntries(Object.entries(afterStages).map(([s, ms]) => [s, Math.round(ms * 100) / 100])),
+    /** The slowest after-write recalls with their stages above 0.5 ms. */
+    afterWriteSlowest: after.ms
+      .map((ms, i) => ({ at: i, ms, stages: Object.fromEntries(Object.entries(after.stages[i]!).filter(([, v]) => v >= 0.5)) }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3),
     stages: stage,
     slowest: slow.sort((a, b) => b.ms - a.ms).slice(0, 4),
+  };
+}
+
+/**
+ * The 1,000 memories of the bulk write, their vectors, and the index of the first (for `many`'s namespaces).
+ * `template`: one note per question (vectors 13 fixed patterns). `varied`: memories `size` to
+ * `size + 999` of the same generator as the corpus (it is prefix-stable, so they are new texts) with
+ * vectors from the same directions.
+ */
+function bulkWrite(kind: 'template' | 'varied'): { texts: string[]; vectors: Float32Array; first: number } {
+  if (kind === 'varied') {
+    const all = generateMemories(size + 1000);
+    const v = syntheticVectors(all, [], DIMS);
+    return { texts: all.slice(size).map((m) => m.text), vectors: v.docs.slice(size * DIMS), first: size };
+  }
+  const qs = questionsOf(size, 'synthetic').queries;
+  return {
+    texts: Array.from({ length: 1000 }, (_, j) => `bulk note ${j} written after open about ${qs[j % qs.length]}`),
+    vectors: new Float32Array(1000 * DIMS).map((_, k) => ((k * 7919) % 13) / 13 - 0.5),
+    first: 0,
   };
 }
 
@@ -163,7 +214,7 @@ if (phase === 'ingest') {
 } else {
   const me = fileURLToPath(import.meta.url);
   const run = (p: string): string => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', me, String(size), layout, p, dir], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', me, String(size), layout, p, dir, write], { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`${p} failed: ${r.stderr.slice(-2000)}`);
     return r.stdout
       .split('\n')

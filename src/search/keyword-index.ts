@@ -36,6 +36,25 @@ export const KEYWORD_WORK = { visited: 0, parsed: 0 };
 export const POSTINGS_CACHE_TERMS = 4096;
 export const POSTINGS_CACHE_BYTES = 64 * 1024 * 1024;
 
+const NO_SLOTS = new Int32Array(0);
+const NO_TFS = new Uint16Array(0);
+
+/**
+ * A list of `n` postings, bounds not set yet; every list is made here (one object shape).
+ * V8 compiles the search loops trusting that a field never reassigned since its object was made
+ * stays constant, and `append` (the write path) reassigns a list's arrays and length: the first
+ * write of a process then discarded every compiled keyword search, and the next recalls ran
+ * unoptimised until recompiled (BENCHMARKS.md "Recall after a bulk write"). Assigned twice here,
+ * those fields are mutable from the first list on.
+ */
+function newList(slots: Int32Array, tfs: Uint16Array, n: number, boundAt: number): Postings {
+  const l: Postings = { slots: NO_SLOTS, tfs: NO_TFS, n: -1, df: 0, dfAt: -1, bytes: 0, maxTf: 0, minLen: Infinity, boundAt };
+  l.slots = slots;
+  l.tfs = tfs;
+  l.n = n;
+  return l;
+}
+
 function listBytes(l: List): number {
   return l.slots.length * 4 + l.tfs.length * 2 + 48;
 }
@@ -226,7 +245,7 @@ export class KeywordIndex {
     let n = 0;
     const groupOf = this.groupOf;
     for (let i = 0; i < p.n; i++) if (groupOf[p.slots[i]!] === g) n++;
-    l = { slots: new Int32Array(n), tfs: new Uint16Array(n), n, df: 0, dfAt: -1, maxTf: 0, minLen: Infinity, boundAt: this.shortened };
+    l = newList(new Int32Array(n), new Uint16Array(n), n, this.shortened);
     for (let i = 0, j = 0; i < p.n; i++)
       if (groupOf[p.slots[i]!] === g) {
         l.slots[j] = p.slots[i]!;
@@ -297,7 +316,7 @@ export class KeywordIndex {
       }
     }
     sortBySlot(ps, pt, n);
-    const l = { slots: ps, tfs: pt, n, df: 0, dfAt: -1, bytes: 0, maxTf: 0, minLen: Infinity, boundAt: this.shortened };
+    const l = newList(ps, pt, n, this.shortened);
     bounds(l, this.docLen);
     return l;
   }
