@@ -22,8 +22,8 @@ const AMOUNT_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** A sentence's end: . ! ? (not after a title such as "Dr.", nor inside "3.5"), a semicolon or a line break. */
-const SENTENCE_END = /(?<!\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|no|e\.g|i\.e))[.!?]+(?=\s|$)|[;\n]+/;
+/** A sentence's end: . ! ? before a space (not after a title such as "Dr.", nor inside "3.5"), a semicolon or a line break; one character, no runs (linear on "......"). */
+const SENTENCE_END = /(?<!\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|no|e\.g|i\.e))[.!?](?=\s|$)|[;\n]/;
 
 /** Characters of a memory read for its amounts: a chat turn or a note has far fewer. */
 export const MAX_AMOUNT_TEXT = 16_000;
