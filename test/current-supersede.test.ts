@@ -251,6 +251,11 @@ test('current over stale: a later amount stated in passing in a long user turn i
   );
   assert.deepEqual(run(q, older, newer.replace('five', 'three')), [1, 2], 'the same amount restated is no update');
   assert.deepEqual(run(q, older, newer, 'Mel'), [1, 2], 'between turns of a named person a repeated statement updates nothing');
+  assert.deepEqual(
+    run(q, "I've taken my Canon EOS 80D camera on three trips.", "I've had my Canon EOS 80D on five trips."),
+    [1, 2],
+    'two statements that are the whole turn keep the vector tests: far apart in meaning, no update',
+  );
 });
 
 test('current over stale: cosine counts only for the model it was calibrated on; another embedder compares token overlap', async () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { asksAmount, otherAmount, statedAmount } from '../src/recall/stated-value.js';
+import { asksAmount, inPassing, otherAmount, statedAmount } from '../src/recall/stated-value.js';
 import { stems } from '../src/text/stems.js';
 
 const words = (q: string): Set<string> => new Set(q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
@@ -51,6 +51,19 @@ test('two amounts of one attribute differ; the same amount, or no shared word of
   const newer = amountIn("By the way, I've tried out 3 of Emma's recipes so far!", q)!;
   assert.ok(otherAmount(older, newer));
   assert.ok(!otherAmount(older, amountIn("Also I've tried two of Emma's recipes.", q)!), 'the same amount restated');
-  const elsewhere = { values: new Set(['4']), terms: new Set(['unrelated']) };
+  const elsewhere = { values: new Set(['4']), terms: new Set(['unrelated']), share: 0.2 };
   assert.ok(!otherAmount(older, elsewhere), 'no word of the question in common');
+});
+
+test('an amount said in passing (the memory says something else too), and a note that is its statement', () => {
+  const q = 'How many engineers are on our team?';
+  const note = amountIn('Our team has 6 engineers.', q)!;
+  assert.ok(note.share > 0.9);
+  assert.ok(!inPassing(note));
+  const turn = amountIn(
+    'Can you recommend a laptop for photo editing under 1000 euros? I mostly edit raw files from trips. By the way, our team has 9 engineers now.',
+    q,
+  )!;
+  assert.ok(turn.share < 0.5);
+  assert.ok(inPassing(turn));
 });

@@ -24,7 +24,7 @@ import { jaccard, jaccardSorted, tokenSet } from './mmr.js';
 import { saysChange } from '../lifecycle/update-cues.js';
 import { AUTO_MIN_COSINE } from '../lifecycle/auto-supersede.js';
 import { LOCAL_MODEL_ID } from '../embed/local.js';
-import { asksAmount, otherAmount, type StatedAmount, statedAmount } from './stated-value.js';
+import { asksAmount, inPassing, otherAmount, type StatedAmount, statedAmount } from './stated-value.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
 export const CURRENT_POOL = 100;
@@ -243,8 +243,8 @@ export function preferCurrent(
     }
     return u;
   };
-  // A question asking for an amount: two memories stating other amounts in sentences that match it
-  // are two values of the attribute asked about (src/recall/stated-value.ts).
+  // A question asking for an amount: two memories stating other amounts in sentences that match it,
+  // the newer one in passing, are two values of the attribute asked about (src/recall/stated-value.ts).
   const amount = asksAmount(query);
   const queryWords = amount ? new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : null;
   const amounts = new Map<number, StatedAmount | null>();
@@ -261,7 +261,7 @@ export function preferCurrent(
     const x = amountOf(a);
     if (!x) return false;
     const y = amountOf(b);
-    return y !== null && otherAmount(x, y);
+    return y !== null && inPassing(y) && otherAmount(x, y);
   };
   const cues = new Map<number, boolean>();
   const cue = (seq: number): boolean => {

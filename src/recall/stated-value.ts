@@ -39,7 +39,18 @@ export interface StatedAmount {
   values: Set<string>;
   /** The question's stems found in those sentences. */
   terms: Set<string>;
+  /** Share of the text read taken by those sentences (1: the memory is the statement; small: said in passing). */
+  share: number;
 }
+
+/**
+ * Largest {@link StatedAmount.share} of an amount said in passing: at least a quarter of the memory
+ * is about something else, so its vector is not the amount's. Current over stale waives its vector
+ * tests only for a newer memory that says its amount in passing; a newer note that is its statement
+ * keeps them ("The design team has 4 designers and 2 engineers" is no update of "Our team has 6
+ * engineers": far from the question, as its vector says).
+ */
+export const IN_PASSING_SHARE = 0.75;
 
 /** How near (in words) an amount must stand to a word of the question: "three sessions", "tried out 3 of Emma's recipes". */
 export const AMOUNT_REACH = 2;
@@ -61,7 +72,8 @@ export function statedAmount(content: string, queryStems: ReadonlySet<string>, q
   if (need <= 0) return null;
   let out: StatedAmount | null = null;
   // Bounded by the text read, whatever a memory holds (the rule compares up to 100 candidates).
-  for (const sentence of content.slice(0, MAX_AMOUNT_TEXT).toLowerCase().split(SENTENCE_END)) {
+  const text = content.slice(0, MAX_AMOUNT_TEXT);
+  for (const sentence of text.toLowerCase().split(SENTENCE_END)) {
     const words = sentence.match(/[\p{L}\p{N}]+/gu);
     if (!words) continue;
     const termAt: boolean[] = [];
@@ -79,13 +91,23 @@ export function statedAmount(content: string, queryStems: ReadonlySet<string>, q
       if (!queryWords.has(w) && !YEAR.test(w) && ((w.charCodeAt(0) >= 48 && w.charCodeAt(0) <= 57) || AMOUNT_WORDS.has(w))) candidates.push(i);
     });
     if (terms.size < need) continue;
-    const values = candidates.filter((i) => termAt.some((t, j) => t && Math.abs(i - j) <= AMOUNT_REACH)).map((i) => words[i]!);
+    const near = (i: number): boolean => {
+      for (let j = Math.max(0, i - AMOUNT_REACH); j <= i + AMOUNT_REACH && j < words.length; j++) if (termAt[j]) return true;
+      return false;
+    };
+    const values = candidates.filter(near).map((i) => words[i]!);
     if (!values.length) continue;
-    out ??= { values: new Set(), terms: new Set() };
+    out ??= { values: new Set(), terms: new Set(), share: 0 };
     for (const v of values) out.values.add(v);
     for (const t of terms) out.terms.add(t);
+    out.share += sentence.length / text.length;
   }
   return out;
+}
+
+/** Whether an amount was said in passing (see {@link IN_PASSING_SHARE}). */
+export function inPassing(a: StatedAmount): boolean {
+  return a.share < IN_PASSING_SHARE;
 }
 
 /** Whether two stated amounts are values of one attribute that differ: a shared question word, other numbers. */
