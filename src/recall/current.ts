@@ -98,20 +98,19 @@ export interface CurrentMeta {
   speaker?: string;
 }
 
-/** A candidate's speaker: its metadata's, else its "Name: " prefix; undefined for a note. */
-function speakerOf(m: CurrentMeta): string | undefined {
-  return facts(m).speaker;
+/** What the pairwise loop asks of one candidate again and again, worked out once per candidate. */
+interface Facts {
+  /** Its metadata's speaker, else its "Name: " prefix; undefined for a note. */
+  speaker: string | undefined;
+  trimmed: string;
+  /** A chat turn: it has a speaker. */
+  turn: boolean;
+  /** A turn of the user of a chat with an assistant. */
+  user: boolean;
 }
-
-/** What the pairwise loop asks of one candidate again and again, worked out once. */
-const candidateFacts = new WeakMap<CurrentMeta, { speaker: string | undefined; trimmed: string }>();
-function facts(m: CurrentMeta): { speaker: string | undefined; trimmed: string } {
-  let f = candidateFacts.get(m);
-  if (!f) {
-    f = { speaker: m.speaker ?? SPEAKER_PREFIX.exec(m.content)?.[1], trimmed: m.content.trim() };
-    candidateFacts.set(m, f);
-  }
-  return f;
+function factsOf(m: CurrentMeta): Facts {
+  const speaker = m.speaker ?? SPEAKER_PREFIX.exec(m.content)?.[1];
+  return { speaker, trimmed: m.content.trim(), turn: speaker !== undefined, user: USER_ROLES.has((speaker ?? '').toLowerCase()) };
 }
 
 /**
@@ -132,31 +131,20 @@ export function namingTerms(query: string): Set<string> {
 
 /** Whether two memories are about the same thing, before looking at the query. */
 export function sameSubject(a: CurrentMeta, b: CurrentMeta, minCosine = SAME_THING_COSINE, minJaccard = SAME_THING_JACCARD): boolean {
-  return sameSubjectBy(a, b, minCosine, () => jaccard(tokensOf(a), tokensOf(b)) >= minJaccard);
+  return sameSubjectBy(a, factsOf(a), b, factsOf(b), minCosine, () => jaccard(tokenSet(a.content), tokenSet(b.content)) >= minJaccard);
 }
 
-/** {@link sameSubject}, with the token-overlap test (memories without vectors) given. */
-function sameSubjectBy(a: CurrentMeta, b: CurrentMeta, minCosine: number, overlaps: () => boolean): boolean {
+/** {@link sameSubject}, with each memory's {@link Facts} and the token-overlap test (memories without vectors) given. */
+function sameSubjectBy(a: CurrentMeta, fa: Facts, b: CurrentMeta, fb: Facts, minCosine: number, overlaps: () => boolean): boolean {
   if (a.namespace !== b.namespace || a.category !== b.category) return false;
-  if (facts(a).trimmed === facts(b).trimmed) return false;
+  if (fa.trimmed === fb.trimmed) return false;
   // Two turns by different speakers are about different people ("Mel: …" / "Caroline: …"); a
   // prefix on one side only is a note label ("Update: …"), not a speaker.
-  const sa = speakerOf(a),
-    sb = speakerOf(b);
+  const sa = fa.speaker,
+    sb = fb.speaker;
   if (sa !== undefined && sb !== undefined && sa !== sb) return false;
   if (a.vector && b.vector && a.vector.length === b.vector.length) return dot(a.vector, b.vector) >= minCosine;
   return overlaps();
-}
-
-/** Token sets of candidates, made once per candidate (the pairwise loop asks for each many times). */
-const tokenSets = new WeakMap<CurrentMeta, Set<string>>();
-function tokensOf(m: CurrentMeta): Set<string> {
-  let s = tokenSets.get(m);
-  if (!s) {
-    s = tokenSet(m.content);
-    tokenSets.set(m, s);
-  }
-  return s;
 }
 
 /**
@@ -172,7 +160,6 @@ export function preferCurrent(
   bm25?: ReadonlyMap<number, number>,
   cosine?: ReadonlyMap<number, number>,
 ): FusedHit[] {
-  const out = fused.slice();
   const q = stems(query);
   const naming = namingTerms(query);
   const intent = CURRENT_INTENT.test(query);
@@ -225,24 +212,6 @@ export function preferCurrent(
       vb = meta.get(b)!.vector;
     return va !== undefined && vb !== undefined && va.length === vb.length && dot(va, vb) >= AUTO_MIN_COSINE;
   };
-  const turns = new Map<CurrentMeta, boolean>();
-  const isTurn = (m: CurrentMeta): boolean => {
-    let t = turns.get(m);
-    if (t === undefined) {
-      t = speakerOf(m) !== undefined;
-      turns.set(m, t);
-    }
-    return t;
-  };
-  const users = new Map<CurrentMeta, boolean>();
-  const isUser = (m: CurrentMeta): boolean => {
-    let u = users.get(m);
-    if (u === undefined) {
-      u = USER_ROLES.has((speakerOf(m) ?? '').toLowerCase());
-      users.set(m, u);
-    }
-    return u;
-  };
   // A question asking for an amount: two memories stating other amounts in sentences that match it,
   // the newer one in passing, are two values of the attribute asked about (src/recall/stated-value.ts).
   const amount = asksAmount(query);
@@ -278,11 +247,11 @@ export function preferCurrent(
    * a value changed ("moved to", "now", "switched"). With both, the keyword test is waived; with
    * neither, the two must share {@link MIN_ATTRIBUTE_OVERLAP} words besides the names.
    */
-  const matchesLike = (a: number, b: number): boolean => {
+  const matchesLike = (a: number, b: number, turns: boolean): boolean => {
     const qa = qTerms(a),
       qb = qTerms(b);
     // Chat turns say "now" in passing ("I'm now into pottery"), so between two turns the cue is no evidence.
-    const changed = cue(b) && !(isTurn(meta.get(a)!) && isTurn(meta.get(b)!));
+    const changed = cue(b) && !turns;
     const valued = newAmount(a, b);
     const evidence = Math.min(2, (intent ? 1 : 0) + (changed ? 1 : 0) + (valued ? 1 : 0));
     const xa = cosine?.get(a),
@@ -338,19 +307,34 @@ export function preferCurrent(
   // The verdict for a pair depends only on the two memories, not on where they stand: each pass after
   // a move asks again for every pair above it, so verdicts are kept (a family of look-alikes makes
   // dozens of moves, and recomputing cost ~100 ms per query at a pool of 100; BENCHMARKS.md).
-  const n = Math.min(out.length, currentPoolSize(query));
+  const n = Math.min(fused.length, currentPoolSize(query));
   // By position in the pool as it came in (`at` follows the moves): flat arrays, not maps keyed by seq.
-  const at = Array.from({ length: n }, (_, i) => i);
+  const at: number[] = new Array(n);
+  for (let x = 0; x < n; x++) at[x] = x;
   const metaAt = fused.slice(0, n).map((h) => meta.get(h.seq));
+  // A moved candidate's score and the seq it replaces, by position: its hit is made once, at the end.
+  const scores = new Float64Array(n);
+  for (let x = 0; x < n; x++) scores[x] = fused[x]!.score;
+  const replaced: (number | undefined)[] = new Array(n);
+  const facts: (Facts | undefined)[] = new Array(n);
+  const factsAt = (x: number): Facts => (facts[x] ??= factsOf(metaAt[x]!));
   const verdicts = new Int8Array(n * n); // 0 unknown, 1 yes, 2 no
   // Token overlap between memories without vectors, by one merge of numbered sorted token arrays.
   const ids = new Map<string, number>();
   const numbered: (Int32Array | undefined)[] = new Array(n);
+  // The arrays are views of shared blocks: one allocation per block, not one per candidate.
+  let block = new Int32Array(0),
+    used = 0;
   const tokensAt = (x: number): Int32Array => {
     let t = numbered[x];
     if (!t) {
-      const words = tokensOf(metaAt[x]!);
-      t = new Int32Array(words.size);
+      const words = tokenSet(metaAt[x]!.content);
+      if (used + words.size > block.length) {
+        block = new Int32Array(Math.max(words.size, 64 * n));
+        used = 0;
+      }
+      t = block.subarray(used, used + words.size);
+      used += words.size;
       let k = 0;
       for (const w of words) {
         let id = ids.get(w);
@@ -372,14 +356,15 @@ export function preferCurrent(
     if (Math.min(tx.length, ty.length) < SAME_THING_JACCARD * Math.max(tx.length, ty.length)) return false;
     return jaccardSorted(tx, ty) >= SAME_THING_JACCARD;
   };
-  const updates = (x: number, a: CurrentMeta, y: number, b: CurrentMeta): boolean => {
+  const updates = (x: number, a: CurrentMeta, fa: Facts, y: number, b: CurrentMeta, fb: Facts): boolean => {
     const v = verdicts[x * n + y]!;
     if (v) return v === 1;
     // Two memories stating other amounts in sentences that match the question are about the same
     // thing whatever the rest of them says (a long turn's vector is about the rest).
     const valued = newAmount(fused[x]!.seq, fused[y]!.seq);
     const yes =
-      (valued ? sameSubjectBy(a, b, -1, () => true) : sameSubjectBy(a, b, SAME_THING_COSINE, () => overlap(x, y))) && matchesLike(fused[x]!.seq, fused[y]!.seq);
+      (valued ? sameSubjectBy(a, fa, b, fb, -1, () => true) : sameSubjectBy(a, fa, b, fb, SAME_THING_COSINE, () => overlap(x, y))) &&
+      matchesLike(fused[x]!.seq, fused[y]!.seq, fa.turn && fb.turn);
     verdicts[x * n + y] = yes ? 1 : 2;
     return yes;
   };
@@ -398,10 +383,16 @@ export function preferCurrent(
       // Two turns of the user in a chat with an assistant are the user's own statements about their
       // life, compared as notes are ("I have 10 baseballs" / later "… my 15th"; LongMemEval's
       // knowledge updates). Checked first: it is cheap, and in a chat store it settles nearly every pair.
-      if (!b || b.time <= a.time || (!intent && isTurn(a) && isTurn(b) && !(isUser(a) && isUser(b))) || !updates(at[i]!, a, at[j]!, b)) continue;
-      const [h] = out.splice(j, 1);
-      out.splice(i, 0, { ...h!, score: Math.max(h!.score, out[i]!.score), replaces: out[i]!.seq });
-      at.splice(i, 0, at.splice(j, 1)[0]!);
+      if (!b || b.time <= a.time) continue;
+      const fa = factsAt(at[i]!),
+        fb = factsAt(at[j]!);
+      if ((!intent && fa.turn && fb.turn && !(fa.user && fb.user)) || !updates(at[i]!, a, fa, at[j]!, b, fb)) continue;
+      const x = at[i]!,
+        y = at[j]!;
+      scores[y] = Math.max(scores[y]!, scores[x]!);
+      replaced[y] = fused[x]!.seq;
+      at.splice(j, 1);
+      at.splice(i, 0, y);
       moves++;
       moved = true;
       break;
@@ -409,5 +400,13 @@ export function preferCurrent(
     // After a move, row i holds the moved memory: look below it again.
     if (!moved) i++;
   }
+  if (!moves) return fused.slice();
+  const out: FusedHit[] = new Array(fused.length);
+  for (let k = 0; k < n; k++) {
+    const x = at[k]!;
+    const r = replaced[x];
+    out[k] = r === undefined ? fused[x]! : { ...fused[x]!, score: scores[x]!, replaces: r };
+  }
+  for (let k = n; k < fused.length; k++) out[k] = fused[k]!;
   return out;
 }

@@ -123,7 +123,8 @@ export async function applyPreferences(
     let cosine: Map<number, number> | undefined;
     if (legs.qvec && legs.vector && model !== null) {
       cosine = new Map<number, number>();
-      const inLeg = new Map(legs.vector.map((h) => [h.seq, h.score]));
+      const inLeg = new Map<number, number>();
+      for (const h of legs.vector) inLeg.set(h.seq, h.score);
       const missing = top.filter((s) => !inLeg.has(s) && !vecs.has(s));
       const more = missing.length ? await src.vectorsOf(missing, model) : new Map<number, Float32Array>();
       for (const seq of top) {
@@ -133,7 +134,13 @@ export async function applyPreferences(
         else if (v && v.length === legs.qvec.length) cosine.set(seq, dot(v, legs.qvec));
       }
     }
-    list = preferCurrent(list, meta, query, keyword ? new Map(keyword.map((h) => [h.seq, h.bm25])) : undefined, cosine);
+    let bm25: Map<number, number> | undefined;
+    if (keyword) {
+      // A loop, not `new Map(pairs)`: one array per candidate less, on every recall.
+      bm25 = new Map();
+      for (const h of keyword) bm25.set(h.seq, h.bm25);
+    }
+    list = preferCurrent(list, meta, query, bm25, cosine);
   }
   return list;
 }

@@ -14,6 +14,16 @@ export function blobToVector(b: Buffer): Float32Array {
   return out;
 }
 
+/**
+ * {@link blobToVector} without the copy when `b` is the whole of an aligned ArrayBuffer of its own
+ * (better-sqlite3 gives each BLOB such a Buffer): the vector is then a view of it, sharing no bytes
+ * with anything else. Any other Buffer is copied.
+ */
+export function blobView(b: Buffer): Float32Array {
+  if (b.byteOffset === 0 && b.buffer.byteLength === b.byteLength && b.byteLength % 4 === 0) return new Float32Array(b.buffer);
+  return blobToVector(b);
+}
+
 /** Encode a vector as a little-endian float32 BLOB (x86/ARM are little-endian; DataView would be slower). */
 export function vectorToBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
