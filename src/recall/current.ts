@@ -247,12 +247,11 @@ export function preferCurrent(
    * a value changed ("moved to", "now", "switched"). With both, the keyword test is waived; with
    * neither, the two must share {@link MIN_ATTRIBUTE_OVERLAP} words besides the names.
    */
-  const matchesLike = (a: number, b: number, turns: boolean): boolean => {
+  const matchesLike = (a: number, b: number, turns: boolean, valued: boolean): boolean => {
     const qa = qTerms(a),
       qb = qTerms(b);
     // Chat turns say "now" in passing ("I'm now into pottery"), so between two turns the cue is no evidence.
     const changed = cue(b) && !turns;
-    const valued = newAmount(a, b);
     const evidence = Math.min(2, (intent ? 1 : 0) + (changed ? 1 : 0) + (valued ? 1 : 0));
     const xa = cosine?.get(a),
       xb = cosine?.get(b);
@@ -359,12 +358,12 @@ export function preferCurrent(
   const updates = (x: number, a: CurrentMeta, fa: Facts, y: number, b: CurrentMeta, fb: Facts): boolean => {
     const v = verdicts[x * n + y]!;
     if (v) return v === 1;
-    // Two memories stating other amounts in sentences that match the question are about the same
-    // thing whatever the rest of them says (a long turn's vector is about the rest).
+    // Two memories stating other amounts in sentences that match the question, the newer one in
+    // passing, are about the same thing whatever the rest of it says (its vector is about the rest).
     const valued = newAmount(fused[x]!.seq, fused[y]!.seq);
     const yes =
       (valued ? sameSubjectBy(a, fa, b, fb, -1, () => true) : sameSubjectBy(a, fa, b, fb, SAME_THING_COSINE, () => overlap(x, y))) &&
-      matchesLike(fused[x]!.seq, fused[y]!.seq, fa.turn && fb.turn);
+      matchesLike(fused[x]!.seq, fused[y]!.seq, fa.turn && fb.turn, valued);
     verdicts[x * n + y] = yes ? 1 : 2;
     return yes;
   };
