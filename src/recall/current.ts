@@ -24,7 +24,7 @@ import { jaccard, jaccardSorted, tokenSet } from './mmr.js';
 import { saysChange } from '../lifecycle/update-cues.js';
 import { AUTO_MIN_COSINE } from '../lifecycle/auto-supersede.js';
 import { LOCAL_MODEL_ID } from '../embed/local.js';
-import { asksAmount, inPassing, otherAmount, type StatedAmount, statedAmount } from './stated-value.js';
+import { amountQuestion, inPassing, otherAmount, type StatedAmount, statedAmount } from './stated-value.js';
 
 /** How many of the best candidates the rule looks at (a newer one may come from far down). */
 export const CURRENT_POOL = 100;
@@ -214,13 +214,12 @@ export function preferCurrent(
   };
   // A question asking for an amount: two memories stating other amounts in sentences that match it,
   // the newer one in passing, are two values of the attribute asked about (src/recall/stated-value.ts).
-  const amount = asksAmount(query);
-  const queryWords = amount ? new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : null;
+  const amount = amountQuestion(query, q);
   const amounts = new Map<number, StatedAmount | null>();
   const amountOf = (seq: number): StatedAmount | null => {
     let v = amounts.get(seq);
     if (v === undefined) {
-      v = statedAmount(meta.get(seq)!.content, q, queryWords!);
+      v = statedAmount(meta.get(seq)!.content, amount!);
       amounts.set(seq, v);
     }
     return v;

@@ -28,9 +28,25 @@ const SENTENCE_END = /(?<!\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|no|e\.g|i\.e))[.!?]
 /** Characters of a memory read for its amounts: a chat turn or a note has far fewer. */
 export const MAX_AMOUNT_TEXT = 16_000;
 
-/** Whether `query` asks for an amount. */
-export function asksAmount(query: string): boolean {
-  return AMOUNT_QUESTION.test(query);
+/** The words of a question that asks for an amount, worked out once per query (every candidate is read against them). */
+export interface AmountQuestion {
+  /** The question's stems (stop words aside), less the words that ask ("many", "often"). */
+  stems: ReadonlySet<string>;
+  /** The question's words as written, lower-cased: a number among them names a thing ("80D"), not an amount. */
+  words: ReadonlySet<string>;
+  /** How many of {@link stems} a sentence must hold: two, or one for a question with only one. */
+  need: number;
+}
+
+/** The question's side of the rule, or null when `query` does not ask for an amount (or names nothing to count). */
+export function amountQuestion(query: string, queryStems: ReadonlySet<string>): AmountQuestion | null {
+  const m = AMOUNT_QUESTION.exec(query);
+  if (!m) return null;
+  // The word that asks ("many", "often", "number") is no word of the thing counted; "page" is.
+  const asking = stem((m[2] ?? m[3]!).toLowerCase());
+  const stems = asking === 'page' ? queryStems : new Set([...queryStems].filter((t) => t !== asking));
+  if (!stems.size) return null;
+  return { stems, words: new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []), need: Math.min(2, stems.size) };
 }
 
 /** The amounts a memory states in sentences that match the question, and the question's words those sentences hold. */
@@ -59,17 +75,14 @@ export const AMOUNT_REACH = 2;
 const YEAR = /^(1[89]|20)\d\d$/;
 
 /**
- * The amounts `content` states in sentences holding at least two of the question's stems (one when
- * the question has only one), each amount within {@link AMOUNT_REACH} words of one of them ("level
- * 5" in a sentence about classes is not the number of classes). Numbers that are words of the
- * question ("Canon EOS 80D"), years, and the question's own "many" / "often" are not amounts. Null
- * when no sentence states one.
+ * The amounts `content` states in sentences holding at least {@link AmountQuestion.need} of the
+ * question's stems, each amount within {@link AMOUNT_REACH} words of one of them ("level 5" in a
+ * sentence about classes is not the number of classes). Numbers that are words of the question
+ * ("Canon EOS 80D"), years, and the question's own "many" / "often" are not amounts. Null when no
+ * sentence states one.
  */
-export function statedAmount(content: string, queryStems: ReadonlySet<string>, queryWords: ReadonlySet<string>): StatedAmount | null {
-  const asked = new Set<string>();
-  for (const w of queryWords) if (/^(many|much|often|long|far|old|frequently|number|percentage|amount|size)$/.test(w)) asked.add(stem(w));
-  const need = Math.min(2, queryStems.size - asked.size);
-  if (need <= 0) return null;
+export function statedAmount(content: string, q: AmountQuestion): StatedAmount | null {
+  const { stems: queryStems, words: queryWords, need } = q;
   let out: StatedAmount | null = null;
   // Bounded by the text read, whatever a memory holds (the rule compares up to 100 candidates).
   const text = content.slice(0, MAX_AMOUNT_TEXT);
@@ -83,7 +96,7 @@ export function statedAmount(content: string, queryStems: ReadonlySet<string>, q
       termAt.push(false);
       if (queryWords.has(w) || !STOP_WORDS.has(w)) {
         const t = stem(w);
-        if (queryStems.has(t) && !asked.has(t)) {
+        if (queryStems.has(t)) {
           terms.add(t);
           termAt[i] = true;
         }
