@@ -256,10 +256,12 @@ test('a file whose codes were emptied, partly deleted, or never made (old schema
   assertSameHits(await recalls(ro, true), recalled, 'read-only without codes, recall');
   assert.equal(codeRows(ro).size, 0, 'a read-only open writes no codes');
 
-  // An old-schema file (version 7: no code tables): it migrates, recalls as before, and the next open reads the codes it wrote.
+  // An old-schema file (version 7: no code tables, nor the kept keyword postings of version 9): it
+  // migrates, recalls as before, and the next open reads the codes it wrote.
   const old = variant(
     'old',
-    `DROP TRIGGER memories_codes_insert; DROP TRIGGER memories_codes_update; DROP TRIGGER memories_codes_delete;
+    `DROP TRIGGER memories_kept_delete; DROP TRIGGER memories_kept_update; DROP TABLE keyword_postings;
+     DROP TRIGGER memories_codes_insert; DROP TRIGGER memories_codes_update; DROP TRIGGER memories_codes_delete;
      DROP TRIGGER vector_centres_update; DROP TRIGGER vector_centres_delete; DROP TABLE vector_codes; DROP TABLE vector_centres;
      DELETE FROM sqlite_sequence WHERE name = 'vector_centres'; PRAGMA user_version = 7;`,
   );

@@ -51,6 +51,8 @@ export class SqliteBackend implements Backend {
   readonly store: Store;
   private readonly index: SearchIndex;
   private writes = 0;
+  /** Memories this connection wrote (any write), for the kept postings' rule at close. */
+  private written = 0;
   /** How long forget waits for other connections before leaving the WAL's truncation to a later checkpoint. */
   private readonly checkpointWaitMs: number;
 
@@ -77,6 +79,7 @@ export class SqliteBackend implements Backend {
     this.index.markDirty();
     this.index.catchUp();
     this.writes += n;
+    this.written += n;
     if (this.writes >= 1000) {
       this.writes = 0;
       try {
@@ -542,6 +545,8 @@ export class SqliteBackend implements Backend {
   }
 
   async close(): Promise<void> {
+    // The next process reads common terms' postings from the file (src/search/kept-postings.ts).
+    if (this.store.db.open) this.index.keepPostings(this.written);
     this.store.close();
   }
 }

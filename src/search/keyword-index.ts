@@ -1,3 +1,4 @@
+import type { KeptList } from './kept-postings.js';
 import { TopK } from './vector-index.js';
 
 /** FTS5's bm25() constants. */
@@ -28,9 +29,10 @@ interface Postings extends List {
 
 /**
  * Work counters, read by tests (never by a clock): postings visited by scoring and document-frequency
- * counts, and postings parsed from FTS5. A search in one namespace must visit only that namespace's postings.
+ * counts, postings parsed from FTS5, and postings read from the file's kept rows (src/search/kept-postings.ts).
+ * A search in one namespace must visit only that namespace's postings.
  */
-export const KEYWORD_WORK = { visited: 0, parsed: 0 };
+export const KEYWORD_WORK = { visited: 0, parsed: 0, kept: 0 };
 
 /** Bounds of the postings cache: terms kept, and bytes of their postings. */
 export const POSTINGS_CACHE_TERMS = 4096;
@@ -59,8 +61,11 @@ function listBytes(l: List): number {
   return l.slots.length * 4 + l.tfs.length * 2 + 48;
 }
 
-/** Reads one term's postings from FTS5: rowids of its instances, comma-separated, in rowid order. */
-export type TermLoader = (term: string) => string | null;
+/**
+ * Reads one term's postings: from FTS5, the rowids of its instances, comma-separated, in rowid
+ * order; or a kept row (seqs ascending, with their term frequencies).
+ */
+export type TermLoader = (term: string) => string | KeptList | null;
 
 /**
  * In-memory BM25 over the same terms as the FTS5 table (`porter unicode61`), by slot.
@@ -228,8 +233,14 @@ export class KeywordIndex {
       this.loaded.set(t, p);
       return p;
     }
-    p = this.parse(load(t), slotOf);
-    KEYWORD_WORK.parsed += p.n;
+    const docs = load(t);
+    if (docs !== null && typeof docs === 'object') {
+      p = this.fromKept(docs, slotOf);
+      KEYWORD_WORK.kept += p.n;
+    } else {
+      p = this.parse(docs, slotOf);
+      KEYWORD_WORK.parsed += p.n;
+    }
     p.bytes = termBytes(t, p);
     this.loaded.set(t, p);
     this.loadedBytes += p.bytes;
@@ -276,6 +287,23 @@ export class KeywordIndex {
     this.groupLive[this.groupOf[slot]!]!--;
     this.groupLen[this.groupOf[slot]!]! -= this.docLen[slot]!;
     this.docLen[slot] = 0;
+  }
+
+  /** Postings from a kept row; seqs without a slot are skipped. */
+  private fromKept(row: KeptList, slotOf: (seq: number) => number): Postings {
+    const ps = new Int32Array(row.n),
+      pt = new Uint16Array(row.n);
+    let n = 0;
+    for (let i = 0; i < row.n; i++) {
+      const slot = slotOf(row.seqs[i]!);
+      if (slot < 0) continue;
+      ps[n] = slot;
+      pt[n++] = row.tfs[i]!;
+    }
+    sortBySlot(ps, pt, n);
+    const l = newList(ps, pt, n, this.shortened);
+    bounds(l, this.docLen);
+    return l;
   }
 
   /** Parse FTS5 instance rowids ("3,3,8,...") into postings; rowids without a slot are skipped. */

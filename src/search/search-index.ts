@@ -1,6 +1,7 @@
 import type { RowFilter } from '../types/rows.js';
 import type { FtsField, Store } from '../store/store.js';
 import { blendedBytes } from '../lifecycle/context.js';
+import { KEPT_CHANGES_MAX, KEPT_MIN_DF, KEPT_MIN_MEMORIES, KEPT_MIN_WRITES, KeptChanges, type KeptList, decodeKept, encodeKept } from './kept-postings.js';
 import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
@@ -122,6 +123,11 @@ export class SearchIndex {
   private holding = false;
   /** The context field (src/lifecycle/context.ts): the words of the memories before each one in its session. */
   private ctx = new KeywordIndex();
+  /**
+   * What changed since the file's kept postings were written (src/search/kept-postings.ts): made at
+   * the first kept row read, then fed by every sync; `false` once they cannot be used until the next rebuild.
+   */
+  private keptChanges: KeptChanges | null | false = null;
 
   /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */
   constructor(store: Store, model: string | null, dims: number) {
@@ -184,6 +190,7 @@ export class SearchIndex {
     this.vec = this.model ? new VectorIndex(this.dims) : null;
     this.kw = new KeywordIndex();
     this.ctx = new KeywordIndex();
+    this.keptChanges = null;
     const { store } = this;
     let todo: CodesToWrite | null = null;
     const mmap = store.db.pragma('mmap_size', { simple: true }) as number;
@@ -503,6 +510,12 @@ export class SearchIndex {
       return;
     }
     for (const seq of behind.ch.seqs) this.drop(seq);
+    const contentTokens = this.tokens(behind.rows.map((r) => r.content));
+    if (this.keptChanges) {
+      const now = new Map(behind.rows.map((r, i) => [r.seq, contentTokens[i]!]));
+      for (const seq of behind.ch.seqs) this.keptChanges.note(seq, behind.ch.latest, now.get(seq) ?? null);
+      if (this.keptChanges.size > KEPT_CHANGES_MAX) this.keptChanges = false;
+    }
     const added = behind.rows.map((r) => {
       const slot = this.slots++;
       this.reserve(this.slots);
@@ -521,27 +534,120 @@ export class SearchIndex {
       }
       return { slot, content: r.content, context: r.context };
     });
-    this.addTokens(
-      this.kw,
-      added.map((a) => [a.slot, a.content]),
-    );
-    this.addTokens(
-      this.ctx,
-      added.filter((a) => a.context !== null).map((a) => [a.slot, a.context!]),
-    );
+    added.forEach((a, i) => this.kw.add(a.slot, contentTokens[i]!, this.nsOf[a.slot]!));
+    const withContext = added.filter((a) => a.context !== null);
+    const contextTokens = this.tokens(withContext.map((a) => a.context!));
+    withContext.forEach((a, i) => this.ctx.add(a.slot, contextTokens[i]!, this.nsOf[a.slot]!));
     this.seenVersion = behind.ch.latest;
     if (this.dead > Math.max(1000, this.slots / 4)) this.rebuild();
   }
 
-  /** Tokenize texts as FTS5 does (in JS for ASCII) and add them to a keyword index. */
-  private addTokens(index: KeywordIndex, docs: [slot: number, text: string][]): void {
-    const other: [number, string][] = [];
-    for (const [s, t] of docs)
-      if (isAscii(t)) index.add(s, tokenizeAscii(t), this.nsOf[s]!);
-      else other.push([s, t]);
+  /** Tokenize texts as FTS5 does (in JS for ASCII, else by FTS5 itself). */
+  private tokens(texts: readonly string[]): string[][] {
+    const out: string[][] = new Array(texts.length);
+    const other: number[] = [];
+    texts.forEach((t, i) => {
+      if (isAscii(t)) out[i] = tokenizeAscii(t);
+      else other.push(i);
+    });
     if (other.length) {
-      const toks = this.store.read('tokenize new memories', () => this.store.ftsTokens(other.map((o) => o[1])));
-      other.forEach(([s], i) => index.add(s, toks[i]!, this.nsOf[s]!));
+      const toks = this.store.read('tokenize new memories', () => this.store.ftsTokens(other.map((i) => texts[i]!)));
+      other.forEach((i, k) => {
+        out[i] = toks[k]!;
+      });
+    }
+    return out;
+  }
+
+  /**
+   * A term's postings for the content field: its kept row with what changed since applied, when
+   * the file has one this index can use, else FTS5's own (the same postings either way).
+   */
+  private contentPostings(term: string): string | KeptList | null {
+    const store = this.store;
+    const fts = (): string | null => store.read('read keyword postings', () => store.ftsTermDocs(term, 'content'));
+    if (this.keptChanges === false) return fts();
+    const row = store.read('read kept keyword postings', () => store.keptPostings(term));
+    // A row newer than this index's view of the file: the next sync catches up, FTS5 serves meanwhile.
+    if (!row || row[0] > this.seenVersion) return fts();
+    const changes = this.keptChanges ?? this.keptOverlay(row[0]);
+    if (!changes || row[0] < changes.base) return fts();
+    const list = decodeKept(row[2], row[1]);
+    return list ? changes.apply(term, list, row[0]) : fts();
+  }
+
+  /** The change overlay for kept rows of version `base` and later: what the log says changed since, with current terms. */
+  private keptOverlay(base: number): KeptChanges | null {
+    const store = this.store;
+    const got = store.read('read the change log', () =>
+      store.db.transaction(() => {
+        const ch = store.changesSince(base);
+        if (ch.oldest !== 0 && ch.oldest > base + 1) return null; // pruned past the rows: cannot tell what changed
+        if (ch.seqs.length > KEPT_CHANGES_MAX) return null;
+        return { ch, rows: ch.seqs.length ? store.contentsBySeqs(ch.seqs) : [] };
+      })(),
+    );
+    if (!got) {
+      this.keptChanges = false;
+      return null;
+    }
+    const changes = new KeptChanges(base);
+    const toks = this.tokens(got.rows.map((r) => r[1]));
+    const now = new Map(got.rows.map((r, i) => [r[0], toks[i]!]));
+    for (const seq of got.ch.seqs) changes.note(seq, got.ch.latest, now.get(seq) ?? null);
+    this.keptChanges = changes;
+    return changes;
+  }
+
+  /**
+   * Keep the postings of the file's common terms in it (src/search/kept-postings.ts), for the next
+   * process to read instead of FTS5's occurrences: when the file holds at least
+   * {@link KEPT_MIN_MEMORIES} memories and its rows are missing, unusable, or more than a twentieth
+   * of the memories (at most half of what a reader overlays) changed since. Only a connection that
+   * searched (it paid the open already) or wrote `KEPT_MIN_WRITES` memories does it: a one-off
+   * command that forgets one memory of a big file does not pay for the rows. Read in one read
+   * transaction, written only if nothing changed meanwhile. Best effort, like the vector codes: a
+   * read-only or busy file is left as it is.
+   * @param written memories this connection wrote
+   */
+  keepPostings(written: number): void {
+    const { store } = this;
+    if (store.db.readonly || store.db.memory || (!this.built && written < KEPT_MIN_WRITES)) return;
+    const before = store.db.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      const plan = store.read('read the keyword postings to keep', () =>
+        store.db.transaction(() => {
+          const live = this.built ? this.slots - this.dead : store.ftsRowCount();
+          if (live < KEPT_MIN_MEMORIES) return null;
+          const version = store.changeVersion();
+          const kept = store.keptState();
+          if (kept.rows && kept.version !== null) {
+            const c = store.changeCountSince(kept.version);
+            const usable = !(c.oldest !== 0 && c.oldest > kept.version + 1);
+            if (usable && c.count <= Math.min(KEPT_CHANGES_MAX / 2, Math.max(500, live / 20))) return null;
+          }
+          const rows: [string, number, Buffer][] = [];
+          for (const term of store.ftsCommonTerms(KEPT_MIN_DF)) {
+            const docs = store.ftsTermDocs(term, 'content');
+            if (!docs) continue;
+            const { blob, n } = encodeKept(docs);
+            rows.push([term, n, blob]);
+          }
+          return { version, rows };
+        })(),
+      );
+      if (!plan) return;
+      // Another process holding the write lock: skip rather than stall close().
+      store.db.pragma('busy_timeout = 0');
+      store.write('keep keyword postings', () => {
+        // A write since the read (a forget among them) would make the rows stale or keep its words.
+        if (store.changeVersion() !== plan.version) return;
+        store.replaceKept(plan.version, plan.rows);
+      });
+    } catch {
+      // Busy, read-only after all: the rows are a cache; a later close writes them.
+    } finally {
+      store.db.pragma(`busy_timeout = ${before}`);
     }
   }
 
@@ -667,7 +773,10 @@ export class SearchIndex {
     const joined = words.join(' ');
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
     const seqOf = this.seqOf;
-    const load = (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term, field));
+    const load =
+      field === 'content'
+        ? (term: string): string | KeptList | null => this.contentPostings(term)
+        : (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term, field));
     // Within one namespace, BM25's statistics are that namespace's own (see KeywordIndex); a
     // namespace holding every live memory (a one-namespace file) has the global ones already.
     const code = f.namespace === undefined ? undefined : this.nsCode.get(f.namespace);

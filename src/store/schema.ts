@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -255,6 +255,25 @@ export const MIGRATIONS: string[] = [
   END;
   CREATE TRIGGER vector_centres_delete AFTER DELETE ON vector_centres BEGIN
     DELETE FROM vector_codes WHERE centre = old.id;
+  END;
+  `,
+  // 8 -> 9: the keyword index's postings of common terms kept in the file (src/search/kept-postings.ts),
+  // so a new process reads a term's memories from one BLOB instead of one FTS5 row per occurrence.
+  // A cache, exact as of the change-log `version` it names: readers add what the log says changed
+  // since. A memory deleted or given new content drops every row (the words of a forgotten memory
+  // must not stay in the file); a writer stores them again at close.
+  `
+  CREATE TABLE keyword_postings (
+    term    TEXT PRIMARY KEY,                                     -- an FTS5 term of memories_fts (stemmed)
+    version INTEGER NOT NULL,                                     -- changes.version the postings are exact at
+    n       INTEGER NOT NULL,                                     -- memories holding the term
+    docs    BLOB NOT NULL                                         -- per memory: varint seq delta, varint term frequency
+  );
+  CREATE TRIGGER memories_kept_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM keyword_postings;
+  END;
+  CREATE TRIGGER memories_kept_update AFTER UPDATE OF content ON memories WHEN old.content IS NOT new.content BEGIN
+    DELETE FROM keyword_postings;
   END;
   `,
 ];
