@@ -54,9 +54,12 @@ async function ingest(): Promise<void> {
   const t0 = performance.now();
   for (let i = 0; i < c.texts.length; i += 1000) await mem.addMany(c.texts.slice(i, i + 1000).map((content, j) => ({ content, namespace: nsOf(i + j) })));
   const ingestPerSec = c.texts.length / ((performance.now() - t0) / 1000);
+  // Closing writes what the next process reads at open (the kept keyword postings): timed apart.
+  const t1 = performance.now();
   await mem.close();
+  const closeMs = performance.now() - t1;
   await runRecipe(c, { dir, queries: 0, truth: [], phase: 'ingest' });
-  writeFileSync(join(dir, 'ingest.json'), JSON.stringify({ ingestPerSec }));
+  writeFileSync(join(dir, 'ingest.json'), JSON.stringify({ ingestPerSec, closeMs }));
 }
 
 function dirBytes(d: string, f: (n: string) => boolean): number {
@@ -108,7 +111,7 @@ async function query(): Promise<Record<string, unknown>> {
   const theirs: number[] = [];
   const seen: number[] = [];
   /** The slowest new questions with their stages above 0.5 ms: where a tail comes from. */
-  const slow: { ms: number; stages: Record<string, number> }[] = [];
+  const slow: { at: number; ms: number; stages: Record<string, number> }[] = [];
   for (let i = 1; i < n; i++) {
     current = new Map();
     let t = performance.now();
@@ -116,6 +119,7 @@ async function query(): Promise<Record<string, unknown>> {
     ours.push(performance.now() - t);
     for (const [s, ms] of current) (stages.get(s) ?? stages.set(s, []).get(s)!).push(ms);
     slow.push({
+      at: i,
       ms: ours[ours.length - 1]!,
       stages: Object.fromEntries([...current].filter(([, ms]) => ms >= 0.5).map(([s, ms]) => [s, Math.round(ms * 100) / 100])),
     });
@@ -154,12 +158,13 @@ async function query(): Promise<Record<string, unknown>> {
   const r = pct(theirs);
   const stage: Record<string, { p50: number; mean: number }> = {};
   for (const [s, v] of stages) stage[s] = { p50: pct(v).p50, mean: v.reduce((a, b) => a + b, 0) / v.length };
-  const { ingestPerSec } = JSON.parse(readFileSync(join(dir, 'ingest.json'), 'utf8')) as { ingestPerSec: number };
+  const { ingestPerSec, closeMs } = JSON.parse(readFileSync(join(dir, 'ingest.json'), 'utf8')) as { ingestPerSec: number; closeMs?: number };
   return {
     size,
     layout,
     questions: ours.length,
     ingestPerSec,
+    ...(closeMs === undefined ? {} : { ingestCloseMs: closeMs }),
     openFirstMs,
     rssBytesPerMemory: rssPerMemory,
     fileBytesPerMemory: dirBytes(dir, (x) => x.startsWith('mnemolite.db')) / size,
