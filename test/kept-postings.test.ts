@@ -36,6 +36,8 @@ function texts(n: number, seed: number): string[] {
   });
 }
 
+/** Words none of QUERIES has: asked only after a write, so their postings are read after it (the overlay fed by the sync). */
+const LATER = ['garden orbit pillow', 'quartz saddle', 'timber velvet basket candle', 'falcon glacier hammer', 'needle oyster pencil'];
 const QUERIES = [
   'river lamp',
   'copper violin harbor',
@@ -54,9 +56,9 @@ async function build(path: string, n = KEPT_MIN_MEMORIES + 500): Promise<void> {
 }
 
 /** Every query's keyword hits (ids and scores), read by `mem`. */
-async function answers(mem: Memory): Promise<string[]> {
+async function answers(mem: Memory, queries = QUERIES): Promise<string[]> {
   const out: string[] = [];
-  for (const q of QUERIES)
+  for (const q of queries)
     for (const h of await mem.recall(q, { mode: 'keyword', limit: 25, preferCurrent: false })) out.push(`${q}|${h.id}|${h.score.toFixed(12)}`);
   return out;
 }
@@ -73,12 +75,24 @@ function withoutKept(path: string): string {
   return copy;
 }
 
-function keptRows(path: string): { rows: number; versions: number[] } {
+function keptRows(path: string, field = 'content'): { rows: number; versions: number[] } {
   const db = new Database(path, { readonly: true });
-  const rows = db.prepare('SELECT count(*) FROM keyword_postings').pluck().get() as number;
-  const versions = db.prepare('SELECT DISTINCT version FROM keyword_postings').pluck().all() as number[];
+  const rows = db.prepare('SELECT count(*) FROM keyword_postings WHERE field = ?').pluck().get(field) as number;
+  const versions = db.prepare('SELECT DISTINCT version FROM keyword_postings WHERE field = ?').pluck().all(field) as number[];
   db.close();
   return { rows, versions };
+}
+
+/** A chat of `n` turns in sessions of 40, two speakers: every turn after the first of its session has a context. */
+async function buildChat(path: string, n: number): Promise<void> {
+  const mem = await openMemory({ path, embedder: 'none' });
+  const all = texts(n, 11);
+  for (let i = 0; i < n; i += 40)
+    await mem.addConversation(
+      all.slice(i, i + 40).map((content, j) => ({ speaker: j % 2 ? 'Ana' : 'Ben', content })),
+      { sessionId: `s${i / 40}`, minWords: 0 },
+    );
+  await mem.close();
 }
 
 describe('kept postings: encoding', () => {
@@ -158,8 +172,12 @@ describe('kept postings: a real file', () => {
     await r.add('pepper pepper walnut anchor');
     const after = await answers(r);
     assert.notDeepEqual(after, before);
+    const k1 = KEYWORD_WORK.kept;
+    const later = await answers(r, LATER);
+    assert.ok(KEYWORD_WORK.kept > k1, 'terms first read after the writes come from the rows');
     const plain = await openMemory({ path: withoutKept(path), embedder: 'none', readonly: true });
     assert.deepEqual(after, await answers(plain));
+    assert.deepEqual(later, await answers(plain, LATER));
     await plain.close();
     await r.close();
     await w.close();
@@ -224,6 +242,66 @@ describe('kept postings: a real file', () => {
     assert.equal(KEYWORD_WORK.kept, k0, 'no kept row used');
     assert.deepEqual(got, await answers(plain));
     await r.close();
+    await plain.close();
+  });
+
+  test("a chat's context field is kept too; writes and a forget's rewritten contexts are overlaid or drop it, with the same hits as FTS5", async () => {
+    const path = tempDb();
+    await buildChat(path, KEPT_MIN_MEMORIES + 600);
+    const ctx = keptRows(path, 'context');
+    assert.ok(ctx.rows >= WORDS.length, `context rows: ${ctx.rows}`);
+    const plainOf = async (): Promise<Memory> => openMemory({ path: withoutKept(path), embedder: 'none', readonly: true });
+    const r = await openMemory({ path, embedder: 'none', readonly: true });
+    const k0 = KEYWORD_WORK.kept,
+      p0 = KEYWORD_WORK.parsed;
+    const first = await answers(r);
+    assert.ok(KEYWORD_WORK.kept > k0);
+    assert.equal(KEYWORD_WORK.parsed, p0, 'neither field read from FTS5');
+    let plain = await plainOf();
+    assert.deepEqual(first, await answers(plain));
+    await plain.close();
+    // Another connection continues a session (new turns with contexts): overlaid in `r`.
+    const w = await openMemory({ path, embedder: 'none' });
+    await w.addConversation(
+      texts(60, 3).map((content, j) => ({ speaker: j % 2 ? 'Ana' : 'Ben', content: `${content} harbor violin` })),
+      { sessionId: 's1', minWords: 0 },
+    );
+    assert.equal(keptRows(path, 'context').rows, ctx.rows, 'added turns leave the rows');
+    // Turns whose only match for "jacket" is their context (the turn before says it three times),
+    // asked only now: the context field's row for it needs the overlay of the turns just added.
+    await w.addConversation(
+      Array.from({ length: 40 }, (_, j) => ({ speaker: j % 2 ? 'Ana' : 'Ben', content: j % 2 ? 'ok then' : 'jacket jacket jacket' })),
+      { sessionId: 's3', minWords: 0 },
+    );
+    const after = await answers(r);
+    const later = await answers(r, LATER);
+    const jacket = await r.recall('jacket', { mode: 'keyword', limit: 1000, preferCurrent: false });
+    const byContext = (await w.list({ sessionId: 's3', limit: 100 })).filter((m) => m.content.endsWith('ok then')).map((m) => m.id);
+    assert.ok(
+      jacket.some((h) => byContext.includes(h.id)),
+      'a turn found by its context alone',
+    );
+    plain = await plainOf();
+    assert.deepEqual(after, await answers(plain));
+    assert.deepEqual(later, await answers(plain, LATER));
+    assert.deepEqual(
+      jacket.map((h) => `${h.id}|${h.score.toFixed(12)}`),
+      (await plain.recall('jacket', { mode: 'keyword', limit: 1000, preferCurrent: false })).map((h) => `${h.id}|${h.score.toFixed(12)}`),
+    );
+    await plain.close();
+    // A forget rewrites the next turns' contexts: both fields' rows go.
+    const [turn] = await w.list({ sessionId: 's2', limit: 1 });
+    await w.forget(turn!.id);
+    assert.equal(keptRows(path, 'context').rows, 0);
+    assert.equal(keptRows(path).rows, 0);
+    await r.close();
+    await w.recall('river', { mode: 'keyword' });
+    await w.close();
+    assert.ok(keptRows(path, 'context').rows > 0, 'written again at close');
+    const r2 = await openMemory({ path, embedder: 'none', readonly: true });
+    plain = await plainOf();
+    assert.deepEqual(await answers(r2), await answers(plain));
+    await r2.close();
     await plain.close();
   });
 

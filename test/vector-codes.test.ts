@@ -260,7 +260,7 @@ test('a file whose codes were emptied, partly deleted, or never made (old schema
   // migrates, recalls as before, and the next open reads the codes it wrote.
   const old = variant(
     'old',
-    `DROP TRIGGER memories_kept_delete; DROP TRIGGER memories_kept_update; DROP TABLE keyword_postings;
+    `DROP TRIGGER memories_kept_delete; DROP TRIGGER memories_kept_update; DROP TRIGGER memories_kept_context; DROP TABLE keyword_postings;
      DROP TRIGGER memories_codes_insert; DROP TRIGGER memories_codes_update; DROP TRIGGER memories_codes_delete;
      DROP TRIGGER vector_centres_update; DROP TRIGGER vector_centres_delete; DROP TABLE vector_codes; DROP TABLE vector_centres;
      DELETE FROM sqlite_sequence WHERE name = 'vector_centres'; PRAGMA user_version = 7;`,

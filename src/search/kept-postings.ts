@@ -5,7 +5,8 @@
  * vocabulary per occurrence (~0.2 µs a posting with the parse, BENCHMARKS.md "The keyword leg's
  * first reads"): the slowest recalls of a fresh process are those reads of common words. A kept
  * row holds the same postings as one BLOB of varints, read and decoded in a few nanoseconds a
- * posting. Rows are written at `close()` by a writer (see {@link KEPT_MIN_MEMORIES}), each exact
+ * posting, for both keyword fields (a memory's content, and the context of a memory in a session).
+ * Rows are written at `close()` by a writer (see {@link KEPT_MIN_MEMORIES}), each exact
  * as of the change-log version it names; a reader overlays what the log says changed since
  * ({@link KeptChanges}), so recall returns the same hits and scores as with FTS5's own postings.
  */

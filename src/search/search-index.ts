@@ -127,7 +127,7 @@ export class SearchIndex {
    * What changed since the file's kept postings were written (src/search/kept-postings.ts): made at
    * the first kept row read, then fed by every sync; `false` once they cannot be used until the next rebuild.
    */
-  private keptChanges: KeptChanges | null | false = null;
+  private keptChanges: Record<FtsField, KeptChanges | null | false> = { content: null, context: null };
 
   /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */
   constructor(store: Store, model: string | null, dims: number) {
@@ -190,7 +190,7 @@ export class SearchIndex {
     this.vec = this.model ? new VectorIndex(this.dims) : null;
     this.kw = new KeywordIndex();
     this.ctx = new KeywordIndex();
-    this.keptChanges = null;
+    this.keptChanges = { content: null, context: null };
     const { store } = this;
     let todo: CodesToWrite | null = null;
     const mmap = store.db.pragma('mmap_size', { simple: true }) as number;
@@ -511,11 +511,10 @@ export class SearchIndex {
     }
     for (const seq of behind.ch.seqs) this.drop(seq);
     const contentTokens = this.tokens(behind.rows.map((r) => r.content));
-    if (this.keptChanges) {
-      const now = new Map(behind.rows.map((r, i) => [r.seq, contentTokens[i]!]));
-      for (const seq of behind.ch.seqs) this.keptChanges.note(seq, behind.ch.latest, now.get(seq) ?? null);
-      if (this.keptChanges.size > KEPT_CHANGES_MAX) this.keptChanges = false;
-    }
+    const withContext = behind.rows.filter((r) => r.context !== null);
+    const contextTokens = this.tokens(withContext.map((r) => r.context!));
+    this.noteKept('content', behind.ch, new Map(behind.rows.map((r, i) => [r.seq, contentTokens[i]!])));
+    this.noteKept('context', behind.ch, new Map(withContext.map((r, i) => [r.seq, contextTokens[i]!])));
     const added = behind.rows.map((r) => {
       const slot = this.slots++;
       this.reserve(this.slots);
@@ -535,9 +534,8 @@ export class SearchIndex {
       return { slot, content: r.content, context: r.context };
     });
     added.forEach((a, i) => this.kw.add(a.slot, contentTokens[i]!, this.nsOf[a.slot]!));
-    const withContext = added.filter((a) => a.context !== null);
-    const contextTokens = this.tokens(withContext.map((a) => a.context!));
-    withContext.forEach((a, i) => this.ctx.add(a.slot, contextTokens[i]!, this.nsOf[a.slot]!));
+    let c = 0;
+    for (const a of added) if (a.context !== null) this.ctx.add(a.slot, contextTokens[c++]!, this.nsOf[a.slot]!);
     this.seenVersion = behind.ch.latest;
     if (this.dead > Math.max(1000, this.slots / 4)) this.rebuild();
   }
@@ -559,50 +557,59 @@ export class SearchIndex {
     return out;
   }
 
+  /** Feed a sync's changes to a field's overlay of kept rows (`now`: the changed memories' terms in that field). */
+  private noteKept(field: FtsField, ch: { seqs: number[]; latest: number }, now: Map<number, string[]>): void {
+    const changes = this.keptChanges[field];
+    if (!changes) return;
+    for (const seq of ch.seqs) changes.note(seq, ch.latest, now.get(seq) ?? null);
+    if (changes.size > KEPT_CHANGES_MAX) this.keptChanges[field] = false;
+  }
+
   /**
-   * A term's postings for the content field: its kept row with what changed since applied, when
-   * the file has one this index can use, else FTS5's own (the same postings either way).
+   * A term's postings in `field`: its kept row with what changed since applied, when the file has
+   * one this index can use, else FTS5's own (the same postings either way).
    */
-  private contentPostings(term: string): string | KeptList | null {
+  private fieldPostings(field: FtsField, term: string): string | KeptList | null {
     const store = this.store;
-    const fts = (): string | null => store.read('read keyword postings', () => store.ftsTermDocs(term, 'content'));
-    if (this.keptChanges === false) return fts();
-    const row = store.read('read kept keyword postings', () => store.keptPostings(term));
+    const fts = (): string | null => store.read('read keyword postings', () => store.ftsTermDocs(term, field));
+    if (this.keptChanges[field] === false) return fts();
+    const row = store.read('read kept keyword postings', () => store.keptPostings(field, term));
     // A row newer than this index's view of the file: the next sync catches up, FTS5 serves meanwhile.
     if (!row || row[0] > this.seenVersion) return fts();
-    const changes = this.keptChanges ?? this.keptOverlay(row[0]);
+    const changes = this.keptChanges[field] || this.keptOverlay(field, row[0]);
     if (!changes || row[0] < changes.base) return fts();
     const list = decodeKept(row[2], row[1]);
     return list ? changes.apply(term, list, row[0]) : fts();
   }
 
-  /** The change overlay for kept rows of version `base` and later: what the log says changed since, with current terms. */
-  private keptOverlay(base: number): KeptChanges | null {
+  /** The overlay for kept rows of `field` of version `base` and later: what the log says changed since, with current terms. */
+  private keptOverlay(field: FtsField, base: number): KeptChanges | null {
     const store = this.store;
     const got = store.read('read the change log', () =>
       store.db.transaction(() => {
         const ch = store.changesSince(base);
         if (ch.oldest !== 0 && ch.oldest > base + 1) return null; // pruned past the rows: cannot tell what changed
         if (ch.seqs.length > KEPT_CHANGES_MAX) return null;
-        return { ch, rows: ch.seqs.length ? store.contentsBySeqs(ch.seqs) : [] };
+        return { ch, rows: ch.seqs.length ? store.fieldTextsBySeqs(field, ch.seqs) : [] };
       })(),
     );
     if (!got) {
-      this.keptChanges = false;
+      this.keptChanges[field] = false;
       return null;
     }
     const changes = new KeptChanges(base);
-    const toks = this.tokens(got.rows.map((r) => r[1]));
-    const now = new Map(got.rows.map((r, i) => [r[0], toks[i]!]));
+    const texts = got.rows.filter((r): r is [number, string] => r[1] !== null);
+    const toks = this.tokens(texts.map((r) => r[1]));
+    const now = new Map(texts.map((r, i) => [r[0], toks[i]!]));
     for (const seq of got.ch.seqs) changes.note(seq, got.ch.latest, now.get(seq) ?? null);
-    this.keptChanges = changes;
+    this.keptChanges[field] = changes;
     return changes;
   }
 
   /**
    * Keep the postings of the file's common terms in it (src/search/kept-postings.ts), for the next
-   * process to read instead of FTS5's occurrences: when the file holds at least
-   * {@link KEPT_MIN_MEMORIES} memories and its rows are missing, unusable, or more than a twentieth
+   * process to read instead of FTS5's occurrences, for each keyword field (content; the context of
+   * memories in sessions) that at least {@link KEPT_MIN_MEMORIES} memories have: when a field's rows are missing, unusable, or more than a twentieth
    * of the memories (at most half of what a reader overlays) changed since. Only a connection that
    * searched (it paid the open already) or wrote `KEPT_MIN_WRITES` memories does it: a one-off
    * command that forgets one memory of a big file does not pay for the rows. Read in one read
@@ -620,20 +627,26 @@ export class SearchIndex {
           const live = this.built ? this.slots - this.dead : store.ftsRowCount();
           if (live < KEPT_MIN_MEMORIES) return null;
           const version = store.changeVersion();
-          const kept = store.keptState();
-          if (kept.rows && kept.version !== null) {
-            const c = store.changeCountSince(kept.version);
-            const usable = !(c.oldest !== 0 && c.oldest > kept.version + 1);
-            if (usable && c.count <= Math.min(KEPT_CHANGES_MAX / 2, Math.max(500, live / 20))) return null;
+          const fields: { field: FtsField; rows: [string, number, Buffer][] }[] = [];
+          for (const field of ['content', 'context'] as const) {
+            // The context field: memories in sessions (src/lifecycle/context.ts), counted apart.
+            if (field === 'context' && store.ftsRowCount('context') < KEPT_MIN_MEMORIES) continue;
+            const kept = store.keptState(field);
+            if (kept.rows && kept.version !== null) {
+              const c = store.changeCountSince(kept.version);
+              const usable = !(c.oldest !== 0 && c.oldest > kept.version + 1);
+              if (usable && c.count <= Math.min(KEPT_CHANGES_MAX / 2, Math.max(500, live / 20))) continue;
+            }
+            const rows: [string, number, Buffer][] = [];
+            for (const term of store.ftsCommonTerms(KEPT_MIN_DF, field)) {
+              const docs = store.ftsTermDocs(term, field);
+              if (!docs) continue;
+              const { blob, n } = encodeKept(docs);
+              rows.push([term, n, blob]);
+            }
+            fields.push({ field, rows });
           }
-          const rows: [string, number, Buffer][] = [];
-          for (const term of store.ftsCommonTerms(KEPT_MIN_DF)) {
-            const docs = store.ftsTermDocs(term, 'content');
-            if (!docs) continue;
-            const { blob, n } = encodeKept(docs);
-            rows.push([term, n, blob]);
-          }
-          return { version, rows };
+          return fields.length ? { version, fields } : null;
         })(),
       );
       if (!plan) return;
@@ -642,7 +655,7 @@ export class SearchIndex {
       store.write('keep keyword postings', () => {
         // A write since the read (a forget among them) would make the rows stale or keep its words.
         if (store.changeVersion() !== plan.version) return;
-        store.replaceKept(plan.version, plan.rows);
+        for (const { field, rows } of plan.fields) store.replaceKept(field, plan.version, rows);
       });
     } catch {
       // Busy, read-only after all: the rows are a cache; a later close writes them.
@@ -773,10 +786,7 @@ export class SearchIndex {
     const joined = words.join(' ');
     const terms = isAscii(joined) ? tokenizeAscii(joined) : this.store.read('tokenize the query', () => this.store.ftsTokens([joined])[0]!);
     const seqOf = this.seqOf;
-    const load =
-      field === 'content'
-        ? (term: string): string | KeptList | null => this.contentPostings(term)
-        : (term: string): string | null => this.store.read('read keyword postings', () => this.store.ftsTermDocs(term, field));
+    const load = (term: string): string | KeptList | null => this.fieldPostings(field, term);
     // Within one namespace, BM25's statistics are that namespace's own (see KeywordIndex); a
     // namespace holding every live memory (a one-namespace file) has the global ones already.
     const code = f.namespace === undefined ? undefined : this.nsCode.get(f.namespace);

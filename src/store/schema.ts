@@ -260,20 +260,26 @@ export const MIGRATIONS: string[] = [
   // 8 -> 9: the keyword index's postings of common terms kept in the file (src/search/kept-postings.ts),
   // so a new process reads a term's memories from one BLOB instead of one FTS5 row per occurrence.
   // A cache, exact as of the change-log `version` it names: readers add what the log says changed
-  // since. A memory deleted or given new content drops every row (the words of a forgotten memory
-  // must not stay in the file); a writer stores them again at close.
+  // since. A memory deleted drops every row, new content the content field's, a new context the
+  // context field's (the words of a forgotten memory must not stay in the file, and a forget
+  // rewrites the contexts of the turns after it); a writer stores them again at close.
   `
   CREATE TABLE keyword_postings (
-    term    TEXT PRIMARY KEY,                                     -- an FTS5 term of memories_fts (stemmed)
+    field   TEXT NOT NULL,                                        -- 'content' (memories_fts) or 'context' (memories_ctx_fts)
+    term    TEXT NOT NULL,                                        -- an FTS5 term of that table (stemmed)
     version INTEGER NOT NULL,                                     -- changes.version the postings are exact at
     n       INTEGER NOT NULL,                                     -- memories holding the term
-    docs    BLOB NOT NULL                                         -- per memory: varint seq delta, varint term frequency
+    docs    BLOB NOT NULL,                                        -- per memory: varint seq delta, varint term frequency
+    PRIMARY KEY (field, term)
   );
   CREATE TRIGGER memories_kept_delete AFTER DELETE ON memories BEGIN
     DELETE FROM keyword_postings;
   END;
   CREATE TRIGGER memories_kept_update AFTER UPDATE OF content ON memories WHEN old.content IS NOT new.content BEGIN
-    DELETE FROM keyword_postings;
+    DELETE FROM keyword_postings WHERE field = 'content';
+  END;
+  CREATE TRIGGER memories_kept_context AFTER UPDATE OF context ON memories WHEN old.context IS NOT new.context BEGIN
+    DELETE FROM keyword_postings WHERE field = 'context';
   END;
   `,
 ];

@@ -584,33 +584,36 @@ export class Store {
     return this.stmt(`SELECT group_concat(doc) FROM temp.${table}_instances WHERE term = ?`).pluck().get(term) as string | null;
   }
 
-  /** Terms of `memories_fts` held by at least `minDf` memories (FTS5's `row` vocabulary counts rows, not occurrences). */
-  ftsCommonTerms(minDf: number): string[] {
-    this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_rows USING fts5vocab(main, memories_fts, row)');
-    return this.stmt('SELECT term FROM temp.memories_fts_rows WHERE doc >= ?').pluck().all(minDf) as string[];
+  /** Terms of a keyword field held by at least `minDf` memories (FTS5's `row` vocabulary counts rows, not occurrences). */
+  ftsCommonTerms(minDf: number, field: FtsField = 'content'): string[] {
+    const table = FTS_TABLE[field];
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_rows USING fts5vocab(main, ${table}, row)`);
+    return this.stmt(`SELECT term FROM temp.${table}_rows WHERE doc >= ?`).pluck().all(minDf) as string[];
   }
 
-  /** Rows of `memories_fts` (one per memory), counted from its small docsize table. */
-  ftsRowCount(): number {
-    return this.stmt('SELECT count(*) FROM memories_fts_docsize').pluck().get() as number;
+  /** Rows of a keyword field's FTS5 table (one per memory that has the field), counted from its small docsize table. */
+  ftsRowCount(field: FtsField = 'content'): number {
+    return this.stmt(`SELECT count(*) FROM ${FTS_TABLE[field]}_docsize`).pluck().get() as number;
   }
 
-  /** One term's kept postings (src/search/kept-postings.ts): `[version, n, docs]`, or undefined. */
-  keptPostings(term: string): [number, number, Buffer] | undefined {
-    return this.stmt('SELECT version, n, docs FROM keyword_postings WHERE term = ?').raw().get(term) as [number, number, Buffer] | undefined;
+  /** One term's kept postings in `field` (src/search/kept-postings.ts): `[version, n, docs]`, or undefined. */
+  keptPostings(field: FtsField, term: string): [number, number, Buffer] | undefined {
+    return this.stmt('SELECT version, n, docs FROM keyword_postings WHERE field = ? AND term = ?').raw().get(field, term) as
+      | [number, number, Buffer]
+      | undefined;
   }
 
-  /** How many terms have kept postings, and the oldest version among them (null when none). */
-  keptState(): { rows: number; version: number | null } {
-    const r = this.stmt('SELECT count(*), min(version) FROM keyword_postings').raw().get() as [number, number | null];
+  /** How many terms of `field` have kept postings, and the oldest version among them (null when none). */
+  keptState(field: FtsField): { rows: number; version: number | null } {
+    const r = this.stmt('SELECT count(*), min(version) FROM keyword_postings WHERE field = ?').raw().get(field) as [number, number | null];
     return { rows: r[0], version: r[1] };
   }
 
-  /** Replace every kept row by `rows`, all exact at change-log `version`. */
-  replaceKept(version: number, rows: readonly [term: string, n: number, docs: Buffer][]): void {
-    this.stmt('DELETE FROM keyword_postings').run();
-    const ins = this.stmt('INSERT INTO keyword_postings(term, version, n, docs) VALUES (?, ?, ?, ?)');
-    for (const [term, n, docs] of rows) ins.run(term, version, n, docs);
+  /** Replace every kept row of `field` by `rows`, all exact at change-log `version`. */
+  replaceKept(field: FtsField, version: number, rows: readonly [term: string, n: number, docs: Buffer][]): void {
+    this.stmt('DELETE FROM keyword_postings WHERE field = ?').run(field);
+    const ins = this.stmt('INSERT INTO keyword_postings(field, term, version, n, docs) VALUES (?, ?, ?, ?, ?)');
+    for (const [term, n, docs] of rows) ins.run(field, term, version, n, docs);
   }
 
   /** Change-log entries after `version`, and the oldest entry kept (0 when the log is empty). */
@@ -620,9 +623,13 @@ export class Store {
     return { count, oldest };
   }
 
-  /** Content of some memories (missing seqs were deleted). */
-  contentsBySeqs(seqs: number[]): [number, string][] {
-    return this.stmt('SELECT seq, content FROM memories WHERE seq IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(seqs)) as [number, string][];
+  /** A keyword field's text of some memories, as its FTS5 table indexes it (missing seqs were deleted; a context may be null). */
+  fieldTextsBySeqs(field: FtsField, seqs: number[]): [number, string | null][] {
+    const text = field === 'content' ? 'content' : "(SELECT group_concat(value, ' ') FROM json_each(context))";
+    return this.stmt(`SELECT seq, ${text} FROM memories WHERE seq IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(seqs)) as [
+      number,
+      string | null,
+    ][];
   }
 
   /**
