@@ -10,7 +10,7 @@
  *   or above the cosine threshold are reported, and with `'merge'` the closest one takes the new
  *   content (its old content stays readable in its history).
  */
-import { createHash } from 'node:crypto';
+import { hash as cryptoHash } from 'node:crypto';
 import { trimEndChars } from '../text/trim.js';
 
 /** The normalised form two contents are compared in. */
@@ -21,7 +21,7 @@ export function normaliseContent(text: string): string {
 
 /** sha256 (hex) of the normalised content: the `dedup_hash` column. */
 export function dedupHash(text: string): string {
-  return createHash('sha256').update(normaliseContent(text), 'utf8').digest('hex');
+  return cryptoHash('sha256', normaliseContent(text));
 }
 
 /** Cosine of two unit vectors. */
