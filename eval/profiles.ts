@@ -52,6 +52,8 @@ export interface ProfileRun {
   hits: RecallHit[];
   ranked: string[];
   context: string[];
+  /** `context()` as the agent surfaces call it (`bestMatch: true`): the same, or the one low-confidence guess. */
+  surface: string[];
 }
 
 /** Ask every question (recall limit 10 with its `now`, and context() at the default threshold). */
@@ -61,6 +63,7 @@ export async function askProfiles(mem: Memory, ps: readonly Profile[], toData: M
     for (const q of p.questions) {
       const hits = await mem.recall(q.query, { namespace: p.id, now: q.now, limit: 10, ...extra });
       const ctx = await mem.context(q.query, { namespace: p.id, now: q.now, ...extra });
+      const surface = await mem.context(q.query, { namespace: p.id, now: q.now, bestMatch: true, ...extra });
       out.push({
         q,
         profile: p.id,
@@ -68,6 +71,7 @@ export async function askProfiles(mem: Memory, ps: readonly Profile[], toData: M
         hits,
         ranked: hits.map((h) => toData.get(h.id)!),
         context: ctx.memories.map((m) => toData.get(m.id)!),
+        surface: surface.memories.map((m) => toData.get(m.id)!),
       });
     }
   return out;
@@ -88,6 +92,9 @@ export function profileReport(runs: readonly ProfileRun[], label: string, show =
   const inTop = rw.filter((r) => rankOf(r, r.q.relevant) >= 0);
   out.push(`| | first relevant hit kept at ${t} (of those in the top 10) | ${pct(inTop.filter((r) => firstRel(r)!.relevance >= t).length, inTop.length)} |`);
   out.push(`| | answer in context() | ${pct(rw.filter((r) => r.context.some((x) => r.q.relevant.includes(x))).length, rw.length)} |`);
+  out.push(
+    `| | answer in context() with \`bestMatch\` (the agent surfaces: a low-confidence guess counts) | ${pct(rw.filter((r) => r.surface.some((x) => r.q.relevant.includes(x))).length, rw.length)} |`,
+  );
   const up = runs.filter((r) => r.q.kind === 'update');
   const newerAbove = (r: ProfileRun): boolean => {
     const a = rankOf(r, r.q.relevant),
@@ -136,6 +143,7 @@ export function profileReport(runs: readonly ProfileRun[], label: string, show =
     const off = runs.filter((r) => r.q.kind === kind);
     out.push(`| ${kind} (${off.length}) | nothing at ≥ ${t} | ${pct(off.filter((r) => r.hits.every((h) => h.relevance < t)).length, off.length)} |`);
     out.push(`| | empty context() | ${pct(off.filter((r) => !r.context.length).length, off.length)} |`);
+    out.push(`| | empty context() with \`bestMatch\` (no guess shown) | ${pct(off.filter((r) => !r.surface.length).length, off.length)} |`);
   }
   if (show) {
     out.push('');
