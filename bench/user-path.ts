@@ -22,6 +22,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { openMemory } from '../src/index.js';
 import { rrf } from '../src/recall/fusion.js';
@@ -111,11 +112,19 @@ async function query(): Promise<Record<string, unknown>> {
   const theirs: number[] = [];
   const seen: number[] = [];
   /** The slowest new questions with their stages above 0.5 ms: where a tail comes from. */
-  const slow: { at: number; ms: number; stages: Record<string, number> }[] = [];
+  const slow: { at: number; ms: number; stages: Record<string, number>; gcMs?: number }[] = [];
+  // Garbage collections, to tell a slow recall that a pause of the collector fell into from one slow by its own work.
+  const gcs: { start: number; end: number }[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const spans: [number, number][] = [];
   for (let i = 1; i < n; i++) {
     current = new Map();
     let t = performance.now();
     await mem.recall(c.queries[i]!, { namespace: nsOf(c.targets[i]!) });
+    spans.push([t, performance.now()]);
     ours.push(performance.now() - t);
     for (const [s, ms] of current) (stages.get(s) ?? stages.set(s, []).get(s)!).push(ms);
     slow.push({
@@ -142,6 +151,12 @@ async function query(): Promise<Record<string, unknown>> {
     }
     return out;
   };
+  // Let the observer deliver the last entries, then attribute collector time to each new-question recall.
+  await new Promise((r) => setTimeout(r, 100)); // the observer is called after the entries, on a later turn
+  gcObserver.disconnect();
+  const gcIn = ([a, b]: [number, number]): number => gcs.reduce((sum, g) => sum + Math.max(0, Math.min(b, g.end) - Math.max(a, g.start)), 0);
+  const gcPer = spans.map(gcIn);
+  for (const h of slow) h.gcMs = Math.round(gcPer[h.at - 1]! * 100) / 100;
   const beforeWrite = await twenty(3);
   // A bulk write, then new questions: how far above the steady state the first recalls are.
   const bulk = bulkWrite(write);
@@ -169,6 +184,10 @@ async function query(): Promise<Record<string, unknown>> {
     rssBytesPerMemory: rssPerMemory,
     fileBytesPerMemory: dirBytes(dir, (x) => x.startsWith('mnemolite.db')) / size,
     newQuestion: o,
+    /** The same without the process's first 10 recalls (compiling): how much of the tail is warm-up. */
+    newQuestionAfter10: pct(ours.slice(10)),
+    /** Garbage collection inside the new-question recalls: how many overlapped one, and their time. */
+    gcDuringNewQuestions: { recalls: gcPer.filter((x) => x > 0).length, ms: Math.round(gcPer.reduce((a, b) => a + b, 0) * 100) / 100 },
     seenQuestion: pct(seen),
     recipe: r,
     speedup: r.p50 / o.p50,
