@@ -4,7 +4,9 @@
  * questions this process has never seen, every default on; the straightforward recipe (FTS5 +
  * sqlite-vec exact + RRF k = 60, bench/systems.ts) alternated with it, question by question, in the
  * same process. Layouts: every memory in one namespace (`one`), or spread over 100 (`many`, each
- * question asked in its target's namespace). Stage breakdown from src/stage-timer.ts.
+ * question asked in its target's namespace). Stage breakdown from src/stage-timer.ts. Between two
+ * questions the event loop turns once, as it does for any caller that awaits I/O between recalls;
+ * the work queued for that turn (the query vectors' cache write) is timed apart (`betweenQuestions`).
  *
  * After the questions, a bulk write of 1,000 memories (`addMany`), then 20 new recalls: how far above
  * the steady state the first recalls after a write are, beside the same 20 questions asked just
@@ -111,6 +113,9 @@ async function query(): Promise<Record<string, unknown>> {
   const ours: number[] = [];
   const theirs: number[] = [];
   const seen: number[] = [];
+  /** The turn of the event loop after each question: the work the library queued for it (timed apart). */
+  const between: number[] = [];
+  const betweenSpans: [number, number][] = [];
   /** The slowest new questions with their stages above 0.5 ms: where a tail comes from. */
   const slow: { at: number; ms: number; stages: Record<string, number>; gcMs?: number }[] = [];
   // Garbage collections, to tell a slow recall that a pause of the collector fell into from one slow by its own work.
@@ -138,6 +143,12 @@ async function query(): Promise<Record<string, unknown>> {
     t = performance.now();
     await mem.recall(c.queries[i]!, { namespace: nsOf(c.targets[i]!) });
     seen.push(performance.now() - t);
+    // A caller waits for I/O between two recalls (the model's answer, the next message): the event
+    // loop turns, and what the library queued for it runs there (the query vectors' cache write).
+    t = performance.now();
+    await new Promise((r) => setImmediate(r));
+    betweenSpans.push([t, performance.now()]);
+    between.push(performance.now() - t);
   }
   /** 20 new recalls (the k-th rewording of questions 1–20), each with its stages. */
   const twenty = async (k: number): Promise<{ ms: number[]; stages: Record<string, number>[] }> => {
@@ -147,6 +158,7 @@ async function query(): Promise<Record<string, unknown>> {
       const t = performance.now();
       await mem.recall(reworded(c.queries[i + 1]!, k), { namespace: nsOf(c.targets[i + 1]!) });
       out.ms.push(performance.now() - t);
+      await new Promise((r) => setImmediate(r));
       out.stages.push(Object.fromEntries([...current].map(([s, ms]) => [s, Math.round(ms * 100) / 100])));
     }
     return out;
@@ -157,6 +169,7 @@ async function query(): Promise<Record<string, unknown>> {
   const gcIn = ([a, b]: [number, number]): number => gcs.reduce((sum, g) => sum + Math.max(0, Math.min(b, g.end) - Math.max(a, g.start)), 0);
   const gcPer = spans.map(gcIn);
   for (const h of slow) h.gcMs = Math.round(gcPer[h.at - 1]! * 100) / 100;
+  const gcBetween = betweenSpans.map(gcIn);
   const beforeWrite = await twenty(3);
   // A bulk write, then new questions: how far above the steady state the first recalls are.
   const bulk = bulkWrite(write);
@@ -189,6 +202,13 @@ async function query(): Promise<Record<string, unknown>> {
     /** Garbage collection inside the new-question recalls: how many overlapped one, and their time. */
     gcDuringNewQuestions: { recalls: gcPer.filter((x) => x > 0).length, ms: Math.round(gcPer.reduce((a, b) => a + b, 0) * 100) / 100 },
     seenQuestion: pct(seen),
+    /** The event loop's turn between two questions (the queued cache writes run there), the slowest, and the collector's time inside those turns. */
+    betweenQuestions: {
+      ...pct(between),
+      max: Math.max(...between),
+      maxAt: between.indexOf(Math.max(...between)) + 1,
+      gcMs: Math.round(gcBetween.reduce((a, b) => a + b, 0) * 100) / 100,
+    },
     recipe: r,
     speedup: r.p50 / o.p50,
     write,
