@@ -276,8 +276,8 @@ async function main(): Promise<void> {
     });
     const g = grid[best]!;
     console.log(`\nBest on every set together: ${label(g)}.`);
-    console.log('\n| point | ' + names.join(' | ') + ' |');
-    console.log('|:--|' + names.map(() => '--:|').join(''));
+    console.log(`\n| point | ${names.join(' | ')} |`);
+    console.log(`|:--|${names.map(() => '--:|').join('')}`);
     results.forEach((r, i) => {
       const p = grid[i]!;
       console.log(`| ${label(p)} | ${names.map((n) => f3(mean(r.get(n)!))).join(' | ')} |`);
