@@ -11,6 +11,7 @@ import { openMemory } from '../src/index.js';
 import type { Memory } from '../src/memory/memory.js';
 import { KEPT_MIN_DF, KEPT_MIN_MEMORIES, KeptChanges, decodeKept, encodeKept } from '../src/search/kept-postings.js';
 import { KEYWORD_WORK } from '../src/search/keyword-index.js';
+import { SCHEMA_VERSION } from '../src/store/schema.js';
 import { tempDb } from './helpers.js';
 
 const WORDS = (
@@ -303,6 +304,35 @@ describe('kept postings: a real file', () => {
     assert.deepEqual(await answers(r2), await answers(plain));
     await r2.close();
     await plain.close();
+  });
+
+  test('a file of the first schema 9 (one field, rows keyed by term) migrates: its rows go, close keeps both fields again', async () => {
+    const path = tempDb();
+    await build(path);
+    const plain = withoutKept(path);
+    // Back to the layout schema 9 first shipped, with a row of it, as that build left files.
+    const db = new Database(path);
+    db.exec(`DROP TRIGGER memories_kept_delete; DROP TRIGGER memories_kept_update; DROP TRIGGER memories_kept_context; DROP TABLE keyword_postings;
+      CREATE TABLE keyword_postings (term TEXT PRIMARY KEY, version INTEGER NOT NULL, n INTEGER NOT NULL, docs BLOB NOT NULL);
+      CREATE TRIGGER memories_kept_delete AFTER DELETE ON memories BEGIN DELETE FROM keyword_postings; END;
+      CREATE TRIGGER memories_kept_update AFTER UPDATE OF content ON memories WHEN old.content IS NOT new.content BEGIN DELETE FROM keyword_postings; END;
+      INSERT INTO keyword_postings VALUES ('river', 1, 1, x'0101');
+      PRAGMA user_version = 9;`);
+    db.close();
+    const mem = await openMemory({ path, embedder: 'none' });
+    const raw = new Database(path, { readonly: true });
+    assert.equal(raw.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual((raw.prepare("SELECT name FROM pragma_table_info('keyword_postings') ORDER BY cid").pluck().all() as string[]).slice(0, 2), [
+      'field',
+      'term',
+    ]);
+    assert.equal(raw.prepare('SELECT count(*) FROM keyword_postings').pluck().get(), 0, "the old layout's rows are gone");
+    raw.close();
+    const b = await openMemory({ path: plain, embedder: 'none', readonly: true });
+    assert.deepEqual(await answers(mem), await answers(b));
+    await b.close();
+    await mem.close();
+    assert.ok(keptRows(path).rows >= WORDS.length, 'the close of a connection that searched keeps them again');
   });
 
   test('a small file keeps nothing', async () => {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Schema version this build writes. Stored in `PRAGMA user_version`. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** `PRAGMA application_id` of mnemolite files ("MNEM"), so tools can recognise them. */
 export const APPLICATION_ID = 0x4d4e454d;
@@ -260,10 +260,32 @@ export const MIGRATIONS: string[] = [
   // 8 -> 9: the keyword index's postings of common terms kept in the file (src/search/kept-postings.ts),
   // so a new process reads a term's memories from one BLOB instead of one FTS5 row per occurrence.
   // A cache, exact as of the change-log `version` it names: readers add what the log says changed
-  // since. A memory deleted drops every row, new content the content field's, a new context the
-  // context field's (the words of a forgotten memory must not stay in the file, and a forget
-  // rewrites the contexts of the turns after it); a writer stores them again at close.
+  // since. A memory deleted or given new content drops every row (the words of a forgotten memory
+  // must not stay in the file); a writer stores them again at close.
   `
+  CREATE TABLE keyword_postings (
+    term    TEXT PRIMARY KEY,                                     -- an FTS5 term of memories_fts (stemmed)
+    version INTEGER NOT NULL,                                     -- changes.version the postings are exact at
+    n       INTEGER NOT NULL,                                     -- memories holding the term
+    docs    BLOB NOT NULL                                         -- per memory: varint seq delta, varint term frequency
+  );
+  CREATE TRIGGER memories_kept_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM keyword_postings;
+  END;
+  CREATE TRIGGER memories_kept_update AFTER UPDATE OF content ON memories WHEN old.content IS NOT new.content BEGIN
+    DELETE FROM keyword_postings;
+  END;
+  `,
+  // 9 -> 10: the kept postings per keyword field (content, and the context of memories in sessions):
+  // rows keyed by (field, term). A memory deleted drops every row, new content the content field's,
+  // a new context the context field's (a forget rewrites the contexts of the turns after it). The
+  // rows are a cache, so the old table goes whole (a file made by schema 9 had one field) and the
+  // next close of a writer that searched stores them again.
+  `
+  DROP TRIGGER IF EXISTS memories_kept_delete;
+  DROP TRIGGER IF EXISTS memories_kept_update;
+  DROP TRIGGER IF EXISTS memories_kept_context;
+  DROP TABLE IF EXISTS keyword_postings;
   CREATE TABLE keyword_postings (
     field   TEXT NOT NULL,                                        -- 'content' (memories_fts) or 'context' (memories_ctx_fts)
     term    TEXT NOT NULL,                                        -- an FTS5 term of that table (stemmed)
