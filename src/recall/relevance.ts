@@ -23,6 +23,7 @@
  * profiles, LoCoMo, LongMemEval: EVAL.md "Relevance on memories we did not write"), with the bundled
  * model. A different embedder has a different cosine scale: check the threshold on your own data.
  */
+import { dot } from '../lifecycle/dedup.js';
 import type { Backend } from '../backend/types.js';
 import type { RelevanceEvidence } from '../types/recall.js';
 import type { FusedHit } from './fusion.js';
@@ -90,13 +91,6 @@ export function relevanceOf(e: RelevanceEvidence, time?: { topic: boolean }): nu
 
 function round(r: number): number {
   return Math.round(r * 10_000) / 10_000;
-}
-
-/** Dot product of two equal-length vectors (both unit length: the cosine). */
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 /** What {@link evidenceFor} needs from one recall. */
