@@ -513,8 +513,8 @@ export class SearchIndex {
     const contentTokens = this.tokens(behind.rows.map((r) => r.content));
     const withContext = behind.rows.filter((r) => r.context !== null);
     const contextTokens = this.tokens(withContext.map((r) => r.context!));
-    this.noteKept('content', behind.ch, new Map(behind.rows.map((r, i) => [r.seq, contentTokens[i]!])));
-    this.noteKept('context', behind.ch, new Map(withContext.map((r, i) => [r.seq, contextTokens[i]!])));
+    this.noteKept('content', behind.ch, behind.rows, contentTokens);
+    this.noteKept('context', behind.ch, withContext, contextTokens);
     const added = behind.rows.map((r) => {
       const slot = this.slots++;
       this.reserve(this.slots);
@@ -557,10 +557,11 @@ export class SearchIndex {
     return out;
   }
 
-  /** Feed a sync's changes to a field's overlay of kept rows (`now`: the changed memories' terms in that field). */
-  private noteKept(field: FtsField, ch: { seqs: number[]; latest: number }, now: Map<number, string[]>): void {
+  /** Feed a sync's changes to a field's overlay of kept rows (`rows[i]`'s terms in that field: `tokens[i]`). */
+  private noteKept(field: FtsField, ch: { seqs: number[]; latest: number }, rows: readonly { seq: number }[], tokens: readonly string[][]): void {
     const changes = this.keptChanges[field];
-    if (!changes) return;
+    if (!changes) return; // no kept rows read (or usable): nothing to overlay, nothing built
+    const now = new Map(rows.map((r, i) => [r.seq, tokens[i]!]));
     for (const seq of ch.seqs) changes.note(seq, ch.latest, now.get(seq) ?? null);
     if (changes.size > KEPT_CHANGES_MAX) this.keptChanges[field] = false;
   }
