@@ -17,7 +17,7 @@ import { blobToVector, blobView, vectorToBlob } from '../search/vector-index.js'
 import type { MemoryRow, RowFilter } from '../types/rows.js';
 import { NearDuplicates, type NearCandidate } from '../store/dedup.js';
 import { prune as pruneExpired } from '../store/prune.js';
-import { Store } from '../store/store.js';
+import { BULK_MIN_ITEMS, Store } from '../store/store.js';
 import { eraseMemory, eraseNamespace } from './sqlite-erase.js';
 import { profileExport, profileGet, profileHistory, profileImport, profileSet } from './profile.js';
 import type { NamespacedProfileRow, ProfileRow } from '../types/profile.js';
@@ -83,7 +83,8 @@ export class SqliteBackend implements Backend {
     if (this.writes >= 1000) {
       this.writes = 0;
       try {
-        this.store.write('trim the change log', () => this.store.pruneChanges(CHANGES_KEPT));
+        // After a bulk write, as one: an ordinary commit here would checkpoint what the bulk write left in the WAL.
+        this.store.write('trim the change log', () => this.store.pruneChanges(CHANGES_KEPT), n >= BULK_MIN_ITEMS);
       } catch {
         // Housekeeping only: the caller's write is already committed, so it must not be reported
         // as failed (a retry would write it twice). A busy file just postpones the trim.
@@ -118,7 +119,7 @@ export class SqliteBackend implements Backend {
       items.map((p) => p.vector),
       dedup,
     );
-    const results = this.store.write('add memories', () => items.map((p, i) => this.writeOne(p, model, near[i])));
+    const results = this.store.write('add memories', () => items.map((p, i) => this.writeOne(p, model, near[i])), items.length >= BULK_MIN_ITEMS);
     this.afterWrite(results.length);
     return results;
   }

@@ -37,6 +37,16 @@ export type FtsField = 'content' | 'context';
 const CACHE_TRIM_EVERY = 500;
 /** Query vectors waiting for one write at most (64 × 2 kB at 512 dims). */
 export const CACHE_PENDING_MAX = 64;
+/**
+ * WAL pages after which a commit checkpoints: SQLite's default for every write, and a bulk write's
+ * (64 MB of 4 KB pages). A checkpoint copies each page the WAL holds once, and a bulk ingest rewrites
+ * the same index pages (FTS5 segments, B-tree interior pages) in transaction after transaction; at
+ * SQLite's 1,000 pages every 1,000-memory `addMany` paid a checkpoint of its own (BENCHMARKS.md).
+ */
+export const CHECKPOINT_PAGES = 1000;
+export const BULK_CHECKPOINT_PAGES = 16_384;
+/** Items from which `addMany` writes as a bulk write (see {@link BULK_CHECKPOINT_PAGES}). */
+export const BULK_MIN_ITEMS = 100;
 
 const FTS_TABLE: Record<FtsField, string> = { content: 'memories_fts', context: 'memories_ctx_fts' };
 
@@ -142,10 +152,14 @@ export class Store {
   /**
    * Run `fn` in one IMMEDIATE write transaction, mapping SQLite errors to typed ones. Query vectors
    * waiting to be cached go in first, so every later step of the write (an erase, say) sees them.
+   * A `bulk` write commits with the larger checkpoint threshold ({@link BULK_CHECKPOINT_PAGES}); the
+   * next ordinary write checkpoints what it left in the WAL.
    */
-  write<T>(action: string, fn: () => T): T {
+  write<T>(action: string, fn: () => T, bulk = false): T {
     this.checkSameFile(action);
     this.writeSerial++;
+    // The threshold is read when the transaction commits, so it is raised around the whole of it.
+    if (bulk) this.db.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
     try {
       return this.db
         .transaction(() => {
@@ -155,6 +169,8 @@ export class Store {
         .immediate();
     } catch (err) {
       throw storageError(err, this.path, action);
+    } finally {
+      if (bulk) this.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
     }
   }
 
