@@ -29,10 +29,11 @@ interface Postings extends List {
 
 /**
  * Work counters, read by tests (never by a clock): postings visited by scoring and document-frequency
- * counts, postings parsed from FTS5, and postings read from the file's kept rows (src/search/kept-postings.ts).
+ * counts, postings parsed from FTS5, postings read from the file's kept rows (src/search/kept-postings.ts),
+ * and searches walked document at a time (see {@link DAAT_MIN_POSTINGS}).
  * A search in one namespace must visit only that namespace's postings.
  */
-export const KEYWORD_WORK = { visited: 0, parsed: 0, kept: 0 };
+export const KEYWORD_WORK = { visited: 0, parsed: 0, kept: 0, byDocument: 0 };
 
 /** Bounds of the postings cache: terms kept, and bytes of their postings. */
 export const POSTINGS_CACHE_TERMS = 4096;
@@ -289,20 +290,45 @@ export class KeywordIndex {
     this.docLen[slot] = 0;
   }
 
-  /** Postings from a kept row; seqs without a slot are skipped. */
+  /**
+   * Postings from a kept row; seqs without a slot are skipped. One pass also takes the bounds and
+   * the live count (a first recall reads thousands of postings per new word: each pass over them
+   * was a cache miss a posting), unless slots come out of order (then sorted, and counted after).
+   */
   private fromKept(row: KeptList, slotOf: (seq: number) => number): Postings {
     const ps = new Int32Array(row.n),
       pt = new Uint16Array(row.n);
-    let n = 0;
+    const len = this.docLen,
+      alive = this.alive;
+    let n = 0,
+      prev = -1,
+      sorted = true,
+      maxTf = 0,
+      minLen = Infinity,
+      live = 0;
     for (let i = 0; i < row.n; i++) {
       const slot = slotOf(row.seqs[i]!);
       if (slot < 0) continue;
+      const tf = row.tfs[i]!;
       ps[n] = slot;
-      pt[n++] = row.tfs[i]!;
+      pt[n++] = tf;
+      if (slot < prev) sorted = false;
+      prev = slot;
+      if (tf > maxTf) maxTf = tf;
+      const d = len[slot]!;
+      if (d < minLen) minLen = d;
+      live += alive[slot]!;
     }
-    sortBySlot(ps, pt, n);
     const l = newList(ps, pt, n, this.shortened);
-    bounds(l, this.docLen);
+    if (!sorted) {
+      sortBySlot(ps, pt, n);
+      bounds(l, len);
+      return l;
+    }
+    l.maxTf = maxTf;
+    l.minLen = minLen;
+    l.df = live;
+    l.dfAt = this.mutations;
     return l;
   }
 
@@ -404,12 +430,19 @@ export class KeywordIndex {
     if (stats) stats.idfMass = mass;
     if (!lists.length) return [];
     const useful = lists.filter((l) => l.idf > 1e-6 * 64);
-    let top = this.run(useful.length ? useful : lists, k, avg, eligible);
+    const pass = (ls: readonly { p: List; idf: number }[]): TopK => {
+      let total = 0;
+      for (const l of ls) total += l.p.n;
+      if (ls.length < 2 || ls.length > DAAT_MAX_TERMS || total < DAAT_MIN_POSTINGS) return this.run(ls, k, avg, eligible);
+      KEYWORD_WORK.byDocument++;
+      return this.runByDocument(ls, k, avg, eligible);
+    };
+    let top = pass(useful.length ? useful : lists);
     // Skipping the clamped terms is only safe while the rarer terms fill the top k among the
     // eligible slots. Under a narrow filter (one namespace) the only eligible matches may share
     // nothing but common words with the query; FTS5 still returns them, so must we (a forgotten
     // memory's partner was missing from keyword recall here, which read as a stale index).
-    if (useful.length && useful.length < lists.length && top.size < k) top = this.run(lists, k, avg, eligible);
+    if (useful.length && useful.length < lists.length && top.size < k) top = pass(lists);
     const hits = top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
     if (!stats?.matched) return hits;
     const matched = this.matchedIdf(
@@ -534,6 +567,125 @@ export class KeywordIndex {
   }
 
   /**
+   * The same top k as {@link run}, document at a time (MaxScore): every list is walked in slot
+   * order at once and each memory scored in full before the next, so the k-th best score so far is
+   * known exactly and rises as the walk goes. The lists whose bounds together cannot lift a memory
+   * above it are no longer walked: a memory must hold one of the others to enter, and the walked
+   * ones only look up (by galloping forward) the memories those bring. With the 50th-best score of a
+   * million memories behind it, a query's common words are looked up for the few thousand memories
+   * that hold its rarest word instead of walked over their hundreds of thousands of postings.
+   * Scores are summed in {@link run}'s order (rarest term first), so they are the same to the bit,
+   * and memories are met in slot order: of two tied at the k-th score, the lower slot is kept.
+   */
+  private runByDocument(lists: readonly { p: List; idf: number }[], k: number, avg: number, eligible?: (slot: number) => boolean): TopK {
+    const len = this.docLen,
+      alive = this.alive,
+      prune = this.prune;
+    const kb = K1 * (1 - B),
+      kl = (K1 * B) / (avg || 1);
+    // Summation order (run's): rarest first.
+    const order = lists.slice().sort((a, b) => b.idf - a.idf || a.p.n - b.p.n);
+    const m = order.length;
+    const bound = (j: number): number => {
+      const { p, idf } = order[j]!;
+      if (p.boundAt !== this.shortened) {
+        bounds(p, len);
+        p.boundAt = this.shortened;
+      }
+      return (idf * (K1 + 1) * p.maxTf) / (p.maxTf + kb + kl * p.minLen);
+    };
+    // Lists by bound, smallest first (index i below); rank[i]: the list's place in the summation
+    // order; cum[i]: the bounds of lists 0..i summed. Lists below `ess` are looked up only; `ess`
+    // moves up as the k-th score rises.
+    const ubs = order.map((_, j) => bound(j));
+    const byUb = Array.from({ length: m }, (_, j) => j).sort((a, b) => ubs[a]! - ubs[b]! || a - b);
+    const slots: Int32Array[] = [],
+      tfs: Uint16Array[] = [],
+      size = new Int32Array(m),
+      w = new Float64Array(m),
+      rank = new Int32Array(m),
+      cum = new Float64Array(m),
+      pos = new Int32Array(m),
+      // The slot each list is at (END once walked to its end).
+      cur = new Int32Array(m);
+    const END = 2 ** 31 - 1;
+    for (let i = 0, c = 0; i < m; i++) {
+      const j = byUb[i]!;
+      const { p, idf } = order[j]!;
+      slots.push(p.slots);
+      tfs.push(p.tfs);
+      size[i] = p.n;
+      w[i] = idf * (K1 + 1);
+      rank[i] = j;
+      cum[i] = c += ubs[j]!;
+      cur[i] = p.n ? p.slots[0]! : END;
+    }
+    // A memory's contributions by summation order (0 where it lacks the term: adding 0 is exact).
+    const got = new Float64Array(m);
+    const top = new TopK(k);
+    // cut: the k-th score so far, less rounding (see `below`): a memory must beat it to enter.
+    let cut = -Infinity,
+      ess = 0,
+      visited = 0;
+    for (;;) {
+      // The next memory: the lowest slot any walked list is at.
+      let d = END;
+      for (let i = ess; i < m; i++) if (cur[i]! < d) d = cur[i]!;
+      if (d === END) break;
+      const ld = kb + kl * len[d]!;
+      let part = 0;
+      for (let i = ess; i < m; i++) {
+        if (cur[i] !== d) continue;
+        const at = pos[i]!;
+        const tf = tfs[i]![at]!;
+        const c = (w[i]! * tf) / (tf + ld);
+        got[rank[i]!] = c;
+        part += c;
+        pos[i] = at + 1;
+        cur[i] = at + 1 < size[i]! ? slots[i]![at + 1]! : END;
+        visited++;
+      }
+      let enter = alive[d] === 1 && (eligible === undefined || eligible(d));
+      // The looked-up lists, largest bound first, while the memory can still reach the k-th score.
+      for (let i = ess - 1; enter && i >= 0; i--) {
+        if (part + cum[i]! < cut) {
+          enter = false;
+          break;
+        }
+        if (cur[i]! >= d) {
+          if (cur[i] !== d) continue;
+        } else {
+          const from = pos[i]!;
+          const at = seek(slots[i]!, from, size[i]!, d);
+          visited += Math.ceil(Math.log2(at - from + 2));
+          pos[i] = at;
+          cur[i] = at < size[i]! ? slots[i]![at]! : END;
+          if (cur[i] !== d) continue;
+        }
+        const tf = tfs[i]![pos[i]!]!;
+        const c = (w[i]! * tf) / (tf + ld);
+        got[rank[i]!] = c;
+        part += c;
+      }
+      if (enter) {
+        let sc = 0;
+        for (let j = 0; j < m; j++) {
+          sc += got[j]!;
+          got[j] = 0;
+        }
+        top.push(d, sc);
+        if (prune && top.size === k) {
+          const f = top.floor;
+          cut = f - 1e-9 * Math.abs(f);
+          while (ess < m && cum[ess]! < cut) ess++;
+        }
+      } else for (let j = 0; j < m; j++) got[j] = 0;
+    }
+    KEYWORD_WORK.visited += visited;
+    return top;
+  }
+
+  /**
    * A floor under the final k-th best eligible score: the best k of the `nt` slots scored so far
    * (terms before `from`) completed with the terms from `from` on; -Infinity with fewer than k.
    */
@@ -574,6 +726,37 @@ function below(bound: number, floor: number): boolean {
 
 /** Postings to walk per memory already scored before pruning is worth checking (each check costs a pass over them). */
 const PRUNE_RATIO = 8;
+
+/**
+ * When a search walks its lists document at a time ({@link KeywordIndex.runByDocument}): with 2 to
+ * 16 lists holding at least 32,768 postings together. Fewer postings are scored faster term at a
+ * time (a 50,000-memory file's score array stays in the CPU caches: 0.27 ms against 0.39 ms a
+ * keyword recall on the bench corpus); more terms make the walk look at too many lists per memory.
+ * At a million memories it halves the keyword leg (5.7 ms to 3.1 ms; BENCHMARKS.md).
+ */
+const DAAT_MAX_TERMS = 16;
+const DAAT_MIN_POSTINGS = 32_768;
+
+/** The first index from `from` (below `n`) whose slot is at least `slot`, or `n`: galloping, then binary search. */
+function seek(slots: Int32Array, from: number, n: number, slot: number): number {
+  if (from >= n || slots[from]! >= slot) return from;
+  let step = 1,
+    lo = from,
+    hi = from + 1;
+  while (hi < n && slots[hi]! < slot) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > n) hi = n;
+  // slots[lo] < slot; the answer is in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if (slots[mid]! < slot) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
 
 /** Index of `slot` in the first `n` of `slots` (ascending), or -1. */
 function find(slots: Int32Array, n: number, slot: number): number {

@@ -294,8 +294,7 @@ export class SearchIndex {
       vec.useCentre(blobToVector(stored.centre));
       this.loadCodes(vec, stored.id, none);
     } else vec.useCentre(chooseCentre(this.store, this.model!, this.dims));
-    const missing: number[] = [];
-    for (let s = 0; s < this.slots; s++) if (!none[s] && !vec.hasVector(s)) missing.push(s);
+    const missing = vec.slotsWithout(this.slots, none);
     if (!missing.length) return out;
     /** Slots quantised from their floats here. */
     const fresh = new Uint8Array(this.slots);

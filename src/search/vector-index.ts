@@ -142,8 +142,12 @@ export class VectorIndex {
     this.layout(1024);
   }
 
+  /** A byte view of the memory, made again only after it grew (a new view per call cost ~0.3 µs: 0.3 s over 1M slots at open). */
+  private view = new Uint8Array(0);
   private get u8(): Uint8Array {
-    return new Uint8Array(this.memory.buffer);
+    const buf = this.memory.buffer;
+    if (this.view.buffer !== buf) this.view = new Uint8Array(buf);
+    return this.view;
   }
 
   /** Place the capacity-sized regions for `cap` slots, moving existing data up. */
@@ -309,6 +313,15 @@ export class VectorIndex {
   /** Whether `slot` holds a vector. */
   hasVector(slot: number): boolean {
     return slot < this.nslots && this.u8[this.has + slot] === 1;
+  }
+
+  /** Slots below `n` that hold no vector and are not marked in `skip` (one pass: the open's check of a million slots). */
+  slotsWithout(n: number, skip: Uint8Array): number[] {
+    const u8 = this.u8,
+      has = this.has,
+      out: number[] = [];
+    for (let s = 0; s < n; s++) if (!skip[s] && (s >= this.nslots || u8[has + s] !== 1)) out.push(s);
+    return out;
   }
 
   /**
