@@ -378,11 +378,15 @@ export class SqliteBackend implements Backend {
     // One catch-up with the file for all three searches (one data_version read, not three).
     const { keyword, context, vector } = this.index.synced(() => {
       t = lap('sync', t);
+      // The vector leg starts first: on a large index its sign-code scan runs on a worker thread
+      // while this thread walks the keyword legs (src/search/scan-worker.ts).
+      const finishVector = q.vector === null ? null : this.index.startSearch(q.vector, q.depth, q.filter, { exact: q.exact });
+      t = lap('vector', t);
       const keyword = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, stats);
       t = lap('keyword', t);
       const context = q.text === null ? [] : this.index.keyword(q.text, q.depth, q.filter, undefined, 'context');
       t = lap('context-leg', t);
-      const vector = q.vector === null ? [] : this.index.search(q.vector, q.depth, q.filter, { exact: q.exact });
+      const vector = finishVector ? finishVector() : [];
       t = lap('vector', t);
       return { keyword, context, vector };
     });
@@ -548,6 +552,7 @@ export class SqliteBackend implements Backend {
   async close(): Promise<void> {
     // The next process reads common terms' postings from the file (src/search/kept-postings.ts).
     if (this.store.db.open) this.index.keepPostings(this.written);
+    this.index.dispose();
     this.store.close();
   }
 }

@@ -187,6 +187,7 @@ export class SearchIndex {
     this.slotOf = new SeqMap();
     this.nsCode.clear();
     this.nsLive = [];
+    this.vec?.dispose();
     this.vec = this.model ? new VectorIndex(this.dims) : null;
     this.kw = new KeywordIndex();
     this.ctx = new KeywordIndex();
@@ -664,6 +665,11 @@ export class SearchIndex {
     }
   }
 
+  /** Stop the vector index's scan thread (at close). */
+  dispose(): void {
+    this.vec?.dispose();
+  }
+
   /** Tombstone the slot of `seq`, if any. */
   private drop(seq: number): void {
     const slot = this.slotOf.get(seq);
@@ -711,11 +717,19 @@ export class SearchIndex {
 
   /** Top-k memories by cosine among those passing the filter. */
   search(query: Float32Array, k: number, f: RowFilter, opts: VectorSearchOptions = {}): VectorHit[] {
+    return this.startSearch(query, k, f, opts)();
+  }
+
+  /**
+   * {@link search} in two halves (see {@link VectorIndex.start}): call the returned function for
+   * the hits, after other searches of this index if wanted and before any change to it.
+   */
+  startSearch(query: Float32Array, k: number, f: RowFilter, opts: VectorSearchOptions = {}): () => VectorHit[] {
     this.sync();
     const vec = this.vec;
-    if (!vec || vec.count === 0) return [];
+    if (!vec || vec.count === 0) return () => [];
     const el = this.eligibility(f);
-    if (!el) return [];
+    if (!el) return () => [];
     const test = el.test;
     if (test) {
       const m = vec.filterMask();
@@ -734,10 +748,11 @@ export class SearchIndex {
         for (let s = 0; s < m.length; s++) if (m[s] && !test(s)) m[s] = 0;
       }
     }
-    const hits = vec
-      .search(query, opts.exact ? Math.max(2 * k, k + 32) : k, { ...opts, filtered: test !== null })
-      .map((h) => ({ seq: this.seqOf[h.slot]!, score: h.score }));
-    return opts.exact ? this.floatTopK(query, k, hits) : hits;
+    const finish = vec.start(query, opts.exact ? Math.max(2 * k, k + 32) : k, { ...opts, filtered: test !== null });
+    return () => {
+      const hits = finish().map((h) => ({ seq: this.seqOf[h.slot]!, score: h.score }));
+      return opts.exact ? this.floatTopK(query, k, hits) : hits;
+    };
   }
 
   /** The top k of `hits` by float dot product with `query`, from the file's rows (own vector, blended with the context's). */

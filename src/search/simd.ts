@@ -44,6 +44,9 @@ function sleb(n: number): Bytes {
   }
 }
 
+/** The memory's maximum, 64 KiB pages: 4 GiB (a shared memory must declare one). */
+export const MAX_PAGES = 65536;
+
 const I32 = 0x7f,
   I64 = 0x7e,
   F32 = 0x7d,
@@ -155,8 +158,9 @@ function str(s: string): Bytes {
 
 function assemble(fns: Fn[]): Uint8Array {
   const types = section(1, vec(fns.map((f) => [0x60, ...vec(f.params.map((p) => [p])), ...vec(f.results.map((r) => [r]))])));
-  // Import memory "env"."memory" (min 1 page), so JS owns and grows it.
-  const imports = section(2, vec([[...str('env'), ...str('memory'), 0x02, 0x00, 0x01]]));
+  // Import memory "env"."memory" (shared, min 1 page, max 65,536 pages = 4 GiB), so JS owns and
+  // grows it and a worker thread can scan the same bytes (src/search/scan-worker.ts).
+  const imports = section(2, vec([[...str('env'), ...str('memory'), 0x02, 0x03, 0x01, ...uleb(MAX_PAGES)]]));
   const funcs = section(3, vec(fns.map((_, i) => uleb(i))));
   const exports = section(7, vec(fns.map((f, i) => [...str(f.name), 0x00, ...uleb(i)])));
   const code = section(
@@ -904,7 +908,7 @@ export interface WasmMemory {
   grow(pages: number): number;
 }
 interface WasmApi {
-  Memory: new (d: { initial: number; maximum?: number }) => WasmMemory;
+  Memory: new (d: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (m: object, imports: object) => { exports: unknown };
   validate(bytes: Uint8Array): boolean;
@@ -913,10 +917,10 @@ const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 let compiled: object | null = null;
 
-/** A new WebAssembly memory of `initial` 64 KiB pages, growable to 4 GiB. */
+/** A new shared WebAssembly memory of `initial` 64 KiB pages, growable to 4 GiB. */
 export function newMemory(initial: number): WasmMemory {
   if (!WA) throw new Error('WebAssembly is not available in this runtime');
-  return new WA.Memory({ initial, maximum: 65536 });
+  return new WA.Memory({ initial, maximum: MAX_PAGES, shared: true });
 }
 
 /** Whether this runtime has WebAssembly SIMD (Node >= 16.4 does). */
@@ -928,10 +932,15 @@ export function simdSupported(): boolean {
   }
 }
 
-/** Instantiate the kernels over `memory` (synchronous; the module is compiled once per process). */
-export function instantiateKernels(memory: WasmMemory): Kernels {
+/** The compiled kernels (once per process), e.g. for a worker thread to instantiate over the same memory. */
+export function kernelModule(): object {
   if (!WA) throw new Error('WebAssembly is not available in this runtime');
   compiled ??= new WA.Module(KERNEL_WASM);
-  const inst = new WA.Instance(compiled, { env: { memory } });
+  return compiled;
+}
+
+/** Instantiate the kernels over `memory` (synchronous; the module is compiled once per process). */
+export function instantiateKernels(memory: WasmMemory): Kernels {
+  const inst = new WA!.Instance(kernelModule(), { env: { memory } });
   return inst.exports as unknown as Kernels;
 }

@@ -1,4 +1,12 @@
-import { FIXED_CHUNKS, instantiateKernels, newMemory, type Kernels, type WasmMemory } from './simd.js';
+import { CONTROL_BYTES, ScanWorker } from './scan-worker.js';
+import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels, type WasmMemory } from './simd.js';
+
+/**
+ * Slots from which the approximate search's Hamming scan runs on a worker thread while the caller
+ * does other work (the keyword leg) between {@link VectorIndex.start} and its finisher. Below it
+ * the scan (~2 ns a slot) is shorter than waking a thread is worth.
+ */
+export const PARALLEL_SCAN_SLOTS = 100_000;
 
 /** A scored hit from one leg, by slot or seq depending on the layer. */
 export interface VectorHit {
@@ -98,7 +106,13 @@ export class VectorIndex {
   private readonly stage: number;
   private readonly cand: number;
   private readonly scores: number;
+  private readonly ctl: number;
   private readonly fixedEnd: number;
+  /** Slots from which the scan goes to {@link scan} (see {@link PARALLEL_SCAN_SLOTS}). */
+  private readonly parallelFrom: number;
+  /** The worker thread scanning codes, started when the index first searches that many slots. */
+  private scan: ScanWorker | null = null;
+  private scanFailed = false;
   // Regions that scale with capacity.
   private vecs = 0; // int8 rows
   private scales = 0; // float per row
@@ -113,7 +127,9 @@ export class VectorIndex {
   /** Slots holding a vector. */
   count = 0;
 
-  constructor(dims: number) {
+  /** `parallelFrom`: see {@link PARALLEL_SCAN_SLOTS} (Infinity: never a worker thread). */
+  constructor(dims: number, opts: { parallelFrom?: number } = {}) {
+    this.parallelFrom = opts.parallelFrom ?? PARALLEL_SCAN_SLOTS;
     if (!Number.isInteger(dims) || dims < 1 || dims > 65_000) throw new RangeError(`unsupported vector length ${dims}`);
     this.dims = dims;
     this.dp = Math.ceil(dims / 16) * 16;
@@ -134,6 +150,7 @@ export class VectorIndex {
     this.stage = take(STAGE * this.dp * 4);
     this.cand = take(MAX_CANDIDATES * 4);
     this.scores = take(MAX_CANDIDATES * 4);
+    this.ctl = take(CONTROL_BYTES);
     this.fixedEnd = o;
     this.memory = newMemory(Math.ceil(o / PAGE) + 1);
     this.k = instantiateKernels(this.memory);
@@ -150,8 +167,25 @@ export class VectorIndex {
     return this.view;
   }
 
+  /** Bumped by every change and every search: a search's finisher from before it is stale. */
+  private gen = 0;
+
+  /** Wait for a scan in flight: every change to the memory's slots comes after it. */
+  private settle(): void {
+    this.scan?.join();
+    this.gen++;
+  }
+
+  /** Stop the scan thread, if one was started; the index stays usable (serially). */
+  dispose(): void {
+    this.scan?.dispose();
+    this.scan = null;
+    this.scanFailed = true;
+  }
+
   /** Place the capacity-sized regions for `cap` slots, moving existing data up. */
   private layout(cap: number): void {
+    this.settle();
     const r = (x: number): number => Math.ceil(x / 16) * 16;
     const vecs = this.fixedEnd;
     const scales = vecs + r(cap * this.dp);
@@ -192,6 +226,7 @@ export class VectorIndex {
    * slots starting at `slot`. Vectors must already be unit length.
    */
   setRange(slot: number, bytes: Uint8Array, n: number): void {
+    this.settle();
     this.reserve(slot + n);
     const rowBytes = this.dims * 4;
     for (let i0 = 0; i0 < n; i0 += STAGE) {
@@ -239,6 +274,7 @@ export class VectorIndex {
   useCentre(centre: Float32Array | null): void {
     if (centre && centre.length !== this.dims) throw new RangeError(`centre has ${centre.length} dims, index has ${this.dims}`);
     if (this.count !== 0) throw new Error('the centre can only be set on an empty index');
+    this.settle();
     const out = new Float32Array(this.memory.buffer, this.qcentre, this.dp);
     out.fill(0);
     if (centre) out.set(centre);
@@ -258,6 +294,7 @@ export class VectorIndex {
    */
   setCodes(slot: number, n: number, q: Uint8Array, scale: Uint8Array, sign: Uint8Array): void {
     if (q.byteLength !== n * this.dp || scale.byteLength !== n * 4 || sign.byteLength !== n * this.cb) throw new RangeError('codes do not line up');
+    this.settle();
     this.reserve(slot + n);
     const u8 = this.u8;
     u8.set(q, this.vecs + slot * this.dp);
@@ -305,6 +342,7 @@ export class VectorIndex {
   /** Forget the vector in `slot`. */
   clear(slot: number): void {
     if (slot >= this.nslots) return;
+    this.settle();
     const u8 = this.u8;
     if (u8[this.has + slot]) this.count--;
     u8[this.has + slot] = 0;
@@ -329,6 +367,7 @@ export class VectorIndex {
    * Zero the slots that fail the filter, then pass `true` as `filtered` to {@link search}.
    */
   filterMask(): Uint8Array {
+    this.settle();
     const u8 = this.u8;
     u8.copyWithin(this.fmask, this.has, this.has + this.nslots);
     return u8.subarray(this.fmask, this.fmask + this.nslots);
@@ -358,7 +397,18 @@ export class VectorIndex {
    * vector is eligible. `exact` scores every eligible vector (no sign-code pre-selection).
    */
   search(query: Float32Array, k: number, opts: { filtered?: boolean; exact?: boolean } & ApproxOptions = {}): { slot: number; score: number }[] {
-    if (k <= 0 || this.count === 0) return [];
+    return this.start(query, k, opts)();
+  }
+
+  /**
+   * {@link search} in two halves: this starts it (at {@link PARALLEL_SCAN_SLOTS} or more slots the
+   * sign-code scan runs on a worker thread from here on) and the returned function finishes it.
+   * Work done between the two overlaps the scan; any change to the index (or another search)
+   * waits for the scan first and makes the finisher throw.
+   */
+  start(query: Float32Array, k: number, opts: { filtered?: boolean; exact?: boolean } & ApproxOptions = {}): () => { slot: number; score: number }[] {
+    this.settle();
+    if (k <= 0 || this.count === 0) return () => [];
     const qs = this.loadQuery(query);
     // Scores are centre . q + residual . q; the first term is the same for every row.
     let off = 0;
@@ -374,31 +424,52 @@ export class VectorIndex {
       const s = new Float32Array(this.memory.buffer, this.all, n);
       const top = new TopK(k);
       for (let slot = 0; slot < n; slot++) if (m[mask + slot]) top.push(slot, s[slot]! + off);
-      return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+      const hits = top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+      return () => hits;
     }
     const want = Math.min(MAX_CANDIDATES, Math.max(opts.minCandidates ?? 256, k * (opts.oversample ?? 8)));
     this.k.encode(this.q, this.dp, this.qcode, this.cb, this.centre, 0, 1);
     const bins = this.dp + 1;
-    const hist = new Uint32Array(this.memory.buffer, this.hist, bins);
-    hist.fill(0);
-    (this.hammingFixed ?? this.k.hamming)(this.codes, n, this.cb, this.qcode, mask, this.dist, this.hist);
-    // Smallest distance t whose cumulative count reaches `want`.
-    let below = 0,
-      t = 0;
-    for (; t < bins; t++) {
-      const c = hist[t]!;
-      if (below + c >= want) break;
-      below += c;
+    new Uint32Array(this.memory.buffer, this.hist, bins).fill(0);
+    const ham = this.hammingFixed ?? this.k.hamming;
+    const args: [number, number, number, number, number, number, number] = [this.codes, n, this.cb, this.qcode, mask, this.dist, this.hist];
+    const worker = n >= this.parallelFrom ? this.scanWorker() : null;
+    if (worker) worker.post(this.hammingFixed ? this.cb / 16 : 0, args, ham);
+    else ham(...args);
+    const gen = this.gen;
+    return () => {
+      if (gen !== this.gen) throw new Error('a vector search was finished after the index changed or searched again');
+      worker?.join();
+      const hist = new Uint32Array(this.memory.buffer, this.hist, bins);
+      // Smallest distance t whose cumulative count reaches `want`.
+      let below = 0,
+        t = 0;
+      for (; t < bins; t++) {
+        const c = hist[t]!;
+        if (below + c >= want) break;
+        below += c;
+      }
+      const m = this.k.select(this.dist, n, t, Math.max(0, want - below), this.cand);
+      const m8 = m & ~7;
+      this.k.dotsI8x8(this.vecs, this.dp, this.q16, this.cand, m8, this.scores, this.scales, qs);
+      this.k.dotsI8x1(this.vecs, this.dp, this.q16, this.cand + 4 * m8, m - m8, this.scores + 4 * m8, this.scales, qs);
+      const slots = new Int32Array(this.memory.buffer, this.cand, m);
+      const scores = new Float32Array(this.memory.buffer, this.scores, m);
+      const top = new TopK(k);
+      for (let i = 0; i < m; i++) top.push(slots[i]!, scores[i]! + off);
+      return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+    };
+  }
+
+  /** The scan thread, started on first use; null where threads are unavailable. */
+  private scanWorker(): ScanWorker | null {
+    if (this.scan || this.scanFailed) return this.scan;
+    try {
+      this.scan = new ScanWorker(this.memory, kernelModule(), this.ctl);
+    } catch {
+      this.scanFailed = true;
     }
-    const m = this.k.select(this.dist, n, t, Math.max(0, want - below), this.cand);
-    const m8 = m & ~7;
-    this.k.dotsI8x8(this.vecs, this.dp, this.q16, this.cand, m8, this.scores, this.scales, qs);
-    this.k.dotsI8x1(this.vecs, this.dp, this.q16, this.cand + 4 * m8, m - m8, this.scores + 4 * m8, this.scales, qs);
-    const slots = new Int32Array(this.memory.buffer, this.cand, m);
-    const scores = new Float32Array(this.memory.buffer, this.scores, m);
-    const top = new TopK(k);
-    for (let i = 0; i < m; i++) top.push(slots[i]!, scores[i]! + off);
-    return top.sorted().map((h) => ({ slot: h.seq, score: h.score }));
+    return this.scan;
   }
 }
 
