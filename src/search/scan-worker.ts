@@ -1,19 +1,20 @@
 /**
- * The vector leg's first stage, the Hamming scan of every eligible slot's sign code, run on a
- * worker thread while the calling thread walks the keyword leg. At a million memories the scan
- * reads 64 MB of codes (~2.2 ms on this project's 2-core machine) and the keyword leg takes about
+ * The approximate vector search's heavy part (the Hamming scan of every eligible slot's sign code,
+ * the cut-off from its histogram, the selection of candidates and their int8 re-scoring) run on a
+ * worker thread while the calling thread walks the keyword leg. At a million memories that part
+ * reads 64 MB of codes (~2.5 ms on this project's 2-core machine) and the keyword leg takes about
  * as long, so doing both at once takes one of them off the recall.
  *
  * The worker instantiates the same kernels over the same shared WebAssembly memory and waits on a
- * control word in it (`Atomics.wait`: no message passing, no event loop on either side). A job the
+ * control block in it (`Atomics.wait`: no message passing, no event loop on either side). A job the
  * worker has not started when the caller needs its result is taken back and run by the caller, so
- * a worker that is still starting, or a busy machine, costs nothing beyond the serial scan.
+ * a worker that is still starting, or a busy machine, costs nothing beyond the serial search.
  */
 import { Worker } from 'node:worker_threads';
-import type { WasmMemory } from './simd.js';
+import type { Kernels, WasmMemory } from './simd.js';
 
-/** Bytes of the control block (16 i32: state, kernel, seven arguments). */
-export const CONTROL_BYTES = 64;
+/** Bytes of the control block: 32 words (state, then the job's fields, see {@link StageJob}). */
+export const CONTROL_BYTES = 128;
 
 const IDLE = 0,
   POSTED = 1,
@@ -22,18 +23,87 @@ const IDLE = 0,
   TAKEN = 4,
   STOP = 5;
 
+/** One search's fields, all byte offsets into the memory but the counts and `qs`. */
+export interface StageJob {
+  /** The fixed-length `hamming` kernel's chunk count, or 0 for the generic one. */
+  kernel: number;
+  codes: number;
+  nslots: number;
+  cb: number;
+  qcode: number;
+  mask: number;
+  dist: number;
+  hist: number;
+  /** Candidates to re-score, and the histogram's bins. */
+  want: number;
+  bins: number;
+  vecs: number;
+  dp: number;
+  q16: number;
+  cand: number;
+  scores: number;
+  scales: number;
+  /** The int16 query's scale inverse (a float). */
+  qs: number;
+}
+
+const FIELDS = ['kernel', 'codes', 'nslots', 'cb', 'qcode', 'mask', 'dist', 'hist', 'want', 'bins', 'vecs', 'dp', 'q16', 'cand', 'scores', 'scales'] as const;
+/** Word of `qs` (float32) and of the result, the number of candidates scored. */
+const QS = 1 + FIELDS.length,
+  COUNT = QS + 1;
+
+/**
+ * The job in `c` (words 1–17, see {@link FIELDS}) over `memory`: leaves the candidates' slots at
+ * `cand`, their scores at `scores` and their number in word 18. Self-contained (no closure, no
+ * inner function): its source is also the worker's, so both threads run this one definition.
+ */
+function runStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Array): void {
+  const codes = c[2]!,
+    n = c[3]!,
+    dist = c[7]!,
+    hist = c[8]!,
+    want = c[9]!,
+    bins = c[10]!,
+    vecs = c[11]!,
+    dp = c[12]!,
+    q16 = c[13]!,
+    cand = c[14]!,
+    scores = c[15]!,
+    scales = c[16]!,
+    qs = f[17]!;
+  const h = new Uint32Array(memory.buffer, hist, bins);
+  h.fill(0);
+  const ham = c[1] ? (k as unknown as Record<string, Kernels['hamming']>)[`hamming${c[1]}`]! : k.hamming;
+  ham(codes, n, c[4]!, c[5]!, c[6]!, dist, hist);
+  // Smallest distance t whose cumulative count reaches `want`.
+  let below = 0,
+    t = 0;
+  for (; t < bins; t++) {
+    const x = h[t]!;
+    if (below + x >= want) break;
+    below += x;
+  }
+  const m = k.select(dist, n, t, Math.max(0, want - below), cand);
+  const m8 = m & ~7;
+  k.dotsI8x8(vecs, dp, q16, cand, m8, scores, scales, qs);
+  k.dotsI8x1(vecs, dp, q16, cand + 4 * m8, m - m8, scores + 4 * m8, scales, qs);
+  c[18] = m;
+}
+
 // Plain JavaScript (CommonJS, run with `eval`): nothing to resolve, so it works from the ESM and
 // CommonJS builds and under a TypeScript loader alike.
 const SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { memory, module, ctl } = workerData;
 const k = new WebAssembly.Instance(module, { env: { memory } }).exports;
-const c = new Int32Array(memory.buffer, ctl, 16);
+const c = new Int32Array(memory.buffer, ctl, 32);
+const f = new Float32Array(memory.buffer, ctl, 32);
+const runStage = ${runStage.toString()};
 for (;;) {
   const s = Atomics.load(c, 0);
   if (s === ${STOP}) break;
   if (s === ${POSTED} && Atomics.compareExchange(c, 0, ${POSTED}, ${RUNNING}) === ${POSTED}) {
-    (c[1] ? k['hamming' + c[1]] : k.hamming)(c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
+    runStage(k, memory, c, f);
     Atomics.store(c, 0, ${DONE});
     Atomics.notify(c, 0);
     continue;
@@ -42,62 +112,62 @@ for (;;) {
 }
 `;
 
-/** The seven arguments of the `hamming` kernels: codes, nslots, cb, q, mask, dist, hist. */
-export type HammingArgs = [number, number, number, number, number, number, number];
-
-/** One worker thread scanning sign codes in `memory` for one {@link VectorIndex}. */
-export class ScanWorker {
+/** Runs {@link StageJob}s on a worker thread over one {@link VectorIndex}'s memory. */
+export class StageWorker {
+  private readonly memory: WasmMemory;
+  private readonly k: Kernels;
   private readonly ctl: Int32Array;
+  private readonly ctlF: Float32Array;
   private worker: Worker | null;
   /** A job was posted and its result not yet joined. */
   private pending = false;
-  private args: HammingArgs | null = null;
-  private run: ((...a: HammingArgs) => void) | null = null;
+  /** Jobs the worker ran, and jobs taken back and run on the calling thread. */
+  readonly counts = { worker: 0, here: 0 };
 
-  /** `ctl` is the byte offset of {@link CONTROL_BYTES} reserved, 4-byte aligned bytes in `memory`. */
-  constructor(memory: WasmMemory, module: object, ctl: number) {
+  /** `ctl`: the byte offset of {@link CONTROL_BYTES} reserved, 16-byte aligned bytes in `memory`. */
+  constructor(memory: WasmMemory, module: object, k: Kernels, ctl: number) {
+    this.memory = memory;
+    this.k = k;
     this.ctl = new Int32Array(memory.buffer, ctl, CONTROL_BYTES / 4);
+    this.ctlF = new Float32Array(memory.buffer, ctl, CONTROL_BYTES / 4);
     Atomics.store(this.ctl, 0, IDLE);
     this.worker = new Worker(SOURCE, { eval: true, workerData: { memory, module, ctl } });
-    // A scan helper must never keep the process alive, and a failed one only loses the overlap.
+    // A search helper must never keep the process alive, and a failed one only loses the overlap.
     this.worker.unref();
     this.worker.on('error', () => {
       this.worker = null;
     });
   }
 
-  /**
-   * Start `kernel` (0 for the generic `hamming`, else its fixed chunk count) on `args`; `run` is
-   * the same kernel on this thread, for when the worker has not taken the job by {@link join}.
-   */
-  post(kernel: number, args: HammingArgs, run: (...a: HammingArgs) => void): void {
+  /** Start `job` on the worker (after joining the one before). */
+  post(job: StageJob): void {
     this.join();
-    this.args = args;
-    this.run = run;
-    this.pending = true;
     const c = this.ctl;
-    c[1] = kernel;
-    for (let i = 0; i < 7; i++) c[2 + i] = args[i]!;
+    FIELDS.forEach((name, i) => {
+      c[1 + i] = job[name];
+    });
+    this.ctlF[QS] = job.qs;
+    this.pending = true;
     if (!this.worker) return; // taken back at join
     Atomics.store(c, 0, POSTED);
     Atomics.notify(c, 0, 1);
   }
 
-  /** Wait for the posted job (or run it here if the worker has not started it). */
-  join(): void {
-    if (!this.pending) return;
-    this.pending = false;
+  /** Wait for the posted job (or run it here if the worker has not started it); its candidate count. */
+  join(): number {
     const c = this.ctl;
-    const args = this.args!;
-    this.args = null;
+    if (!this.pending) return c[COUNT]!;
+    this.pending = false;
     if (Atomics.compareExchange(c, 0, POSTED, TAKEN) === POSTED || Atomics.load(c, 0) === IDLE) {
-      this.run!(...args);
+      runStage(this.k, this.memory, c, this.ctlF);
+      this.counts.here++;
     } else {
-      // RUNNING: the worker is inside one kernel call and stores DONE right after it.
+      // RUNNING: the worker is inside one job and stores DONE right after it.
       while (Atomics.load(c, 0) === RUNNING) Atomics.wait(c, 0, RUNNING);
+      this.counts.worker++;
     }
-    this.run = null;
     Atomics.store(c, 0, IDLE);
+    return c[COUNT]!;
   }
 
   /** Stop the thread (after the job in flight, if any). */
@@ -109,4 +179,16 @@ export class ScanWorker {
     void this.worker.terminate();
     this.worker = null;
   }
+}
+
+/** {@link StageWorker}'s job run on the calling thread: the serial search, the same code. */
+export function runStageHere(k: Kernels, memory: WasmMemory, ctl: number, job: StageJob): number {
+  const c = new Int32Array(memory.buffer, ctl, CONTROL_BYTES / 4);
+  FIELDS.forEach((name, i) => {
+    c[1 + i] = job[name];
+  });
+  const f = new Float32Array(memory.buffer, ctl, CONTROL_BYTES / 4);
+  f[QS] = job.qs;
+  runStage(k, memory, c, f);
+  return c[COUNT]!;
 }

@@ -1,12 +1,13 @@
-import { CONTROL_BYTES, ScanWorker } from './scan-worker.js';
+import { CONTROL_BYTES, StageWorker, runStageHere, type StageJob } from './scan-worker.js';
 import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels, type WasmMemory } from './simd.js';
 
 /**
- * Slots from which the approximate search's Hamming scan runs on a worker thread while the caller
- * does other work (the keyword leg) between {@link VectorIndex.start} and its finisher. Below it
- * the scan (~2 ns a slot) is shorter than waking a thread is worth.
+ * `minSlots`: slots from which the approximate search's Hamming scan runs on a worker thread while
+ * the caller does other work (the keyword leg) between {@link VectorIndex.start} and its finisher.
+ * Below it the scan (~2 ns a slot) is shorter than waking a thread is worth. Internal and mutable
+ * for tests and benchmarks (not exported from the package).
  */
-export const PARALLEL_SCAN_SLOTS = 100_000;
+export const SCAN_THREAD = { minSlots: 100_000 };
 
 /** A scored hit from one leg, by slot or seq depending on the layer. */
 export interface VectorHit {
@@ -108,10 +109,10 @@ export class VectorIndex {
   private readonly scores: number;
   private readonly ctl: number;
   private readonly fixedEnd: number;
-  /** Slots from which the scan goes to {@link scan} (see {@link PARALLEL_SCAN_SLOTS}). */
-  private readonly parallelFrom: number;
+  /** Slots from which the scan goes to {@link scan}; unset: {@link SCAN_THREAD}'s. */
+  private readonly parallelFrom: number | undefined;
   /** The worker thread scanning codes, started when the index first searches that many slots. */
-  private scan: ScanWorker | null = null;
+  private scan: StageWorker | null = null;
   private scanFailed = false;
   // Regions that scale with capacity.
   private vecs = 0; // int8 rows
@@ -127,9 +128,9 @@ export class VectorIndex {
   /** Slots holding a vector. */
   count = 0;
 
-  /** `parallelFrom`: see {@link PARALLEL_SCAN_SLOTS} (Infinity: never a worker thread). */
+  /** `parallelFrom`: see {@link SCAN_THREAD} (Infinity: never a worker thread). */
   constructor(dims: number, opts: { parallelFrom?: number } = {}) {
-    this.parallelFrom = opts.parallelFrom ?? PARALLEL_SCAN_SLOTS;
+    this.parallelFrom = opts.parallelFrom;
     if (!Number.isInteger(dims) || dims < 1 || dims > 65_000) throw new RangeError(`unsupported vector length ${dims}`);
     this.dims = dims;
     this.dp = Math.ceil(dims / 16) * 16;
@@ -401,7 +402,7 @@ export class VectorIndex {
   }
 
   /**
-   * {@link search} in two halves: this starts it (at {@link PARALLEL_SCAN_SLOTS} or more slots the
+   * {@link search} in two halves: this starts it (at {@link SCAN_THREAD}'s slots or more the
    * sign-code scan runs on a worker thread from here on) and the returned function finishes it.
    * Work done between the two overlaps the scan; any change to the index (or another search)
    * waits for the scan first and makes the finisher throw.
@@ -429,30 +430,33 @@ export class VectorIndex {
     }
     const want = Math.min(MAX_CANDIDATES, Math.max(opts.minCandidates ?? 256, k * (opts.oversample ?? 8)));
     this.k.encode(this.q, this.dp, this.qcode, this.cb, this.centre, 0, 1);
-    const bins = this.dp + 1;
-    new Uint32Array(this.memory.buffer, this.hist, bins).fill(0);
-    const ham = this.hammingFixed ?? this.k.hamming;
-    const args: [number, number, number, number, number, number, number] = [this.codes, n, this.cb, this.qcode, mask, this.dist, this.hist];
-    const worker = n >= this.parallelFrom ? this.scanWorker() : null;
-    if (worker) worker.post(this.hammingFixed ? this.cb / 16 : 0, args, ham);
-    else ham(...args);
+    const job: StageJob = {
+      kernel: this.hammingFixed ? this.cb / 16 : 0,
+      codes: this.codes,
+      nslots: n,
+      cb: this.cb,
+      qcode: this.qcode,
+      mask,
+      dist: this.dist,
+      hist: this.hist,
+      want,
+      bins: this.dp + 1,
+      vecs: this.vecs,
+      dp: this.dp,
+      q16: this.q16,
+      cand: this.cand,
+      scores: this.scores,
+      scales: this.scales,
+      qs,
+    };
+    const worker = n >= (this.parallelFrom ?? SCAN_THREAD.minSlots) ? this.scanWorker() : null;
+    let m = -1;
+    if (worker) worker.post(job);
+    else m = runStageHere(this.k, this.memory, this.ctl, job);
     const gen = this.gen;
     return () => {
       if (gen !== this.gen) throw new Error('a vector search was finished after the index changed or searched again');
-      worker?.join();
-      const hist = new Uint32Array(this.memory.buffer, this.hist, bins);
-      // Smallest distance t whose cumulative count reaches `want`.
-      let below = 0,
-        t = 0;
-      for (; t < bins; t++) {
-        const c = hist[t]!;
-        if (below + c >= want) break;
-        below += c;
-      }
-      const m = this.k.select(this.dist, n, t, Math.max(0, want - below), this.cand);
-      const m8 = m & ~7;
-      this.k.dotsI8x8(this.vecs, this.dp, this.q16, this.cand, m8, this.scores, this.scales, qs);
-      this.k.dotsI8x1(this.vecs, this.dp, this.q16, this.cand + 4 * m8, m - m8, this.scores + 4 * m8, this.scales, qs);
+      if (worker) m = worker.join();
       const slots = new Int32Array(this.memory.buffer, this.cand, m);
       const scores = new Float32Array(this.memory.buffer, this.scores, m);
       const top = new TopK(k);
@@ -461,11 +465,16 @@ export class VectorIndex {
     };
   }
 
+  /** Scans run on the worker thread and on this one since it started (null: none started). */
+  get scanCounts(): { worker: number; here: number } | null {
+    return this.scan ? { ...this.scan.counts } : null;
+  }
+
   /** The scan thread, started on first use; null where threads are unavailable. */
-  private scanWorker(): ScanWorker | null {
+  private scanWorker(): StageWorker | null {
     if (this.scan || this.scanFailed) return this.scan;
     try {
-      this.scan = new ScanWorker(this.memory, kernelModule(), this.ctl);
+      this.scan = new StageWorker(this.memory, kernelModule(), this.k, this.ctl);
     } catch {
       this.scanFailed = true;
     }
