@@ -29,6 +29,7 @@ import Database from 'better-sqlite3';
 import { openMemory } from '../src/index.js';
 import { rrf } from '../src/recall/fusion.js';
 import { toMatchExpression } from '../src/search/keyword.js';
+import { SCAN_THREAD } from '../src/search/vector-index.js';
 import { type RecallStage, stageTimer } from '../src/stage-timer.js';
 import { generateMemories, syntheticVectors } from './corpus.js';
 import { DIMS, pct, questionsOf, row, syntheticCorpus } from './data.js';
@@ -211,6 +212,8 @@ async function query(): Promise<Record<string, unknown>> {
     },
     recipe: r,
     speedup: r.p50 / o.p50,
+    /** Vector searches whose scan the worker thread ran, and those run on the recall's thread (src/search/scan-worker.ts). */
+    scanJobs: { ...SCAN_THREAD.counts },
     write,
     afterWriteMax: Math.max(...afterWrite),
     afterWriteFirst: afterWrite[0],

@@ -123,9 +123,12 @@ export class StageWorker {
   private pending = false;
   /** Jobs the worker ran, and jobs taken back and run on the calling thread. */
   readonly counts = { worker: 0, here: 0 };
+  /** The same, summed over every worker of the process (for benchmarks). */
+  private readonly total: { worker: number; here: number };
 
   /** `ctl`: the byte offset of {@link CONTROL_BYTES} reserved, 16-byte aligned bytes in `memory`. */
-  constructor(memory: WasmMemory, module: object, k: Kernels, ctl: number) {
+  constructor(memory: WasmMemory, module: object, k: Kernels, ctl: number, total: { worker: number; here: number }) {
+    this.total = total;
     this.memory = memory;
     this.k = k;
     this.ctl = new Int32Array(memory.buffer, ctl, CONTROL_BYTES / 4);
@@ -161,10 +164,12 @@ export class StageWorker {
     if (Atomics.compareExchange(c, 0, POSTED, TAKEN) === POSTED || Atomics.load(c, 0) === IDLE) {
       runStage(this.k, this.memory, c, this.ctlF);
       this.counts.here++;
+      this.total.here++;
     } else {
       // RUNNING: the worker is inside one job and stores DONE right after it.
       while (Atomics.load(c, 0) === RUNNING) Atomics.wait(c, 0, RUNNING);
       this.counts.worker++;
+      this.total.worker++;
     }
     Atomics.store(c, 0, IDLE);
     return c[COUNT]!;

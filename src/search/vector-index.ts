@@ -7,7 +7,7 @@ import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels
  * Below it the scan (~2 ns a slot) is shorter than waking a thread is worth. Internal and mutable
  * for tests and benchmarks (not exported from the package).
  */
-export const SCAN_THREAD = { minSlots: 100_000 };
+export const SCAN_THREAD = { minSlots: 100_000, counts: { worker: 0, here: 0 } };
 
 /** A scored hit from one leg, by slot or seq depending on the layer. */
 export interface VectorHit {
@@ -474,7 +474,7 @@ export class VectorIndex {
   private scanWorker(): StageWorker | null {
     if (this.scan || this.scanFailed) return this.scan;
     try {
-      this.scan = new StageWorker(this.memory, kernelModule(), this.k, this.ctl);
+      this.scan = new StageWorker(this.memory, kernelModule(), this.k, this.ctl, SCAN_THREAD.counts);
     } catch {
       this.scanFailed = true;
     }
