@@ -3,6 +3,7 @@
 // and new searches wait for a scan in flight; a started thread never keeps a process alive.
 // Real worker threads, real SQLite files, a real child process; no timing.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -168,4 +169,68 @@ setTimeout(() => { for (let i = 0; i < 5; i++) idx.search(v.subarray(i * 16, i *
   const r = await runTs(file);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /searched/);
+});
+
+test('scan threads are capped per process, and one frees its place when its index is disposed', async () => {
+  const { MAX_STAGE_WORKERS, stageWorkersAlive } = await import('../src/search/scan-worker.js');
+  const r = mulberry32(5);
+  const rows = bytes(unitRows(500, r));
+  const before = stageWorkersAlive();
+  const indexes = Array.from({ length: MAX_STAGE_WORKERS + 1 }, () => new VectorIndex(DIMS, { parallelFrom: 0 }));
+  try {
+    for (const idx of indexes) {
+      idx.setRange(0, rows, 500);
+      idx.search(unitRows(1, r), 5);
+    }
+    const started = indexes.filter((idx) => idx.scanCounts !== null);
+    assert.equal(stageWorkersAlive(), before + started.length);
+    assert.equal(started.length, MAX_STAGE_WORKERS - before);
+    const waiting = indexes.find((idx) => idx.scanCounts === null)!;
+    // Capped, the index still answers (on this thread); once a place is free it takes it.
+    assert.equal(waiting.search(unitRows(1, r), 5).length, 5);
+    started[0]!.dispose();
+    waiting.search(unitRows(1, r), 5);
+    assert.notEqual(waiting.scanCounts, null);
+  } finally {
+    for (const idx of indexes) idx.dispose();
+  }
+  assert.equal(stageWorkersAlive(), before);
+});
+
+test('an index dropped without dispose() stops its thread when it is collected', { timeout: 60_000 }, async () => {
+  const file = join(tempDir(), 'orphan.mts');
+  writeFileSync(
+    file,
+    `import { VectorIndex } from ${JSON.stringify(join(ROOT, 'src', 'search', 'vector-index.ts'))};
+import { stageWorkersAlive } from ${JSON.stringify(join(ROOT, 'src', 'search', 'scan-worker.ts'))};
+const gc = (globalThis as unknown as { gc: () => void }).gc;
+function use(): void {
+  const idx = new VectorIndex(16, { parallelFrom: 0 });
+  const v = new Float32Array(16 * 50).fill(0.25);
+  idx.setRange(0, new Uint8Array(v.buffer), 50);
+  idx.search(v.subarray(0, 16), 3);
+}
+use();
+const started = stageWorkersAlive();
+for (let i = 0; i < 50 && stageWorkersAlive() > 0; i++) {
+  gc();
+  await new Promise((r) => setTimeout(r, 20));
+}
+console.log(JSON.stringify({ started, after: stageWorkersAlive() }));
+`,
+  );
+  const r = await new Promise<{ code: number; stdout: string; stderr: string }>((res) => {
+    const p = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', file], { cwd: ROOT });
+    let stdout = '',
+      stderr = '';
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    p.on('close', (code) => res({ code: code ?? -1, stdout, stderr }));
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout.trim()), { started: 1, after: 0 });
 });

@@ -10,6 +10,7 @@
  * worker has not started when the caller needs its result is taken back and run by the caller, so
  * a worker that is still starting, or a busy machine, costs nothing beyond the serial search.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Kernels, WasmMemory } from './simd.js';
 
@@ -112,13 +113,47 @@ for (;;) {
 }
 `;
 
+/**
+ * Scan threads alive in this process at most: one core is the caller's, and each thread holds
+ * ~10 MB (its own isolate), so a process with many large files open does not fill up with them.
+ */
+export const MAX_STAGE_WORKERS = Math.max(1, availableParallelism() - 1);
+let live = 0;
+
+/** Whether another {@link StageWorker} may start now (see {@link MAX_STAGE_WORKERS}). */
+export function stageWorkerFree(): boolean {
+  return live < MAX_STAGE_WORKERS;
+}
+
+/** Scan threads alive in this process. */
+export function stageWorkersAlive(): number {
+  return live;
+}
+
+interface Thread {
+  ctl: Int32Array;
+  worker: Worker | null;
+}
+
+function stop(t: Thread): void {
+  if (!t.worker) return;
+  Atomics.store(t.ctl, 0, STOP);
+  Atomics.notify(t.ctl, 0);
+  void t.worker.terminate();
+  t.worker = null;
+  live--;
+}
+
+// An index dropped without close(): its thread stops when the index is collected.
+const orphans = new FinalizationRegistry<Thread>(stop);
+
 /** Runs {@link StageJob}s on a worker thread over one {@link VectorIndex}'s memory. */
 export class StageWorker {
   private readonly memory: WasmMemory;
   private readonly k: Kernels;
   private readonly ctl: Int32Array;
   private readonly ctlF: Float32Array;
-  private worker: Worker | null;
+  private readonly thread: Thread;
   /** A job was posted and its result not yet joined. */
   private pending = false;
   /** Jobs the worker ran, and jobs taken back and run on the calling thread. */
@@ -126,20 +161,25 @@ export class StageWorker {
   /** The same, summed over every worker of the process (for benchmarks). */
   private readonly total: { worker: number; here: number };
 
-  /** `ctl`: the byte offset of {@link CONTROL_BYTES} reserved, 16-byte aligned bytes in `memory`. */
-  constructor(memory: WasmMemory, module: object, k: Kernels, ctl: number, total: { worker: number; here: number }) {
+  /**
+   * `ctl`: the byte offset of {@link CONTROL_BYTES} reserved, 16-byte aligned bytes in `memory`;
+   * `owner`: the object whose collection stops the thread if {@link dispose} was never called.
+   */
+  constructor(memory: WasmMemory, module: object, k: Kernels, ctl: number, total: { worker: number; here: number }, owner: object) {
     this.total = total;
     this.memory = memory;
     this.k = k;
     this.ctl = new Int32Array(memory.buffer, ctl, CONTROL_BYTES / 4);
     this.ctlF = new Float32Array(memory.buffer, ctl, CONTROL_BYTES / 4);
     Atomics.store(this.ctl, 0, IDLE);
-    this.worker = new Worker(SOURCE, { eval: true, workerData: { memory, module, ctl } });
+    const worker = new Worker(SOURCE, { eval: true, workerData: { memory, module, ctl } });
+    live++;
+    const thread: Thread = { ctl: this.ctl, worker };
+    this.thread = thread;
     // A search helper must never keep the process alive, and a failed one only loses the overlap.
-    this.worker.unref();
-    this.worker.on('error', () => {
-      this.worker = null;
-    });
+    worker.unref();
+    worker.on('error', () => stop(thread));
+    orphans.register(owner, this.thread, this);
   }
 
   /** Start `job` on the worker (after joining the one before). */
@@ -151,7 +191,7 @@ export class StageWorker {
     });
     this.ctlF[QS] = job.qs;
     this.pending = true;
-    if (!this.worker) return; // taken back at join
+    if (!this.thread.worker) return; // taken back at join
     Atomics.store(c, 0, POSTED);
     Atomics.notify(c, 0, 1);
   }
@@ -178,11 +218,8 @@ export class StageWorker {
   /** Stop the thread (after the job in flight, if any). */
   dispose(): void {
     this.join();
-    if (!this.worker) return;
-    Atomics.store(this.ctl, 0, STOP);
-    Atomics.notify(this.ctl, 0);
-    void this.worker.terminate();
-    this.worker = null;
+    orphans.unregister(this);
+    stop(this.thread);
   }
 }
 

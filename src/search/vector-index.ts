@@ -1,4 +1,4 @@
-import { CONTROL_BYTES, StageWorker, runStageHere, type StageJob } from './scan-worker.js';
+import { CONTROL_BYTES, StageWorker, runStageHere, stageWorkerFree, type StageJob } from './scan-worker.js';
 import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels, type WasmMemory } from './simd.js';
 
 /**
@@ -7,7 +7,7 @@ import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels
  * Below it the scan (~2 ns a slot) is shorter than waking a thread is worth. Internal and mutable
  * for tests and benchmarks (not exported from the package).
  */
-export const SCAN_THREAD = { minSlots: 100_000, counts: { worker: 0, here: 0 } };
+export const SCAN_THREAD = { minSlots: 20_000, counts: { worker: 0, here: 0 } };
 
 /** A scored hit from one leg, by slot or seq depending on the layer. */
 export interface VectorHit {
@@ -472,9 +472,9 @@ export class VectorIndex {
 
   /** The scan thread, started on first use; null where threads are unavailable. */
   private scanWorker(): StageWorker | null {
-    if (this.scan || this.scanFailed) return this.scan;
+    if (this.scan || this.scanFailed || !stageWorkerFree()) return this.scan;
     try {
-      this.scan = new StageWorker(this.memory, kernelModule(), this.k, this.ctl, SCAN_THREAD.counts);
+      this.scan = new StageWorker(this.memory, kernelModule(), this.k, this.ctl, SCAN_THREAD.counts, this);
     } catch {
       this.scanFailed = true;
     }
