@@ -234,3 +234,32 @@ console.log(JSON.stringify({ started, after: stageWorkersAlive() }));
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout.trim()), { started: 1, after: 0 });
 });
+
+test('openMemory({ searchThread: false }) never starts a thread; a wrong value is a typed error', async () => {
+  const { stageWorkersAlive } = await import('../src/search/scan-worker.js');
+  const path = tempDb();
+  const emb = new HashEmbedder('hash-64', 64);
+  await assert.rejects(openMemory({ path, embedder: emb, searchThread: 'yes' as unknown as boolean }), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'INVALID_INPUT');
+    assert.match(e.message, /searchThread must be true or false/);
+    return true;
+  });
+  const was = SCAN_THREAD.minSlots;
+  SCAN_THREAD.minSlots = 0;
+  try {
+    const before = stageWorkersAlive();
+    for (const [searchThread, started] of [
+      [false, 0],
+      [true, 1],
+    ] as const) {
+      const mem = await openMemory({ path, embedder: emb, searchThread });
+      await mem.addMany(Array.from({ length: 50 }, (_, i) => ({ content: `fact ${i} about topic ${i % 7}` })));
+      assert.ok((await mem.recall('topic 3', { mode: 'vector', limit: 5 })).length > 0);
+      assert.equal(stageWorkersAlive(), before + started);
+      await mem.close();
+      assert.equal(stageWorkersAlive(), before);
+    }
+  } finally {
+    SCAN_THREAD.minSlots = was;
+  }
+});

@@ -56,13 +56,14 @@ export class SqliteBackend implements Backend {
   /** How long forget waits for other connections before leaving the WAL's truncation to a later checkpoint. */
   private readonly checkpointWaitMs: number;
 
-  constructor(path: string, opts: ConnectionOptions & { model: string | null; dims: number }) {
-    const { model, dims, ...conn } = opts;
+  /** `searchThread`: see `OpenOptions.searchThread` (default true). */
+  constructor(path: string, opts: ConnectionOptions & { model: string | null; dims: number; searchThread?: boolean }) {
+    const { model, dims, searchThread, ...conn } = opts;
     this.store = new Store(path, conn);
     this.location = path;
     this.checkpointWaitMs = Math.min(conn.busyTimeoutMs ?? 5000, 2000);
     // One search index serves both legs; without an embedder it holds keywords only.
-    this.index = new SearchIndex(this.store, model, dims);
+    this.index = new SearchIndex(this.store, model, dims, { searchThread: searchThread !== false });
     // Every write of a memory's vectors stores its quantised form too (src/search/vector-codes.ts).
     if (model !== null && !conn.readonly) {
       const codes = new CodeWriter(this.store);

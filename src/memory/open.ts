@@ -22,6 +22,7 @@ import type { OpenOptions } from '../types/memory.js';
  */
 export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
   if (options === null || typeof options !== 'object') throw invalid('openMemory expects an options object.');
+  if (options.searchThread !== undefined && typeof options.searchThread !== 'boolean') throw invalid('searchThread must be true or false (default true).');
   if (options.busyTimeoutMs !== undefined && !(Number.isFinite(options.busyTimeoutMs) && options.busyTimeoutMs >= 0)) {
     throw invalid('busyTimeoutMs must be a number of milliseconds, 0 or more (default 5000).');
   }
@@ -47,6 +48,7 @@ export async function openMemory(options: OpenOptions = {}): Promise<Memory> {
           readonly,
           model: embedder?.id ?? null,
           dims: embedder?.dims ?? 0,
+          searchThread: options.searchThread !== false,
           ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
         });
   try {

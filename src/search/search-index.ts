@@ -130,7 +130,11 @@ export class SearchIndex {
   private keptChanges: Record<FtsField, KeptChanges | null | false> = { content: null, context: null };
 
   /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */
-  constructor(store: Store, model: string | null, dims: number) {
+  /** Whether the vector index may scan on a worker thread (src/search/scan-worker.ts). */
+  private readonly searchThread: boolean;
+
+  constructor(store: Store, model: string | null, dims: number, opts: { searchThread?: boolean } = {}) {
+    this.searchThread = opts.searchThread !== false;
     this.store = store;
     this.model = model;
     this.dims = dims;
@@ -188,7 +192,7 @@ export class SearchIndex {
     this.nsCode.clear();
     this.nsLive = [];
     this.vec?.dispose();
-    this.vec = this.model ? new VectorIndex(this.dims) : null;
+    this.vec = this.model ? new VectorIndex(this.dims, this.searchThread ? {} : { parallelFrom: Infinity }) : null;
     this.kw = new KeywordIndex();
     this.ctx = new KeywordIndex();
     this.keptChanges = { content: null, context: null };

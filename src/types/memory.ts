@@ -268,6 +268,13 @@ export interface OpenOptions {
    * `embedder: 'local'`; a {@link LocalEmbedder} you build takes its own `workers` option.
    */
   embedWorkers?: number | 'auto';
+  /**
+   * On the file, from 20,000 memories with vectors: run the vector leg's scan on one worker thread
+   * while the keyword leg runs on the calling thread (default `true`; the hits are the same either
+   * way). The thread holds ~10 MB; a process runs at most one per CPU core but one, and an index
+   * that finds none free scans on the calling thread. `false`: never a thread. Ignored on PostgreSQL.
+   */
+  searchThread?: boolean;
   /** Open read-only. */
   readonly?: boolean;
   /** Milliseconds to wait on a locked database before failing with `BUSY` (default 5000); on PostgreSQL, the connections' `lock_timeout`. */
