@@ -41,6 +41,8 @@ interface Eligibility {
   allowed?: Set<number> | null;
   /** Set when expiry (at this time, epoch ms) is the only filter: only expiring slots need a look. */
   expiryOnly?: number | null;
+  /** Set when one namespace (this code) is the only filter: a plain pass over the codes, no call per slot. */
+  namespaceOnly?: number | null;
 }
 
 /** seq -> slot: a dense array while seqs are compact, else a Map. */
@@ -715,6 +717,7 @@ export class SearchIndex {
     return {
       allowed,
       expiryOnly: ns < 0 && !allowed ? at : null,
+      namespaceOnly: ns >= 0 && at === null && !allowed ? ns : null,
       test: (s: number): boolean => (ns < 0 || nsOf[s] === ns) && (at === null || exp[s]! > at) && (!allowed || allowed.has(seqOf[s]!)),
     };
   }
@@ -745,6 +748,10 @@ export class SearchIndex {
           if (s >= 0 && m[s] && test(s)) keep[s] = 1;
         }
         m.set(keep);
+      } else if (el.namespaceOnly != null) {
+        const ns = el.namespaceOnly,
+          nsOf = this.nsOf;
+        for (let s = 0; s < m.length; s++) if (nsOf[s] !== ns) m[s] = 0;
       } else if (el.expiryOnly != null) {
         const at = el.expiryOnly;
         for (const s of this.expiring) if (this.expires[s]! <= at) m[s] = 0;
