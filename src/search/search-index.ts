@@ -6,6 +6,7 @@ import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
 import { type CodeRow, WRITE_BACK_CHUNK, chooseCentre, usableCentre } from './vector-codes.js';
+import { CODE_LOAD, loadCodes } from './code-loader.js';
 import { TopK, VectorIndex, blobToVector, vectorToBlob, type ApproxOptions, type VectorHit } from './vector-index.js';
 
 /** Change-log entries kept in the file; a reader further behind than this rebuilds. */
@@ -14,7 +15,6 @@ export const CHANGES_KEPT = 50_000;
 /** Memories per chunk when bulk-loading vectors: small enough to stay in CPU caches (measured fastest). */
 const LOAD_CHUNK = 256;
 /** Stored codes per chunk (about a quarter of a float row each). */
-const CODE_CHUNK = 1024;
 /** Memories looked up per query when only some lack a code. */
 const LOOKUP_CHUNK = 512;
 
@@ -299,9 +299,11 @@ export class SearchIndex {
     const none = new Uint8Array(this.slots);
     if (usableCentre(stored, this.dims)) {
       vec.useCentre(blobToVector(stored.centre));
-      this.loadCodes(vec, stored.id, none);
+      loadCodes(this.store, vec.placement(), stored.id, this.seqOf, this.slots, none, this.seenVersion);
+      vec.recount();
     } else vec.useCentre(chooseCentre(this.store, this.model!, this.dims));
     const missing = vec.slotsWithout(this.slots, none);
+    CODE_LOAD.counts.missing += missing.length;
     if (!missing.length) return out;
     /** Slots quantised from their floats here. */
     const fresh = new Uint8Array(this.slots);
@@ -330,33 +332,6 @@ export class SearchIndex {
     }
     for (let s = 0; s < this.slots; s++) if (fresh[s]) out.slots.push(s);
     return out;
-  }
-
-  /** Copy the stored codes of centre `id` into their slots; mark the memories the file records as without a vector of the model. */
-  private loadCodes(vec: VectorIndex, id: number, none: Uint8Array): void {
-    const size = vec.codeBytes;
-    for (let after = 0; ; ) {
-      const c = this.store.codeChunk(id, size.q, size.sign, after, CODE_CHUNK);
-      if (!c.n) break;
-      if (c.other) for (const seq of parseSeqs(c.other)) if (this.slotOf.get(seq) >= 0) none[this.slotOf.get(seq)] = 1;
-      if (c.seqs && c.q && c.scale && c.sign) {
-        const seqs = parseSeqs(c.seqs);
-        if (c.q.byteLength !== seqs.length * size.q || c.scale.byteLength !== seqs.length * 4 || c.sign.byteLength !== seqs.length * size.sign)
-          throw new Error('code chunk does not line up');
-        // Copy runs of consecutive slots at once.
-        let i = 0;
-        while (i < seqs.length) {
-          const first = this.slotOf.get(seqs[i]!);
-          let j = i + 1;
-          while (j < seqs.length && this.slotOf.get(seqs[j]!) === first + (j - i)) j++;
-          if (first >= 0)
-            vec.setCodes(first, j - i, c.q.subarray(i * size.q, j * size.q), c.scale.subarray(i * 4, j * 4), c.sign.subarray(i * size.sign, j * size.sign));
-          i = j;
-        }
-      }
-      after = c.last;
-      if (c.n < CODE_CHUNK) break;
-    }
   }
 
   /** Quantise the float vectors of every memory whose slot has none yet (one scan of the file); marks them in `fresh`. */

@@ -9,6 +9,18 @@ import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels
  */
 export const SCAN_THREAD = { minSlots: 20_000, counts: { worker: 0, here: 0 } };
 
+/** Byte offsets of a {@link VectorIndex}'s slot regions in its memory (see {@link VectorIndex.placement}). */
+export interface CodePlacement {
+  memory: WasmMemory;
+  vecs: number;
+  scales: number;
+  codes: number;
+  has: number;
+  dp: number;
+  cb: number;
+  nslots: number;
+}
+
 /** A scored hit from one leg, by slot or seq depending on the layer. */
 export interface VectorHit {
   seq: number;
@@ -281,6 +293,23 @@ export class VectorIndex {
     if (centre) out.set(centre);
     this.centreSet = !!centre;
     this.centreFixed = true;
+  }
+
+  /**
+   * Where slot data lives in {@link memory}, for a thread that stores codes directly (the open's
+   * code loader, src/search/code-loader.ts): valid until the index grows. Call {@link recount} after.
+   */
+  placement(): CodePlacement {
+    this.settle();
+    return { memory: this.memory, vecs: this.vecs, scales: this.scales, codes: this.codes, has: this.has, dp: this.dp, cb: this.cb, nslots: this.nslots };
+  }
+
+  /** Count the slots holding a vector again (after codes were stored through {@link placement}). */
+  recount(): void {
+    const u8 = this.u8;
+    let n = 0;
+    for (let s = this.has, end = this.has + this.nslots; s < end; s++) n += u8[s]!;
+    this.count = n;
   }
 
   /** Bytes of one slot's stored form: int8 row (`q`, padded), float32 scale, sign code (`sign`, padded). */

@@ -71,6 +71,16 @@ export interface VectorCentre {
   centre: Buffer;
 }
 
+/** {@link Store.codeChunk}'s statement (also run by the open's code-loading thread, src/search/code-loader.ts). */
+export const CODE_CHUNK_SQL = `SELECT count(*), max(seq), group_concat(CASE WHEN ok THEN seq END), CAST(group_concat(CASE WHEN ok THEN q END, '') AS BLOB),
+  CAST(group_concat(CASE WHEN ok THEN scale END, '') AS BLOB), CAST(group_concat(CASE WHEN ok THEN sign END, '') AS BLOB),
+  group_concat(CASE WHEN centre IS NOT @centre THEN seq END) FROM (
+  SELECT seq, centre, q, scale, sign, centre IS @centre AND length(q) = @q AND length(scale) = 4 AND length(sign) = @sign AS ok
+  FROM vector_codes WHERE seq > @after AND seq <= @until ORDER BY seq LIMIT @limit)`;
+
+/** {@link Store.changeVersion}'s statement: the change log's position. */
+export const CHANGE_VERSION_SQL = 'SELECT coalesce(max(version), 0) AS v FROM changes';
+
 /** One chunk of `vector_codes` rows (see {@link Store.codeChunk}). */
 export interface CodeChunk {
   /** Rows read; fewer than asked: the last chunk. */
@@ -520,20 +530,13 @@ export class Store {
   }
 
   /**
-   * Up to `limit` rows of `vector_codes` with `seq > after`, in seq order: the codes made with
-   * centre `centre` (of the given sizes) as one concatenated BLOB per part, like {@link vectorChunk}.
-   * Codes of that centre with other sizes are in neither list (their memories are re-quantised).
+   * Up to `limit` rows of `vector_codes` with `after < seq <= until`, in seq order: the codes made
+   * with centre `centre` (of the given sizes) as one concatenated BLOB per part, like
+   * {@link vectorChunk}. Codes of that centre with other sizes are in neither list (their memories
+   * are re-quantised).
    */
-  codeChunk(centre: number, qBytes: number, signBytes: number, after: number, limit: number): CodeChunk {
-    const r = this.stmt(
-      `SELECT count(*), max(seq), group_concat(CASE WHEN ok THEN seq END), CAST(group_concat(CASE WHEN ok THEN q END, '') AS BLOB),
-         CAST(group_concat(CASE WHEN ok THEN scale END, '') AS BLOB), CAST(group_concat(CASE WHEN ok THEN sign END, '') AS BLOB),
-         group_concat(CASE WHEN centre IS NOT @centre THEN seq END) FROM (
-         SELECT seq, centre, q, scale, sign, centre IS @centre AND length(q) = @q AND length(scale) = 4 AND length(sign) = @sign AS ok
-         FROM vector_codes WHERE seq > @after ORDER BY seq LIMIT @limit)`,
-    )
-      .raw()
-      .get({ centre, q: qBytes, sign: signBytes, after, limit }) as [
+  codeChunk(centre: number, qBytes: number, signBytes: number, after: number, limit: number, until = Number.MAX_SAFE_INTEGER): CodeChunk {
+    const r = this.stmt(CODE_CHUNK_SQL).raw().get({ centre, q: qBytes, sign: signBytes, after, until, limit }) as [
       number,
       number | null,
       string | null,
@@ -699,7 +702,7 @@ export class Store {
 
   /** Highest change-log version (0 when empty). */
   changeVersion(): number {
-    return (this.stmt('SELECT coalesce(max(version), 0) AS v FROM changes').get() as { v: number }).v;
+    return (this.stmt(CHANGE_VERSION_SQL).get() as { v: number }).v;
   }
 
   /** Seqs changed after `version`, and the lowest version still kept (to detect a pruned gap). */

@@ -1,0 +1,99 @@
+// The open's copy of the stored vector codes (src/search/code-loader.ts) with a worker thread taking
+// ranges beside the opening thread: the same index as the copy on one thread, down to the bytes,
+// with memories without a vector and forgotten ones among them; a worker that may not help (another
+// snapshot of the file) leaves every range to the caller. Real SQLite files, real worker threads.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openMemory } from '../src/index.js';
+import { CODE_LOAD } from '../src/search/code-loader.js';
+import { HashEmbedder, tempDb } from './helpers.js';
+
+const QUESTIONS = ['garden and piano', 'the invoice again', 'flight budget', 'marathon recipe', 'server notes 17', 'note 250'];
+
+async function build(path: string): Promise<void> {
+  const emb = new HashEmbedder('hash-64', 64);
+  const mem = await openMemory({ path, embedder: emb });
+  const topics = ['garden', 'invoice', 'flight', 'piano', 'recipe', 'marathon', 'server', 'budget'];
+  await mem.addMany(
+    Array.from({ length: 3000 }, (_, i) => ({
+      content: `Note ${i} about the ${topics[i % 8]} and the ${topics[(i * 5) % 8]}`,
+      namespace: i % 3 ? 'a' : 'b',
+    })),
+  );
+  // Some memories forgotten (no code row, no slot), in the middle of ranges.
+  const gone = await mem.recall('marathon', { mode: 'keyword', limit: 40 });
+  for (const h of gone) await mem.forget(h.id);
+  await mem.close();
+}
+
+async function recalls(
+  path: string,
+  parallelFrom: number,
+  rangeSlots: number,
+): Promise<{ hits: unknown[]; counts: { worker: number; here: number; missing: number } }> {
+  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
+  CODE_LOAD.parallelFrom = parallelFrom;
+  CODE_LOAD.rangeSlots = rangeSlots;
+  CODE_LOAD.counts = { worker: 0, here: 0, missing: 0 };
+  CODE_LOAD.awaitHelper = parallelFrom === 0;
+  try {
+    const mem = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64), readonly: true });
+    const hits: unknown[] = [];
+    for (const q of QUESTIONS)
+      for (const namespace of ['a', 'b']) {
+        const r = await mem.recall(q, { mode: 'vector', limit: 20, namespace });
+        assert.equal(r.length, 20);
+        hits.push(r.map((h) => [h.id, h.score]));
+      }
+    const stats = await mem.stats();
+    hits.push(stats.embedded);
+    await mem.close();
+    return { hits, counts: CODE_LOAD.counts };
+  } finally {
+    Object.assign(CODE_LOAD, was);
+  }
+}
+
+test('codes copied by two threads give the index one thread gives', async () => {
+  const path = tempDb();
+  await build(path);
+  const serial = await recalls(path, Infinity, 16_384);
+  assert.deepEqual(serial.counts, { worker: 0, here: 1, missing: 0 });
+  // Small ranges so that both threads take many.
+  const parallel = await recalls(path, 0, 7);
+  assert.ok(parallel.counts.here > 0, `the caller copied ranges too: ${JSON.stringify(parallel.counts)}`);
+  assert.ok(parallel.counts.worker > 0, `the worker copied ranges: ${JSON.stringify(parallel.counts)}`);
+  // Every slot got its code from the copy (none quantised again from the floats), and the same hits.
+  assert.equal(parallel.counts.missing, 0);
+  assert.deepEqual(parallel.hits, serial.hits);
+  assert.ok((serial.hits.at(-1) as number) > 2900);
+});
+
+test("a write from another connection during the open: the reader holds its snapshot's memories, whichever thread copied them", async () => {
+  const path = tempDb();
+  await build(path);
+  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
+  CODE_LOAD.parallelFrom = 0;
+  CODE_LOAD.rangeSlots = 50;
+  CODE_LOAD.counts = { worker: 0, here: 0, missing: 0 };
+  CODE_LOAD.awaitHelper = true;
+  try {
+    const reader = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64) });
+    const writer = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64) });
+    // The reader's first recall builds its index inside a read transaction; a write committed from
+    // another connection while the worker starts would put it on another snapshot. Whatever the
+    // timing, the reader sees exactly the memories of its own snapshot, with their vectors.
+    const writes = writer.addMany(Array.from({ length: 200 }, (_, i) => ({ content: `late note ${i} about the garden` })));
+    const first = await reader.recall('garden', { mode: 'vector', limit: 5, namespace: 'a' });
+    await writes;
+    assert.equal(first.length, 5);
+    const after = await reader.recall('late note 150 garden', { mode: 'vector', limit: 200, namespace: 'default' });
+    assert.ok(after.some((h) => h.content.startsWith('late note')));
+    const stats = await reader.stats();
+    assert.equal(stats.embedded, stats.memories);
+    await writer.close();
+    await reader.close();
+  } finally {
+    Object.assign(CODE_LOAD, was);
+  }
+});
