@@ -159,20 +159,30 @@ Atomics.store(ctl, ${WORKER}, 3);
 /**
  * Copy the stored codes of centre `centre` into the slots of `p` (whose seqs are `seqOf[0..slots)`,
  * ascending), inside the caller's read transaction of `store` at change-log position `version`;
- * mark in `none` the memories the file records as without a vector of the model.
+ * mark in `none` the memories the file records as without a vector of the model. This starts the
+ * worker (when one helps); the returned function copies the caller's share and waits for the rest,
+ * so other work of the open (in the same transaction, not touching these slots) can go between.
  */
-export function loadCodes(store: Store, p: CodePlacement, centre: number, seqOf: Float64Array, slots: number, none: Uint8Array, version: number): void {
-  if (slots === 0) return;
+export function startCodeCopy(
+  store: Store,
+  p: CodePlacement,
+  centre: number,
+  seqOf: Float64Array,
+  slots: number,
+  none: Uint8Array,
+  version: number,
+): () => void {
+  if (slots === 0) return () => {};
   const RANGE_SLOTS = CODE_LOAD.rangeSlots;
   const ranges = Math.ceil(slots / RANGE_SLOTS);
   const chunk = (after: number, until: number, limit: number): Chunk => store.codeChunk(centre, p.dp, p.cb, after, limit, until);
   const helped = slots >= CODE_LOAD.parallelFrom && store.path !== ':memory:' && store.path !== '';
-  if (!helped) {
-    const u8 = new Uint8Array(p.memory.buffer);
-    for (let r = 0; r < ranges; r++) copyRange(u8, p, seqOf, r * RANGE_SLOTS, Math.min((r + 1) * RANGE_SLOTS, slots), none, chunk, parseSeqs, CHUNK_ROWS);
-    CODE_LOAD.counts.here += ranges;
-    return;
-  }
+  if (!helped)
+    return () => {
+      const u8 = new Uint8Array(p.memory.buffer);
+      for (let r = 0; r < ranges; r++) copyRange(u8, p, seqOf, r * RANGE_SLOTS, Math.min((r + 1) * RANGE_SLOTS, slots), none, chunk, parseSeqs, CHUNK_ROWS);
+      CODE_LOAD.counts.here += ranges;
+    };
   // The worker reads these through shared memory: the slots' seqs, the "no vector" marks, the claims.
   const shared = {
     ctl: new SharedArrayBuffer(16),
@@ -210,6 +220,25 @@ export function loadCodes(store: Store, p: CodePlacement, centre: number, seqOf:
   } catch {
     worker = null;
   }
+  return () => finishCopy(worker, { ctl, state, seqs, marks, ranges, slots, rangeSlots: RANGE_SLOTS, chunk, p, none });
+}
+
+interface Copy {
+  ctl: Int32Array;
+  state: Uint8Array;
+  seqs: Float64Array;
+  marks: Uint8Array;
+  ranges: number;
+  slots: number;
+  rangeSlots: number;
+  chunk: (after: number, until: number, limit: number) => Chunk;
+  p: CodePlacement;
+  none: Uint8Array;
+}
+
+/** The caller's side of a copy with a worker: claim ranges until none is left, wait for the worker's. */
+function finishCopy(worker: Worker | null, c: Copy): void {
+  const { ctl, state, seqs, marks, ranges, slots, rangeSlots: RANGE_SLOTS, chunk, p, none } = c;
   if (worker && CODE_LOAD.awaitHelper) while (Atomics.load(ctl, WORKER) === 0) Atomics.wait(ctl, WORKER, 0, 50);
   const u8 = new Uint8Array(p.memory.buffer);
   let mine = 0;

@@ -6,7 +6,7 @@ import { KeywordIndex, decodeDocLengths, parseSeqs } from './keyword-index.js';
 import { queryTerms } from './keyword.js';
 import { isAscii, tokenizeAscii } from './tokenize.js';
 import { type CodeRow, WRITE_BACK_CHUNK, chooseCentre, usableCentre } from './vector-codes.js';
-import { CODE_LOAD, loadCodes } from './code-loader.js';
+import { CODE_LOAD, startCodeCopy } from './code-loader.js';
 import { TopK, VectorIndex, blobToVector, vectorToBlob, type ApproxOptions, type VectorHit } from './vector-index.js';
 
 /** Change-log entries kept in the file; a reader further behind than this rebuilds. */
@@ -251,8 +251,10 @@ export class SearchIndex {
               this.expiring.add(s);
             }
           }
-          if (this.vec) todo = this.loadVectors(this.vec);
+          // The codes' copy (a worker thread's share of it, on a large file) runs beside the lengths'.
+          const vectors = this.vec ? this.startVectors(this.vec) : null;
           this.loadLengths();
+          if (vectors) todo = vectors();
         })();
       });
     } finally {
@@ -287,21 +289,33 @@ export class SearchIndex {
   }
 
   /**
-   * Fill the vector index: the codes stored in the file (src/search/vector-codes.ts) where there
-   * are some, the floats quantised here for the memories without one. Returns what to write back.
+   * Start filling the vector index: the codes stored in the file (src/search/vector-codes.ts)
+   * where there are some (a worker thread copying part of them on a large file). The returned
+   * function finishes the copy, quantises the floats of the memories without a code and returns
+   * what to write back.
    */
-  private loadVectors(vec: VectorIndex): CodesToWrite {
-    const bytes = this.dims * 4;
+  private startVectors(vec: VectorIndex): () => CodesToWrite {
     vec.reserve(this.slots);
-    const out: CodesToWrite = { slots: [], markers: [] };
     const stored = this.store.vectorCentre(this.model!);
     /** 1: the file says this memory has no vector of the model (nothing to look up). */
     const none = new Uint8Array(this.slots);
     if (usableCentre(stored, this.dims)) {
       vec.useCentre(blobToVector(stored.centre));
-      loadCodes(this.store, vec.placement(), stored.id, this.seqOf, this.slots, none, this.seenVersion);
-      vec.recount();
-    } else vec.useCentre(chooseCentre(this.store, this.model!, this.dims));
+      const copy = startCodeCopy(this.store, vec.placement(), stored.id, this.seqOf, this.slots, none, this.seenVersion);
+      return () => {
+        copy();
+        vec.recount();
+        return this.quantiseMissing(vec, none);
+      };
+    }
+    vec.useCentre(chooseCentre(this.store, this.model!, this.dims));
+    return () => this.quantiseMissing(vec, none);
+  }
+
+  /** The memories the copied codes left without one: their floats quantised here (what to write back). */
+  private quantiseMissing(vec: VectorIndex, none: Uint8Array): CodesToWrite {
+    const bytes = this.dims * 4;
+    const out: CodesToWrite = { slots: [], markers: [] };
     const missing = vec.slotsWithout(this.slots, none);
     CODE_LOAD.counts.missing += missing.length;
     if (!missing.length) return out;
