@@ -97,3 +97,19 @@ test("a write from another connection during the open: the reader holds its snap
     Object.assign(CODE_LOAD, was);
   }
 });
+
+test('searchThread: false copies every range on the opening thread', async () => {
+  const path = tempDb();
+  await build(path);
+  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
+  Object.assign(CODE_LOAD, { parallelFrom: 0, rangeSlots: 7, awaitHelper: true, counts: { worker: 0, here: 0, missing: 0 } });
+  try {
+    const mem = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64), searchThread: false });
+    assert.equal((await mem.recall('garden', { mode: 'vector', limit: 5, namespace: 'a' })).length, 5);
+    await mem.close();
+    assert.equal(CODE_LOAD.counts.worker, 0);
+    assert.ok(CODE_LOAD.counts.here > 400);
+  } finally {
+    Object.assign(CODE_LOAD, was);
+  }
+});

@@ -90,10 +90,10 @@ export function cliAsync(args: string[], opts: { env?: Record<string, string> } 
   });
 }
 
-/** Run a TypeScript snippet in a child process (tsx), returning its output. */
-export function runTs(file: string, args: string[] = []): Promise<CliResult> {
+/** Run a TypeScript snippet in a child process (tsx), returning its output; `nodeArgs` go to node first. */
+export function runTs(file: string, args: string[] = [], nodeArgs: string[] = []): Promise<CliResult> {
   return new Promise((res) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT });
+    const p = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, ...args], { cwd: ROOT });
     let stdout = '',
       stderr = '';
     p.stdout.on('data', (d) => {

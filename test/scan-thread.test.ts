@@ -3,7 +3,6 @@
 // and new searches wait for a scan in flight; a started thread never keeps a process alive.
 // Real worker threads, real SQLite files, a real child process; no timing.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -219,18 +218,7 @@ for (let i = 0; i < 50 && stageWorkersAlive() > 0; i++) {
 console.log(JSON.stringify({ started, after: stageWorkersAlive() }));
 `,
   );
-  const r = await new Promise<{ code: number; stdout: string; stderr: string }>((res) => {
-    const p = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', file], { cwd: ROOT });
-    let stdout = '',
-      stderr = '';
-    p.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    p.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    p.on('close', (code) => res({ code: code ?? -1, stdout, stderr }));
-  });
+  const r = await runTs(file, [], ['--expose-gc']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout.trim()), { started: 1, after: 0 });
 });

@@ -171,12 +171,14 @@ export function startCodeCopy(
   slots: number,
   none: Uint8Array,
   version: number,
+  /** Whether a worker thread may help (`OpenOptions.searchThread`). */
+  thread = true,
 ): () => void {
   if (slots === 0) return () => {};
   const RANGE_SLOTS = CODE_LOAD.rangeSlots;
   const ranges = Math.ceil(slots / RANGE_SLOTS);
   const chunk = (after: number, until: number, limit: number): Chunk => store.codeChunk(centre, p.dp, p.cb, after, limit, until);
-  const helped = slots >= CODE_LOAD.parallelFrom && store.path !== ':memory:' && store.path !== '';
+  const helped = thread && slots >= CODE_LOAD.parallelFrom && store.path !== ':memory:' && store.path !== '';
   if (!helped)
     return () => {
       const u8 = new Uint8Array(p.memory.buffer);

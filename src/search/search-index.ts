@@ -301,7 +301,7 @@ export class SearchIndex {
     const none = new Uint8Array(this.slots);
     if (usableCentre(stored, this.dims)) {
       vec.useCentre(blobToVector(stored.centre));
-      const copy = startCodeCopy(this.store, vec.placement(), stored.id, this.seqOf, this.slots, none, this.seenVersion);
+      const copy = startCodeCopy(this.store, vec.placement(), stored.id, this.seqOf, this.slots, none, this.seenVersion, this.searchThread);
       return () => {
         copy();
         vec.recount();

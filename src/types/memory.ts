@@ -272,7 +272,9 @@ export interface OpenOptions {
    * On the file, from 20,000 memories with vectors: run the vector leg's scan on one worker thread
    * while the keyword leg runs on the calling thread (default `true`; the hits are the same either
    * way). The thread holds ~10 MB; a process runs at most one per CPU core but one, and an index
-   * that finds none free scans on the calling thread. `false`: never a thread. Ignored on PostgreSQL.
+   * that finds none free scans on the calling thread. From 200,000 memories, the first recall's
+   * load of the index also has a worker thread (with its own read-only connection, stopped after
+   * the load) copy part of the stored vector codes. `false`: neither thread. Ignored on PostgreSQL.
    */
   searchThread?: boolean;
   /** Open read-only. */
