@@ -22,7 +22,8 @@ const IDLE = 0,
   RUNNING = 2,
   DONE = 3,
   TAKEN = 4,
-  STOP = 5;
+  STOP = 5,
+  FAILED = 6;
 
 /** One search's fields, all byte offsets into the memory but the counts and `qs`. */
 export interface StageJob {
@@ -104,9 +105,15 @@ for (;;) {
   const s = Atomics.load(c, 0);
   if (s === ${STOP}) break;
   if (s === ${POSTED} && Atomics.compareExchange(c, 0, ${POSTED}, ${RUNNING}) === ${POSTED}) {
-    runStage(k, memory, c, f);
-    Atomics.store(c, 0, ${DONE});
+    let ok = true;
+    try {
+      runStage(k, memory, c, f);
+    } catch {
+      ok = false;
+    }
+    Atomics.store(c, 0, ok ? ${DONE} : ${FAILED});
     Atomics.notify(c, 0);
+    if (!ok) break;
     continue;
   }
   Atomics.wait(c, 0, s);
@@ -206,10 +213,18 @@ export class StageWorker {
       this.counts.here++;
       this.total.here++;
     } else {
-      // RUNNING: the worker is inside one job and stores DONE right after it.
+      // RUNNING: the worker is inside one job and stores DONE (or FAILED) right after it.
       while (Atomics.load(c, 0) === RUNNING) Atomics.wait(c, 0, RUNNING);
-      this.counts.worker++;
-      this.total.worker++;
+      if (Atomics.load(c, 0) === FAILED) {
+        // The worker stopped; the job runs here again from the start (it rewrites all it wrote).
+        stop(this.thread);
+        runStage(this.k, this.memory, c, this.ctlF);
+        this.counts.here++;
+        this.total.here++;
+      } else {
+        this.counts.worker++;
+        this.total.worker++;
+      }
     }
     Atomics.store(c, 0, IDLE);
     return c[COUNT]!;
