@@ -14,7 +14,6 @@ export const CHANGES_KEPT = 50_000;
 
 /** Memories per chunk when bulk-loading vectors: small enough to stay in CPU caches (measured fastest). */
 const LOAD_CHUNK = 256;
-/** Stored codes per chunk (about a quarter of a float row each). */
 /** Memories looked up per query when only some lack a code. */
 const LOOKUP_CHUNK = 512;
 
@@ -131,10 +130,10 @@ export class SearchIndex {
    */
   private keptChanges: Record<FtsField, KeptChanges | null | false> = { content: null, context: null };
 
-  /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */
-  /** Whether the vector index may scan on a worker thread (src/search/scan-worker.ts). */
+  /** Whether the vector index may use worker threads (src/search/scan-worker.ts, code-loader.ts). */
   private readonly searchThread: boolean;
 
+  /** @param model embedder id whose vectors are indexed, or `null` for keyword only. */
   constructor(store: Store, model: string | null, dims: number, opts: { searchThread?: boolean } = {}) {
     this.searchThread = opts.searchThread !== false;
     this.store = store;

@@ -88,7 +88,7 @@ export function meanCentre(bytes: Uint8Array, n: number, dims: number): Float32A
  * Each unit vector is held as int8: scalar quantisation of its difference r from a centre (the
  * mean of the first bulk-loaded rows or a stored one, else zero) with its own scale, max|r| / 127,
  * one float per vector: 516 bytes at 512 d instead of 2,048. The float32 rows stay in the file as
- * the source of truth; this quantised form is cached there too ({@link setCodes},
+ * the source of truth; this quantised form is cached there too ({@link placement},
  * src/search/vector-codes.ts). Search is two-stage: a SIMD Hamming scan of the sign codes of every eligible
  * slot (3.2 MB at 50,000 x 512 d) picks the closest candidates via a distance histogram, then
  * int8 x int16 SIMD dot products re-rank them. `exact` scores every quantised vector instead (the
@@ -317,26 +317,7 @@ export class VectorIndex {
     return { q: this.dp, scale: 4, sign: this.cb };
   }
 
-  /**
-   * Store `n` slots' quantised form as {@link codesOf} gave it (back to back, {@link codeBytes}
-   * each) in consecutive slots from `slot`: what {@link setRange} would compute from the floats
-   * with the same centre, without quantising.
-   */
-  setCodes(slot: number, n: number, q: Uint8Array, scale: Uint8Array, sign: Uint8Array): void {
-    if (q.byteLength !== n * this.dp || scale.byteLength !== n * 4 || sign.byteLength !== n * this.cb) throw new RangeError('codes do not line up');
-    this.settle();
-    this.reserve(slot + n);
-    const u8 = this.u8;
-    u8.set(q, this.vecs + slot * this.dp);
-    u8.set(scale, this.scales + slot * 4);
-    u8.set(sign, this.codes + slot * this.cb);
-    for (let i = 0; i < n; i++) {
-      if (!u8[this.has + slot + i]) this.count++;
-      u8[this.has + slot + i] = 1;
-    }
-  }
-
-  /** The quantised form of `slot` (copies), for {@link setCodes}; null when the slot holds no vector. */
+  /** The quantised form of `slot` (copies), as the file keeps it; null when the slot holds no vector. */
   codesOf(slot: number): { q: Buffer; scale: Buffer; sign: Buffer } | null {
     if (!this.hasVector(slot)) return null;
     const u8 = this.u8;
@@ -347,7 +328,7 @@ export class VectorIndex {
     };
   }
 
-  /** The quantised form of some slots holding a vector, packed back to back in their order (as {@link setCodes} takes them). */
+  /** The quantised form of some slots holding a vector, packed back to back in their order (as the file's code rows hold them). */
   packedCodes(slots: readonly number[]): { q: Buffer; scale: Buffer; sign: Buffer } {
     const { dp, cb } = this;
     const q = Buffer.allocUnsafe(slots.length * dp),
