@@ -60,12 +60,19 @@ test('codes copied by two threads give the index one thread gives', async () => 
   const serial = await recalls(path, Infinity, 16_384);
   assert.deepEqual(serial.counts, { worker: 0, here: 1, missing: 0 });
   // Small ranges so that both threads take many.
-  const parallel = await recalls(path, 0, 7);
-  assert.ok(parallel.counts.here > 0, `the caller copied ranges too: ${JSON.stringify(parallel.counts)}`);
-  assert.ok(parallel.counts.worker > 0, `the worker copied ranges: ${JSON.stringify(parallel.counts)}`);
-  // Every slot got its code from the copy (none quantised again from the floats), and the same hits.
-  assert.equal(parallel.counts.missing, 0);
-  assert.deepEqual(parallel.hits, serial.hits);
+  // Which thread takes which range depends on the machine's load: open again until both took some
+  // (each open checked in full), at most 20 times.
+  const seen: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const parallel = await recalls(path, 0, 7);
+    seen.push(JSON.stringify(parallel.counts));
+    // Every slot got its code from the copy (none quantised again from the floats), and the same hits.
+    assert.equal(parallel.counts.missing, 0);
+    assert.deepEqual(parallel.hits, serial.hits);
+    if (parallel.counts.here > 0 && parallel.counts.worker > 0) break;
+  }
+  const last = JSON.parse(seen.at(-1)!) as { here: number; worker: number };
+  assert.ok(last.here > 0 && last.worker > 0, `both threads copied ranges in one open: ${seen.join(' ')}`);
   assert.ok((serial.hits.at(-1) as number) > 2900);
 });
 
