@@ -210,7 +210,7 @@ function use(): void {
 }
 use();
 const started = stageWorkersAlive();
-for (let i = 0; i < 50 && stageWorkersAlive() > 0; i++) {
+for (let i = 0; i < 250 && stageWorkersAlive() > 0; i++) {
   gc();
   await new Promise((r) => setTimeout(r, 20));
 }
