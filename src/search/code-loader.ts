@@ -179,10 +179,13 @@ export function startCodeCopy(
   const ranges = Math.ceil(slots / RANGE_SLOTS);
   const chunk = (after: number, until: number, limit: number): Chunk => store.codeChunk(centre, p.dp, p.cb, after, limit, until);
   const helped = thread && slots >= CODE_LOAD.parallelFrom && store.path !== ':memory:' && store.path !== '';
+  /** Copy range `r` on this thread. */
+  const copy = (seqs: Float64Array, marks: Uint8Array) => (r: number) =>
+    copyRange(new Uint8Array(p.memory.buffer), p, seqs, r * RANGE_SLOTS, Math.min((r + 1) * RANGE_SLOTS, slots), marks, chunk, parseSeqs, CHUNK_ROWS);
   if (!helped)
     return () => {
-      const u8 = new Uint8Array(p.memory.buffer);
-      for (let r = 0; r < ranges; r++) copyRange(u8, p, seqOf, r * RANGE_SLOTS, Math.min((r + 1) * RANGE_SLOTS, slots), none, chunk, parseSeqs, CHUNK_ROWS);
+      const here = copy(seqOf, none);
+      for (let r = 0; r < ranges; r++) here(r);
       CODE_LOAD.counts.here += ranges;
     };
   // The worker reads these through shared memory: the slots' seqs, the "no vector" marks, the claims.
@@ -222,33 +225,29 @@ export function startCodeCopy(
   } catch {
     worker = null;
   }
-  return () => finishCopy(worker, { ctl, state, seqs, marks, ranges, slots, rangeSlots: RANGE_SLOTS, chunk, p, none });
+  return () => finishCopy(worker, { ctl, state, marks, ranges, none, copy: copy(seqs, marks) });
 }
 
 interface Copy {
   ctl: Int32Array;
   state: Uint8Array;
-  seqs: Float64Array;
   marks: Uint8Array;
   ranges: number;
-  slots: number;
-  rangeSlots: number;
-  chunk: (after: number, until: number, limit: number) => Chunk;
-  p: CodePlacement;
   none: Uint8Array;
+  /** Copy one range on this thread. */
+  copy: (r: number) => void;
 }
 
 /** The caller's side of a copy with a worker: claim ranges until none is left, wait for the worker's. */
 function finishCopy(worker: Worker | null, c: Copy): void {
-  const { ctl, state, seqs, marks, ranges, slots, rangeSlots: RANGE_SLOTS, chunk, p, none } = c;
+  const { ctl, state, marks, ranges, none, copy } = c;
   if (worker && CODE_LOAD.awaitHelper) while (Atomics.load(ctl, WORKER) === 0) Atomics.wait(ctl, WORKER, 0, 50);
-  const u8 = new Uint8Array(p.memory.buffer);
   let mine = 0;
   for (;;) {
     const r = Atomics.add(ctl, NEXT, 1);
     if (r >= ranges) break;
     state[r] = MAIN;
-    copyRange(u8, p, seqs, r * RANGE_SLOTS, Math.min((r + 1) * RANGE_SLOTS, slots), marks, chunk, parseSeqs, CHUNK_ROWS);
+    copy(r);
     state[r] = DONE;
     mine++;
     Atomics.add(ctl, FINISHED, 1);
@@ -267,10 +266,10 @@ function finishCopy(worker: Worker | null, c: Copy): void {
   void worker?.terminate();
   for (let r = 0; r < ranges; r++) {
     if (state[r] !== FAILED) continue;
-    copyRange(u8, p, seqs, r * RANGE_SLOTS, Math.min((r + 1) * RANGE_SLOTS, slots), marks, chunk, parseSeqs, CHUNK_ROWS);
+    copy(r);
     mine++;
   }
   CODE_LOAD.counts.here += mine;
   CODE_LOAD.counts.worker += ranges - mine;
-  for (let s = 0; s < slots; s++) if (marks[s]) none[s] = 1;
+  for (let s = 0; s < marks.length; s++) if (marks[s]) none[s] = 1;
 }
