@@ -148,3 +148,69 @@ test('document-at-a-time keyword search returns the BM25 top k of every memory, 
   assert.ok(walked >= 20, `searches walked document at a time: ${walked}`);
   assert.ok(prunedWork < fullWork * 0.6, `postings visited: pruned ${prunedWork}, every posting ${fullWork}`);
 });
+
+test('new memories add to the cached document counts: the next search recounts nothing and ranks as BM25 over every live memory', () => {
+  const docs = corpus(7);
+  const base = N / 2;
+  const byTerm = new Map<string, number[]>();
+  const index = (seq: number): void => {
+    for (const w of docs[seq]!) {
+      const l = byTerm.get(w);
+      if (l) l.push(seq);
+      else byTerm.set(w, [seq]);
+    }
+  };
+  for (let i = 0; i < base; i++) index(i);
+  const load = (t: string): string | null => byTerm.get(t)?.join(',') ?? null;
+  const groupOf = (i: number): number => i % 2;
+  const kw = new KeywordIndex();
+  for (let i = 0; i < base; i++) kw.setLength(i, docs[i]!.length, groupOf(i));
+  const gone = new Set<number>();
+  let upTo = base;
+  const queries = [
+    ['deploy', 'service', 'w3'],
+    ['window', 'w0', 'w1', 'w40'],
+    ['deploy', 'w2', 'w7', 'w120'],
+  ];
+  const check = (label: string): { first: number; again: number } => {
+    let first = 0,
+      again = 0;
+    for (const [q, terms] of queries.entries()) {
+      const group = q === 2 ? 1 : undefined;
+      const eligible = group === undefined ? undefined : (s: number): boolean => groupOf(s) === group;
+      const run = (): { slot: number; score: number }[] => kw.search(terms, 20, load, (seq) => seq, eligible, undefined, group);
+      const before = KEYWORD_WORK.visited;
+      const hits = run();
+      const mid = KEYWORD_WORK.visited;
+      assert.deepEqual(run(), hits, `${label}, query ${q}: the same search again`);
+      first += mid - before;
+      again += KEYWORD_WORK.visited - mid;
+      const live = (i: number): boolean => i < upTo && !gone.has(i) && (group === undefined || groupOf(i) === group);
+      const want = bruteForce(docs, terms, 20, live, live);
+      assert.equal(hits.length, want.length, `${label}, query ${q}`);
+      hits.forEach((h, i) => {
+        assert.ok(Math.abs(h.score - want[i]!.score) <= 1e-9 * Math.abs(want[i]!.score), `${label}, query ${q}: score ${i}`);
+      });
+    }
+    return { first, again };
+  };
+  check('loaded');
+  // 2,000 new memories, in both groups: appended to the cached lists, counted as they are added.
+  for (; upTo < base + 2000; upTo++) {
+    index(upTo);
+    kw.add(upTo, docs[upTo]!, groupOf(upTo));
+  }
+  const added = check('after adds');
+  assert.equal(
+    added.first,
+    added.again,
+    `postings visited by the first searches after the adds (${added.first}) and by the same searches again (${added.again})`,
+  );
+  // A removal leaves every count unknown: they are recounted, and the ranking follows.
+  for (let i = 0; i < 300; i++) {
+    gone.add(i * 7);
+    kw.remove(i * 7);
+  }
+  const removed = check('after removals');
+  assert.ok(removed.first > removed.again, `the first searches after removals recount (${removed.first} against ${removed.again})`);
+});

@@ -10,7 +10,7 @@ interface List {
   slots: Int32Array;
   tfs: Uint16Array;
   n: number;
-  /** Live documents among the postings, as of mutation `dfAt` (of the file, or of the group). */
+  /** Live documents among the postings, as of epoch `dfAt` (of the file, or of the group; see `KeywordIndex.epoch`). */
   df: number;
   dfAt: number;
   /** The largest term frequency and the shortest document among the postings: a bound on what the term adds to one memory. */
@@ -113,10 +113,15 @@ export class KeywordIndex {
   private groupOf = new Int32Array(0);
   private groupLive: number[] = [];
   private groupLen: number[] = [];
-  /** Bumped by every add and remove: cached document frequencies older than this are recounted. */
-  private mutations = 0;
+  /**
+   * Bumped when a document leaves the live set or changes in place, and by a length set without
+   * postings: cached document frequencies older than this are recounted (a pass over the list).
+   * A new document `add`s to the counts of the cached lists it is appended to instead, so a bulk
+   * write costs the next recalls no recount of a common word's hundreds of thousands of postings.
+   */
+  private epoch = 0;
   /** The same per group: a write in one namespace leaves another's counts valid. */
-  private groupMut: number[] = [];
+  private groupEpoch: number[] = [];
 
   /** Bumped when a live document is made shorter: the lists' bounds set before are recomputed. */
   private shortened = 0;
@@ -170,11 +175,17 @@ export class KeywordIndex {
    * docsize). A slot keeps its group for life (slots are not reused for another namespace).
    */
   setLength(slot: number, tokens: number, group = 0): void {
+    this.place(slot, tokens, group, true);
+  }
+
+  /** {@link setLength}; `recount`: whether cached document frequencies must be recounted (see `epoch`). */
+  private place(slot: number, tokens: number, group: number, recount: boolean): void {
     this.reserve(slot + 1);
-    this.mutations++;
-    if (this.alive[slot]) {
+    const was = this.alive[slot] === 1;
+    if (was || recount) this.epoch++;
+    if (was) {
       if (tokens < this.docLen[slot]!) this.shortened++;
-      this.groupMut[this.groupOf[slot]!]!++;
+      this.groupEpoch[this.groupOf[slot]!]!++;
       this.totalLen -= this.docLen[slot]!;
       this.groupLen[this.groupOf[slot]!]! -= this.docLen[slot]!;
       this.groupLive[this.groupOf[slot]!]!--;
@@ -186,9 +197,9 @@ export class KeywordIndex {
     while (this.groupLive.length <= group) {
       this.groupLive.push(0);
       this.groupLen.push(0);
-      this.groupMut.push(0);
+      this.groupEpoch.push(0);
     }
-    this.groupMut[group]!++;
+    if (was || recount) this.groupEpoch[group]!++;
     this.groupOf[slot] = group;
     this.groupLive[group]!++;
     this.groupLen[group]! += tokens;
@@ -198,7 +209,8 @@ export class KeywordIndex {
 
   /** Add a document: its tokens (stemmed, with repeats) and group. Postings already in memory are extended. */
   add(slot: number, tokens: readonly string[], group = 0): void {
-    this.setLength(slot, tokens.length, group);
+    // A new document changes the counts of exactly the lists it is appended to (below).
+    this.place(slot, tokens.length, group, this.alive[slot] === 1);
     if (!this.loaded.size) return;
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
@@ -207,9 +219,13 @@ export class KeywordIndex {
       if (!p) continue; // read from FTS5 (which has this document) when first needed
       const before = p.bytes;
       append(p, slot, n, this.docLen[slot]!);
+      if (p.dfAt === this.epoch) p.df++;
       // A group not split off yet is split from the full postings (which now hold this one) when needed.
       const g = p.groups?.get(group);
-      if (g) append(g, slot, n, this.docLen[slot]!);
+      if (g) {
+        append(g, slot, n, this.docLen[slot]!);
+        if (g.dfAt === this.groupEpoch[group]) g.df++;
+      }
       p.bytes = termBytes(t, p);
       this.loadedBytes += p.bytes - before;
     }
@@ -279,8 +295,8 @@ export class KeywordIndex {
   /** Remove a document; its postings are skipped from now on. */
   remove(slot: number): void {
     if (slot >= this.alive.length || !this.alive[slot]) return;
-    this.mutations++;
-    this.groupMut[this.groupOf[slot]!]!++;
+    this.epoch++;
+    this.groupEpoch[this.groupOf[slot]!]!++;
     this.alive[slot] = 0;
     this.acc[slot] = -Infinity;
     this.live--;
@@ -328,7 +344,7 @@ export class KeywordIndex {
     l.maxTf = maxTf;
     l.minLen = minLen;
     l.df = live;
-    l.dfAt = this.mutations;
+    l.dfAt = this.epoch;
     return l;
   }
 
@@ -411,7 +427,7 @@ export class KeywordIndex {
       // Within a group, only the group's postings are visited: the work, like the statistics, is
       // the namespace's own, whatever other namespaces hold (a timing would tell it otherwise).
       const p = inGroup ? this.groupList(t, all, group!) : all;
-      const at = inGroup ? this.groupMut[group!]! : this.mutations;
+      const at = inGroup ? this.groupEpoch[group!]! : this.epoch;
       if (p.dfAt !== at) {
         let c = 0;
         for (let i = 0; i < p.n; i++) c += alive[p.slots[i]!]!;
