@@ -85,6 +85,48 @@ test('a scan on the worker thread gives the hits of the scan on this thread, fil
   }
 });
 
+test('a job both threads scan, chunk by chunk, gives the same hits: the caller first, the worker after, either doing the tail', async () => {
+  const r = mulberry32(13);
+  const was = { chunkSlots: SCAN_THREAD.chunkSlots, callerChunks: SCAN_THREAD.callerChunks };
+  const threaded = new VectorIndex(DIMS, { parallelFrom: 0 });
+  const serial = new VectorIndex(DIMS, { parallelFrom: Infinity });
+  try {
+    const rows = bytes(unitRows(9000, r));
+    threaded.setRange(0, rows, 9000);
+    serial.setRange(0, rows, 9000);
+    for (const idx of [threaded, serial]) {
+      const m = idx.filterMask();
+      for (let s = 1; s < m.length; s += 4) m[s] = 0;
+    }
+    // Ten chunks: the caller scans a varying share of them before the worker is told (all ten: the
+    // caller also ends the job, and the worker finds nothing left).
+    SCAN_THREAD.chunkSlots = 900;
+    for (let i = 0; i < 1000 && !threaded.scanCounts?.worker; i++) {
+      const finish = threaded.start(unitRows(1, r), 5);
+      await new Promise((res) => setTimeout(res, 10));
+      finish();
+    }
+    assert.ok(threaded.scanCounts!.worker > 0, 'the worker thread ran a scan');
+    const before = { ...threaded.scanCounts! };
+    for (let i = 0; i < 44; i++) {
+      SCAN_THREAD.callerChunks = [1, 3, 9, 10][i % 4]!;
+      const q = unitRows(1, r);
+      const filtered = i % 2 === 1;
+      const finish = threaded.start(q, 20, { filtered });
+      if (i % 3 === 0) await new Promise((res) => setTimeout(res, 1));
+      assert.deepEqual(finish(), serial.search(q, 20, { filtered }), `search ${i}`);
+    }
+    const after = threaded.scanCounts!;
+    // A job the worker started was shared; one taken back ran here alone. Either way every job counts once.
+    assert.equal(after.worker + after.here - before.worker - before.here, 44);
+    assert.equal(after.helped - before.helped, after.worker - before.worker);
+  } finally {
+    Object.assign(SCAN_THREAD, was);
+    threaded.dispose();
+    serial.dispose();
+  }
+});
+
 test('a change, or another search, waits for the scan in flight and makes the old finisher throw', () => {
   const r = mulberry32(11);
   const idx = new VectorIndex(DIMS, { parallelFrom: 0 });

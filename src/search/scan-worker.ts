@@ -8,13 +8,16 @@
  * The worker instantiates the same kernels over the same shared WebAssembly memory and waits on a
  * control block in it (`Atomics.wait`: no message passing, no event loop on either side). A job the
  * worker has not started when the caller needs its result is taken back and run by the caller, so
- * a worker that is still starting, or a busy machine, costs nothing beyond the serial search.
+ * a worker that is still starting, or a busy machine, costs nothing beyond the serial search. The
+ * scan goes by chunks of slots that both threads claim from one counter: a caller done with its own
+ * work scans the chunks the worker has not reached, so a worker slowed by the machine (a collector's
+ * threads after a bulk write, another process) holds the recall up by one chunk at most.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Kernels, WasmMemory } from './simd.js';
 
-/** Bytes of the control block: 32 words (state, then the job's fields, see {@link StageJob}). */
+/** Bytes of the control block: 32 words (state, the job's fields, see {@link StageJob}, then the chunk counters). */
 export const CONTROL_BYTES = 128;
 
 const IDLE = 0,
@@ -45,24 +48,77 @@ export interface StageJob {
   cand: number;
   scores: number;
   scales: number;
+  /** Slots per claimed chunk of the scan. */
+  chunk: number;
+  /** The caller's own histogram (`bins` words) for the chunks it scans while the worker runs the job. */
+  hist2: number;
   /** The int16 query's scale inverse (a float). */
   qs: number;
 }
 
-const FIELDS = ['kernel', 'codes', 'nslots', 'cb', 'qcode', 'mask', 'dist', 'hist', 'want', 'bins', 'vecs', 'dp', 'q16', 'cand', 'scores', 'scales'] as const;
-/** Word of `qs` (float32) and of the result, the number of candidates scored. */
+const FIELDS = [
+  'kernel',
+  'codes',
+  'nslots',
+  'cb',
+  'qcode',
+  'mask',
+  'dist',
+  'hist',
+  'want',
+  'bins',
+  'vecs',
+  'dp',
+  'q16',
+  'cand',
+  'scores',
+  'scales',
+  'chunk',
+  'hist2',
+] as const;
+/**
+ * Words after the fields: `qs` (float32), the result (candidates scored), the next chunk to claim,
+ * chunks finished, and the tail's state (0 running, 1 done, 2 the worker failed). The functions
+ * below spell these indexes out as numbers (their source is also the worker's).
+ */
 const QS = 1 + FIELDS.length,
-  COUNT = QS + 1;
+  COUNT = QS + 1,
+  NEXT = COUNT + 1,
+  FINISHED = NEXT + 1,
+  TAIL = FINISHED + 1;
 
 /**
- * The job in `c` (words 1–17, see {@link FIELDS}) over `memory`: leaves the candidates' slots at
- * `cand`, their scores at `scores` and their number in word 18. Self-contained (no closure, no
- * inner function): its source is also the worker's, so both threads run this one definition.
+ * Claim chunks of the job in `c` and scan them (Hamming distances, counted into the histogram at
+ * `hist`), at most `limit`. Returns twice the chunks scanned, plus 1 when this call finished the
+ * job's last chunk (its caller then runs {@link finishStage}). Self-contained (no closure, no inner function): its source is also the
+ * worker's. Word indexes: see {@link QS}; 21 next chunk, 22 chunks finished.
  */
-function runStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Array): void {
+function scanChunks(k: Kernels, c: Int32Array, hist: number, limit: number): number {
   const codes = c[2]!,
     n = c[3]!,
-    dist = c[7]!,
+    cb = c[4]!,
+    chunk = c[17]!;
+  const chunks = Math.max(1, Math.ceil(n / chunk));
+  const ham = c[1] ? (k as unknown as Record<string, Kernels['hamming']>)[`hamming${c[1]}`]! : k.hamming;
+  let scanned = 0;
+  while (scanned < limit) {
+    const i = Atomics.add(c, 21, 1);
+    if (i >= chunks) break;
+    const from = i * chunk;
+    ham(codes + from * cb, Math.max(0, Math.min(chunk, n - from)), cb, c[5]!, c[6]! + from, c[7]! + 2 * from, hist);
+    scanned++;
+    if (Atomics.add(c, 22, 1) === chunks - 1) return 2 * scanned + 1;
+  }
+  return 2 * scanned;
+}
+
+/**
+ * The job's tail once every chunk is scanned: both histograms summed, the cut-off, the selection
+ * of candidates and their int8 re-score; leaves their slots at `cand`, their scores at `scores`,
+ * their number in word 20, and marks the tail done (word 23). Self-contained, as above.
+ */
+function finishStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Array): void {
+  const dist = c[7]!,
     hist = c[8]!,
     want = c[9]!,
     bins = c[10]!,
@@ -72,11 +128,10 @@ function runStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Array
     cand = c[14]!,
     scores = c[15]!,
     scales = c[16]!,
-    qs = f[17]!;
+    qs = f[19]!;
   const h = new Uint32Array(memory.buffer, hist, bins);
-  h.fill(0);
-  const ham = c[1] ? (k as unknown as Record<string, Kernels['hamming']>)[`hamming${c[1]}`]! : k.hamming;
-  ham(codes, n, c[4]!, c[5]!, c[6]!, dist, hist);
+  const h2 = new Uint32Array(memory.buffer, c[18]!, bins);
+  for (let t = 0; t < bins; t++) h[t]! += h2[t]!;
   // Smallest distance t whose cumulative count reaches `want`.
   let below = 0,
     t = 0;
@@ -85,11 +140,29 @@ function runStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Array
     if (below + x >= want) break;
     below += x;
   }
-  const m = k.select(dist, n, t, Math.max(0, want - below), cand);
+  const m = k.select(dist, c[3]!, t, Math.max(0, want - below), cand);
   const m8 = m & ~7;
   k.dotsI8x8(vecs, dp, q16, cand, m8, scores, scales, qs);
   k.dotsI8x1(vecs, dp, q16, cand + 4 * m8, m - m8, scores + 4 * m8, scales, qs);
-  c[18] = m;
+  c[20] = m;
+  Atomics.store(c, 23, 1);
+  Atomics.notify(c, 23);
+}
+
+/** Zero the job's histograms and chunk counters (before anyone scans). */
+function resetJob(memory: WasmMemory, c: Int32Array): void {
+  new Uint32Array(memory.buffer, c[8]!, c[10]!).fill(0);
+  new Uint32Array(memory.buffer, c[18]!, c[10]!).fill(0);
+  c[NEXT] = 0;
+  c[FINISHED] = 0;
+  Atomics.store(c, TAIL, 0);
+}
+
+/** The whole job on the calling thread. */
+function runStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Array): void {
+  resetJob(memory, c);
+  scanChunks(k, c, c[8]!, Number.POSITIVE_INFINITY);
+  finishStage(k, memory, c, f);
 }
 
 // Plain JavaScript (CommonJS, run with `eval`): nothing to resolve, so it works from the ESM and
@@ -100,16 +173,21 @@ const { memory, module, ctl } = workerData;
 const k = new WebAssembly.Instance(module, { env: { memory } }).exports;
 const c = new Int32Array(memory.buffer, ctl, 32);
 const f = new Float32Array(memory.buffer, ctl, 32);
-const runStage = ${runStage.toString()};
+const scanChunks = ${scanChunks.toString()};
+const finishStage = ${finishStage.toString()};
 for (;;) {
   const s = Atomics.load(c, 0);
   if (s === ${STOP}) break;
   if (s === ${POSTED} && Atomics.compareExchange(c, 0, ${POSTED}, ${RUNNING}) === ${POSTED}) {
     let ok = true;
     try {
-      runStage(k, memory, c, f);
+      if (scanChunks(k, c, c[8], Infinity) & 1) finishStage(k, memory, c, f);
     } catch {
       ok = false;
+    }
+    if (!ok) {
+      Atomics.store(c, ${TAIL}, 2);
+      Atomics.notify(c, ${TAIL});
     }
     Atomics.store(c, 0, ok ? ${DONE} : ${FAILED});
     Atomics.notify(c, 0);
@@ -163,16 +241,19 @@ export class StageWorker {
   private readonly thread: Thread;
   /** A job was posted and its result not yet joined. */
   private pending = false;
-  /** Jobs the worker ran, and jobs taken back and run on the calling thread. */
-  readonly counts = { worker: 0, here: 0 };
+  /**
+   * Jobs the worker started, jobs taken back and run on the calling thread, and of the first those
+   * the caller scanned chunks of too.
+   */
+  readonly counts = { worker: 0, here: 0, helped: 0 };
   /** The same, summed over every worker of the process (for benchmarks). */
-  private readonly total: { worker: number; here: number };
+  private readonly total: { worker: number; here: number; helped: number };
 
   /**
    * `ctl`: the byte offset of {@link CONTROL_BYTES} reserved, 16-byte aligned bytes in `memory`;
    * `owner`: the object whose collection stops the thread if {@link dispose} was never called.
    */
-  constructor(memory: WasmMemory, module: object, k: Kernels, ctl: number, total: { worker: number; here: number }, owner: object) {
+  constructor(memory: WasmMemory, module: object, k: Kernels, ctl: number, total: { worker: number; here: number; helped: number }, owner: object) {
     this.total = total;
     this.memory = memory;
     this.k = k;
@@ -189,50 +270,79 @@ export class StageWorker {
     orphans.register(owner, this.thread, this);
   }
 
-  /** Start `job` on the worker (after joining the one before). */
-  post(job: StageJob): void {
+  /**
+   * Start `job` on the worker (after joining the one before). `callerChunks` (tests): chunks this
+   * thread scans before the worker is told, so that both threads share the job.
+   */
+  post(job: StageJob, callerChunks = 0): void {
     this.join();
+    this.release();
     const c = this.ctl;
     FIELDS.forEach((name, i) => {
       c[1 + i] = job[name];
     });
     this.ctlF[QS] = job.qs;
+    resetJob(this.memory, c);
     this.pending = true;
+    const r = callerChunks > 0 ? scanChunks(this.k, c, job.hist2, callerChunks) : 0;
+    this.helped = r > 1;
+    if (r & 1) finishStage(this.k, this.memory, c, this.ctlF);
     if (!this.thread.worker) return; // taken back at join
     Atomics.store(c, 0, POSTED);
     Atomics.notify(c, 0, 1);
   }
 
-  /** Wait for the posted job (or run it here if the worker has not started it); its candidate count. */
+  /** The posted job's result: run here if the worker has not started it, else shared with it; its candidate count. */
   join(): number {
     const c = this.ctl;
     if (!this.pending) return c[COUNT]!;
     this.pending = false;
     if (Atomics.compareExchange(c, 0, POSTED, TAKEN) === POSTED || Atomics.load(c, 0) === IDLE) {
       runStage(this.k, this.memory, c, this.ctlF);
-      this.counts.here++;
-      this.total.here++;
-    } else {
-      // RUNNING: the worker is inside one job and stores DONE (or FAILED) right after it.
-      while (Atomics.load(c, 0) === RUNNING) Atomics.wait(c, 0, RUNNING);
-      if (Atomics.load(c, 0) === FAILED) {
-        // The worker stopped; the job runs here again from the start (it rewrites all it wrote).
-        stop(this.thread);
-        runStage(this.k, this.memory, c, this.ctlF);
-        this.counts.here++;
-        this.total.here++;
-      } else {
-        this.counts.worker++;
-        this.total.worker++;
-      }
+      this.count('here');
+      Atomics.store(c, 0, IDLE);
+      return c[COUNT]!;
     }
-    Atomics.store(c, 0, IDLE);
+    this.count('worker');
+    // The worker has the job: scan what it has not reached, then the tail falls to whoever ends the last chunk.
+    const r = Atomics.load(c, TAIL) ? 0 : scanChunks(this.k, c, c[18]!, Number.POSITIVE_INFINITY);
+    if (r & 1) finishStage(this.k, this.memory, c, this.ctlF);
+    if (this.helped || r > 1) this.count('helped');
+    while (Atomics.load(c, TAIL) === 0) Atomics.wait(c, TAIL, 0);
+    if (Atomics.load(c, TAIL) === 2) {
+      // The worker failed and stopped; the job runs here again from the start (it rewrites all it wrote).
+      this.release();
+      runStage(this.k, this.memory, c, this.ctlF);
+      this.counts.worker--;
+      this.total.worker--;
+      this.count('here');
+    }
     return c[COUNT]!;
+  }
+
+  /** A chunk was scanned here while the worker ran the posted job (reset by `post`). */
+  private helped = false;
+
+  private count(kind: 'worker' | 'here' | 'helped'): void {
+    this.counts[kind]++;
+    this.total[kind]++;
+  }
+
+  /**
+   * Wait until the worker has left the job it started (after the job's tail it only gives up its
+   * claim and its state), so that the control block can hold the next one.
+   */
+  private release(): void {
+    const c = this.ctl;
+    while (Atomics.load(c, 0) === RUNNING) Atomics.wait(c, 0, RUNNING);
+    if (Atomics.load(c, 0) === FAILED) stop(this.thread);
+    Atomics.store(c, 0, IDLE);
   }
 
   /** Stop the thread (after the job in flight, if any). */
   dispose(): void {
     this.join();
+    this.release();
     orphans.unregister(this);
     stop(this.thread);
   }

@@ -4,10 +4,13 @@ import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels
 /**
  * `minSlots`: slots from which the approximate search's Hamming scan runs on a worker thread while
  * the caller does other work (the keyword leg) between {@link VectorIndex.start} and its finisher.
- * Below it the scan (~2 ns a slot) is shorter than waking a thread is worth. Internal and mutable
- * for tests and benchmarks (not exported from the package).
+ * Below it the scan (~2 ns a slot) is shorter than waking a thread is worth. `chunkSlots`: slots
+ * per chunk both threads claim (16,384: ~40 µs of scan, so a late worker holds a recall up that
+ * long at most); `callerChunks` (tests): chunks the caller scans before telling the worker;
+ * `counts`: jobs the worker started, jobs run here, and jobs both threads scanned. Internal and
+ * mutable for tests and benchmarks (not exported from the package).
  */
-export const SCAN_THREAD = { minSlots: 20_000, counts: { worker: 0, here: 0 } };
+export const SCAN_THREAD = { minSlots: 20_000, chunkSlots: 16_384, callerChunks: 0, counts: { worker: 0, here: 0, helped: 0 } };
 
 /** Byte offsets of a {@link VectorIndex}'s slot regions in its memory (see {@link VectorIndex.placement}). */
 export interface CodePlacement {
@@ -110,6 +113,8 @@ export class VectorIndex {
   private nslots = 0;
   // Fixed regions (byte offsets).
   private readonly hist: number;
+  /** The calling thread's histogram while it scans chunks of a job the worker runs. */
+  private readonly hist2: number;
   private readonly q: number;
   private readonly q16: number;
   private readonly qcode: number;
@@ -155,6 +160,7 @@ export class VectorIndex {
       return at;
     };
     this.hist = take((this.dp + 2) * 4);
+    this.hist2 = take((this.dp + 2) * 4);
     this.q = take(this.dp * 4);
     this.q16 = take(this.dp * 2);
     this.qcode = take(this.cb);
@@ -457,11 +463,13 @@ export class VectorIndex {
       cand: this.cand,
       scores: this.scores,
       scales: this.scales,
+      chunk: Math.max(1, SCAN_THREAD.chunkSlots),
+      hist2: this.hist2,
       qs,
     };
     const worker = n >= (this.parallelFrom ?? SCAN_THREAD.minSlots) ? this.scanWorker() : null;
     let m = -1;
-    if (worker) worker.post(job);
+    if (worker) worker.post(job, SCAN_THREAD.callerChunks);
     else m = runStageHere(this.k, this.memory, this.ctl, job);
     const gen = this.gen;
     return () => {
@@ -476,7 +484,7 @@ export class VectorIndex {
   }
 
   /** Scans run on the worker thread and on this one since it started (null: none started). */
-  get scanCounts(): { worker: number; here: number } | null {
+  get scanCounts(): { worker: number; here: number; helped: number } | null {
     return this.scan ? { ...this.scan.counts } : null;
   }
 
