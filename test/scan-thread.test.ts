@@ -127,6 +127,48 @@ test('a job both threads scan, chunk by chunk, gives the same hits: the caller f
   }
 });
 
+test('a worker that fails a job it shares: the job runs again here with the same hits, the thread stops, the index goes on serially', async () => {
+  const r = mulberry32(17);
+  const was = { chunkSlots: SCAN_THREAD.chunkSlots, failWorker: SCAN_THREAD.failWorker };
+  const { stageWorkersAlive } = await import('../src/search/scan-worker.js');
+  const threaded = new VectorIndex(DIMS, { parallelFrom: 0 });
+  const serial = new VectorIndex(DIMS, { parallelFrom: Infinity });
+  try {
+    const rows = bytes(unitRows(6000, r));
+    threaded.setRange(0, rows, 6000);
+    serial.setRange(0, rows, 6000);
+    SCAN_THREAD.chunkSlots = 1000;
+    for (let i = 0; i < 1000 && !threaded.scanCounts?.worker; i++) {
+      const finish = threaded.start(unitRows(1, r), 5);
+      await new Promise((res) => setTimeout(res, 10));
+      finish();
+    }
+    assert.ok(threaded.scanCounts!.worker > 0, 'the worker thread ran a scan');
+    const alive = stageWorkersAlive();
+    SCAN_THREAD.failWorker = true;
+    // The worker fails the first job it takes (a job taken back before it starts runs here, unfailed).
+    let tries = 0;
+    while (stageWorkersAlive() === alive && tries++ < 200) {
+      const q = unitRows(1, r);
+      const finish = threaded.start(q, 20);
+      await new Promise((res) => setTimeout(res, 5));
+      assert.deepEqual(finish(), serial.search(q, 20), `try ${tries}`);
+    }
+    assert.equal(stageWorkersAlive(), alive - 1, 'the failed worker stopped');
+    SCAN_THREAD.failWorker = false;
+    const here = threaded.scanCounts!.here;
+    for (let i = 0; i < 5; i++) {
+      const q = unitRows(1, r);
+      assert.deepEqual(threaded.search(q, 20, { filtered: false }), serial.search(q, 20));
+    }
+    assert.equal(threaded.scanCounts!.here, here + 5, 'later searches run on this thread');
+  } finally {
+    Object.assign(SCAN_THREAD, was);
+    threaded.dispose();
+    serial.dispose();
+  }
+});
+
 test('a change, or another search, waits for the scan in flight and makes the old finisher throw', () => {
   const r = mulberry32(11);
   const idx = new VectorIndex(DIMS, { parallelFrom: 0 });

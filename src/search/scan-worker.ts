@@ -85,7 +85,9 @@ const QS = 1 + FIELDS.length,
   COUNT = QS + 1,
   NEXT = COUNT + 1,
   FINISHED = NEXT + 1,
-  TAIL = FINISHED + 1;
+  TAIL = FINISHED + 1,
+  /** Tests: 1 makes the worker fail its next job after claiming a chunk (the path a crashed worker takes). */
+  FAIL = TAIL + 1;
 
 /**
  * Claim chunks of the job in `c` and scan them (Hamming distances, counted into the histogram at
@@ -181,6 +183,10 @@ for (;;) {
   if (s === ${POSTED} && Atomics.compareExchange(c, 0, ${POSTED}, ${RUNNING}) === ${POSTED}) {
     let ok = true;
     try {
+      if (c[${FAIL}] === 1) {
+        Atomics.add(c, ${NEXT}, 1);
+        throw new Error('failed as the test asked');
+      }
       if (scanChunks(k, c, c[8], Infinity) & 1) finishStage(k, memory, c, f);
     } catch {
       ok = false;
@@ -271,10 +277,11 @@ export class StageWorker {
   }
 
   /**
-   * Start `job` on the worker (after joining the one before). `callerChunks` (tests): chunks this
-   * thread scans before the worker is told, so that both threads share the job.
+   * Start `job` on the worker (after joining the one before). Tests: `callerChunks`, chunks this
+   * thread scans before the worker is told, so that both threads share the job; `fail`, the worker
+   * claims a chunk of it and fails (the job is then run again here and the thread stops).
    */
-  post(job: StageJob, callerChunks = 0): void {
+  post(job: StageJob, callerChunks = 0, fail = false): void {
     this.join();
     this.release();
     const c = this.ctl;
@@ -283,6 +290,7 @@ export class StageWorker {
     });
     this.ctlF[QS] = job.qs;
     resetJob(this.memory, c);
+    c[FAIL] = fail ? 1 : 0;
     this.pending = true;
     const r = callerChunks > 0 ? scanChunks(this.k, c, job.hist2, callerChunks) : 0;
     this.helped = r > 1;

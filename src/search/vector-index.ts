@@ -7,10 +7,11 @@ import { FIXED_CHUNKS, instantiateKernels, kernelModule, newMemory, type Kernels
  * Below it the scan (~2 ns a slot) is shorter than waking a thread is worth. `chunkSlots`: slots
  * per chunk both threads claim (16,384: ~40 µs of scan, so a late worker holds a recall up that
  * long at most); `callerChunks` (tests): chunks the caller scans before telling the worker;
+ * `failWorker` (tests): the worker fails the jobs it takes (each is run again on the caller);
  * `counts`: jobs the worker started, jobs run here, and jobs both threads scanned. Internal and
  * mutable for tests and benchmarks (not exported from the package).
  */
-export const SCAN_THREAD = { minSlots: 20_000, chunkSlots: 16_384, callerChunks: 0, counts: { worker: 0, here: 0, helped: 0 } };
+export const SCAN_THREAD = { minSlots: 20_000, chunkSlots: 16_384, callerChunks: 0, failWorker: false, counts: { worker: 0, here: 0, helped: 0 } };
 
 /** Byte offsets of a {@link VectorIndex}'s slot regions in its memory (see {@link VectorIndex.placement}). */
 export interface CodePlacement {
@@ -469,7 +470,7 @@ export class VectorIndex {
     };
     const worker = n >= (this.parallelFrom ?? SCAN_THREAD.minSlots) ? this.scanWorker() : null;
     let m = -1;
-    if (worker) worker.post(job, SCAN_THREAD.callerChunks);
+    if (worker) worker.post(job, SCAN_THREAD.callerChunks, SCAN_THREAD.failWorker);
     else m = runStageHere(this.k, this.memory, this.ctl, job);
     const gen = this.gen;
     return () => {
