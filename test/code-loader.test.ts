@@ -4,6 +4,7 @@
 // snapshot of the file) leaves every range to the caller. Real SQLite files, real worker threads.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import Database from 'better-sqlite3';
 import { openMemory } from '../src/index.js';
 import { CODE_LOAD } from '../src/search/code-loader.js';
 import { HashEmbedder, tempDb } from './helpers.js';
@@ -116,6 +117,43 @@ test('searchThread: false copies every range on the opening thread', async () =>
     await mem.close();
     assert.equal(CODE_LOAD.counts.worker, 0);
     assert.ok(CODE_LOAD.counts.here > 400);
+  } finally {
+    Object.assign(CODE_LOAD, was);
+  }
+});
+
+test('a helper thread that stops answering mid-range fails the open with a typed error, not a hang; the next recall loads again', async () => {
+  const path = tempDb();
+  await build(path);
+  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
+  Object.assign(CODE_LOAD, { parallelFrom: 0, rangeSlots: 7, awaitHelper: true, stallMs: 300, hang: true, counts: { worker: 0, here: 0, missing: 0 } });
+  try {
+    const mem = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64) });
+    await assert.rejects(
+      () => mem.recall('garden', { mode: 'vector', limit: 5, namespace: 'a' }),
+      (err: Error & { code?: string }) => {
+        assert.equal(err.name, 'MnemoliteError');
+        assert.equal(err.code, 'STORAGE');
+        assert.match(err.message, /loading the vector codes stalled/);
+        return true;
+      },
+    );
+    // The stalled helper was stopped (its read transaction with it): the index loads on the next recall.
+    CODE_LOAD.hang = false;
+    const hits = await mem.recall('garden', { mode: 'vector', limit: 5, namespace: 'a' });
+    assert.equal(hits.length, 5);
+    await mem.add('a note after the stall about the garden', { namespace: 'a' });
+    await mem.close();
+    // No reader is left on an old snapshot: the write-ahead log can be checkpointed and emptied
+    // (a helper left hanging would hold its read transaction for the life of the process).
+    const db = new Database(path, { timeout: 0 });
+    let busy = 1;
+    for (let i = 0; i < 100 && busy; i++) {
+      busy = (db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]!.busy;
+      if (busy) await new Promise((res) => setTimeout(res, 50));
+    }
+    db.close();
+    assert.equal(busy, 0, 'the stalled helper still holds a read transaction');
   } finally {
     Object.assign(CODE_LOAD, was);
   }

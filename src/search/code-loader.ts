@@ -19,13 +19,20 @@ import type { CodePlacement } from './vector-index.js';
  * `rangeSlots`: slots per claimed range; `parallelFrom`: slots from which a worker thread helps
  * (below, starting it costs about what it saves); `awaitHelper` (tests): claim ranges only once the
  * worker is up or has stood down, so that a small file is shared too; `counts`: ranges copied by
- * each thread, and slots an open found no usable code for. Internal and mutable.
+ * each thread, and slots an open found no usable code for; `stallMs`: how long the caller waits for
+ * a worker's range with no other progress before the open fails (a range takes milliseconds);
+ * `hang` (tests): the worker claims a range and never finishes it. Internal and mutable.
  */
-export const CODE_LOAD = { rangeSlots: 16_384, parallelFrom: 200_000, counts: { worker: 0, here: 0, missing: 0 }, awaitHelper: false };
+export const CODE_LOAD = {
+  rangeSlots: 16_384,
+  parallelFrom: 200_000,
+  counts: { worker: 0, here: 0, missing: 0 },
+  awaitHelper: false,
+  stallMs: 60_000,
+  hang: false,
+};
 /** Rows per statement inside a range. */
 const CHUNK_ROWS = 1024;
-/** A worker range taking longer than this with no other progress is given up on (it never should). */
-const STALL_MS = 60_000;
 
 /** Shared words: next range to claim, ranges finished, worker state. */
 const NEXT = 0,
@@ -140,6 +147,7 @@ for (;;) {
   const r = Atomics.add(ctl, ${NEXT}, 1);
   if (r >= w.ranges) break;
   state[r] = ${THREAD};
+  if (w.hang) Atomics.wait(ctl, 3, 0);
   try {
     copyRange(u8, w.p, seqOf, r * w.rangeSlots, Math.min((r + 1) * w.rangeSlots, w.slots), none, chunk, parse, w.limit);
     state[r] = ${DONE};
@@ -218,6 +226,7 @@ export function startCodeCopy(
         rangeSlots: RANGE_SLOTS,
         slots,
         limit: CHUNK_ROWS,
+        hang: CODE_LOAD.hang,
       },
     });
     worker.unref();
@@ -261,7 +270,11 @@ function finishCopy(worker: Worker | null, c: Copy): void {
     if (now !== seen) {
       seen = now;
       since = Date.now();
-    } else if (Date.now() - since > STALL_MS) throw new Error('loading the vector codes stalled: the helper thread stopped answering');
+    } else if (Date.now() - since > CODE_LOAD.stallMs) {
+      // Stopped here, the helper can write no more (it writes from JavaScript) and its read transaction ends.
+      void worker?.terminate();
+      throw new Error('loading the vector codes stalled: the helper thread stopped answering');
+    }
   }
   void worker?.terminate();
   for (let r = 0; r < ranges; r++) {
