@@ -29,6 +29,26 @@ function unitRows(n: number, r: () => number): Float32Array {
 
 const bytes = (v: Float32Array): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 
+/** An index with the scan thread from its first slot and one without, holding the same `n` rows. */
+function twoIndexes(n: number, r: () => number): { threaded: VectorIndex; serial: VectorIndex } {
+  const threaded = new VectorIndex(DIMS, { parallelFrom: 0 });
+  const serial = new VectorIndex(DIMS, { parallelFrom: Infinity });
+  const rows = bytes(unitRows(n, r));
+  threaded.setRange(0, rows, n);
+  serial.setRange(0, rows, n);
+  return { threaded, serial };
+}
+
+/** The thread starts in the background; until it runs, jobs are taken back. Wait for its first. */
+async function untilWorkerRan(idx: VectorIndex, r: () => number): Promise<void> {
+  for (let i = 0; i < 1000 && !idx.scanCounts?.worker; i++) {
+    const finish = idx.start(unitRows(1, r), 5);
+    await new Promise((res) => setTimeout(res, 10));
+    finish();
+  }
+  assert.ok(idx.scanCounts!.worker > 0, 'the worker thread ran a scan');
+}
+
 test('a scan on the worker thread gives the hits of the scan on this thread, filtered or not, as the index changes', async () => {
   const r = mulberry32(7);
   const threaded = new VectorIndex(DIMS, { parallelFrom: 0 });
@@ -42,13 +62,7 @@ test('a scan on the worker thread gives the hits of the scan on this thread, fil
       n += m;
     };
     grow(3000);
-    // The thread starts in the background; until it runs, jobs are taken back. Wait for its first.
-    for (let i = 0; i < 1000 && !threaded.scanCounts?.worker; i++) {
-      const finish = threaded.start(unitRows(1, r), 5);
-      await new Promise((res) => setTimeout(res, 10));
-      finish();
-    }
-    assert.ok(threaded.scanCounts!.worker > 0, 'the worker thread ran a scan');
+    await untilWorkerRan(threaded, r);
     let compared = 0;
     for (let round = 0; round < 6; round++) {
       for (let i = 0; i < 15; i++) {
@@ -88,12 +102,8 @@ test('a scan on the worker thread gives the hits of the scan on this thread, fil
 test('a job both threads scan, chunk by chunk, gives the same hits: the caller first, the worker after, either doing the tail', async () => {
   const r = mulberry32(13);
   const was = { chunkSlots: SCAN_THREAD.chunkSlots, callerChunks: SCAN_THREAD.callerChunks };
-  const threaded = new VectorIndex(DIMS, { parallelFrom: 0 });
-  const serial = new VectorIndex(DIMS, { parallelFrom: Infinity });
+  const { threaded, serial } = twoIndexes(9000, r);
   try {
-    const rows = bytes(unitRows(9000, r));
-    threaded.setRange(0, rows, 9000);
-    serial.setRange(0, rows, 9000);
     for (const idx of [threaded, serial]) {
       const m = idx.filterMask();
       for (let s = 1; s < m.length; s += 4) m[s] = 0;
@@ -101,12 +111,7 @@ test('a job both threads scan, chunk by chunk, gives the same hits: the caller f
     // Ten chunks: the caller scans a varying share of them before the worker is told (all ten: the
     // caller also ends the job, and the worker finds nothing left).
     SCAN_THREAD.chunkSlots = 900;
-    for (let i = 0; i < 1000 && !threaded.scanCounts?.worker; i++) {
-      const finish = threaded.start(unitRows(1, r), 5);
-      await new Promise((res) => setTimeout(res, 10));
-      finish();
-    }
-    assert.ok(threaded.scanCounts!.worker > 0, 'the worker thread ran a scan');
+    await untilWorkerRan(threaded, r);
     const before = { ...threaded.scanCounts! };
     for (let i = 0; i < 44; i++) {
       SCAN_THREAD.callerChunks = [1, 3, 9, 10][i % 4]!;
@@ -131,19 +136,10 @@ test('a worker that fails a job it shares: the job runs again here with the same
   const r = mulberry32(17);
   const was = { chunkSlots: SCAN_THREAD.chunkSlots, failWorker: SCAN_THREAD.failWorker };
   const { stageWorkersAlive } = await import('../src/search/scan-worker.js');
-  const threaded = new VectorIndex(DIMS, { parallelFrom: 0 });
-  const serial = new VectorIndex(DIMS, { parallelFrom: Infinity });
+  const { threaded, serial } = twoIndexes(6000, r);
   try {
-    const rows = bytes(unitRows(6000, r));
-    threaded.setRange(0, rows, 6000);
-    serial.setRange(0, rows, 6000);
     SCAN_THREAD.chunkSlots = 1000;
-    for (let i = 0; i < 1000 && !threaded.scanCounts?.worker; i++) {
-      const finish = threaded.start(unitRows(1, r), 5);
-      await new Promise((res) => setTimeout(res, 10));
-      finish();
-    }
-    assert.ok(threaded.scanCounts!.worker > 0, 'the worker thread ran a scan');
+    await untilWorkerRan(threaded, r);
     const alive = stageWorkersAlive();
     SCAN_THREAD.failWorker = true;
     // The worker fails the first job it takes (a job taken back before it starts runs here, unfailed).
