@@ -92,8 +92,9 @@ const QS = 1 + FIELDS.length,
 /**
  * Claim chunks of the job in `c` and scan them (Hamming distances, counted into the histogram at
  * `hist`), at most `limit`. Returns twice the chunks scanned, plus 1 when this call finished the
- * job's last chunk (its caller then runs {@link finishStage}). Self-contained (no closure, no inner function): its source is also the
- * worker's. Word indexes: see {@link QS}; 21 next chunk, 22 chunks finished.
+ * job's last chunk (its caller then runs {@link finishStage}). Self-contained (no closure, no
+ * inner function): its source is also the worker's. Word indexes: see {@link QS}; 21 next chunk,
+ * 22 chunks finished.
  */
 function scanChunks(k: Kernels, c: Int32Array, hist: number, limit: number): number {
   const codes = c[2]!,
@@ -247,6 +248,8 @@ export class StageWorker {
   private readonly thread: Thread;
   /** A job was posted and its result not yet joined. */
   private pending = false;
+  /** This thread scanned chunks of the posted job before telling the worker (`post`'s `callerChunks`). */
+  private helped = false;
   /**
    * Jobs the worker started, jobs taken back and run on the calling thread, and of the first those
    * the caller scanned chunks of too.
@@ -327,9 +330,6 @@ export class StageWorker {
     }
     return c[COUNT]!;
   }
-
-  /** A chunk was scanned here while the worker ran the posted job (reset by `post`). */
-  private helped = false;
 
   private count(kind: 'worker' | 'here' | 'helped'): void {
     this.counts[kind]++;
