@@ -212,7 +212,7 @@ async function query(): Promise<Record<string, unknown>> {
     },
     recipe: r,
     speedup: r.p50 / o.p50,
-    /** Vector searches whose scan the worker thread ran, and those run on the recall's thread (src/search/scan-worker.ts). */
+    /** Vector searches whose scan the worker thread started, those run on the recall's thread alone, and of the first those the recall's thread scanned chunks of too (src/search/scan-worker.ts). */
     scanJobs: { ...SCAN_THREAD.counts },
     write,
     afterWriteMax: Math.max(...afterWrite),
