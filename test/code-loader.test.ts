@@ -27,17 +27,23 @@ async function build(path: string): Promise<void> {
   await mem.close();
 }
 
+/** Run `fn` with the code loader's settings changed (counts from zero), then put them back. */
+async function withLoad<T>(settings: Partial<typeof CODE_LOAD>, fn: () => Promise<T>): Promise<T> {
+  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
+  Object.assign(CODE_LOAD, { counts: { worker: 0, here: 0, missing: 0 }, ...settings });
+  try {
+    return await fn();
+  } finally {
+    Object.assign(CODE_LOAD, was);
+  }
+}
+
 async function recalls(
   path: string,
   parallelFrom: number,
   rangeSlots: number,
 ): Promise<{ hits: unknown[]; counts: { worker: number; here: number; missing: number } }> {
-  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
-  CODE_LOAD.parallelFrom = parallelFrom;
-  CODE_LOAD.rangeSlots = rangeSlots;
-  CODE_LOAD.counts = { worker: 0, here: 0, missing: 0 };
-  CODE_LOAD.awaitHelper = parallelFrom === 0;
-  try {
+  return withLoad({ parallelFrom, rangeSlots, awaitHelper: parallelFrom === 0 }, async () => {
     const mem = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64), readonly: true });
     const hits: unknown[] = [];
     for (const q of QUESTIONS)
@@ -50,9 +56,7 @@ async function recalls(
     hits.push(stats.embedded);
     await mem.close();
     return { hits, counts: CODE_LOAD.counts };
-  } finally {
-    Object.assign(CODE_LOAD, was);
-  }
+  });
 }
 
 test('codes copied by two threads give the index one thread gives', async () => {
@@ -80,12 +84,7 @@ test('codes copied by two threads give the index one thread gives', async () => 
 test("a write from another connection during the open: the reader holds its snapshot's memories, whichever thread copied them", async () => {
   const path = tempDb();
   await build(path);
-  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
-  CODE_LOAD.parallelFrom = 0;
-  CODE_LOAD.rangeSlots = 50;
-  CODE_LOAD.counts = { worker: 0, here: 0, missing: 0 };
-  CODE_LOAD.awaitHelper = true;
-  try {
+  await withLoad({ parallelFrom: 0, rangeSlots: 50, awaitHelper: true }, async () => {
     const reader = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64) });
     const writer = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64) });
     // The reader's first recall builds its index inside a read transaction; a write committed from
@@ -101,33 +100,25 @@ test("a write from another connection during the open: the reader holds its snap
     assert.equal(stats.embedded, stats.memories);
     await writer.close();
     await reader.close();
-  } finally {
-    Object.assign(CODE_LOAD, was);
-  }
+  });
 });
 
 test('searchThread: false copies every range on the opening thread', async () => {
   const path = tempDb();
   await build(path);
-  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
-  Object.assign(CODE_LOAD, { parallelFrom: 0, rangeSlots: 7, awaitHelper: true, counts: { worker: 0, here: 0, missing: 0 } });
-  try {
+  await withLoad({ parallelFrom: 0, rangeSlots: 7, awaitHelper: true }, async () => {
     const mem = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64), searchThread: false });
     assert.equal((await mem.recall('garden', { mode: 'vector', limit: 5, namespace: 'a' })).length, 5);
     await mem.close();
     assert.equal(CODE_LOAD.counts.worker, 0);
     assert.ok(CODE_LOAD.counts.here > 400);
-  } finally {
-    Object.assign(CODE_LOAD, was);
-  }
+  });
 });
 
 test('a helper thread that stops answering mid-range fails the open with a typed error, not a hang; the next recall loads again', async () => {
   const path = tempDb();
   await build(path);
-  const was = { ...CODE_LOAD, counts: { ...CODE_LOAD.counts } };
-  Object.assign(CODE_LOAD, { parallelFrom: 0, rangeSlots: 7, awaitHelper: true, stallMs: 300, hang: true, counts: { worker: 0, here: 0, missing: 0 } });
-  try {
+  await withLoad({ parallelFrom: 0, rangeSlots: 7, awaitHelper: true, stallMs: 300, hang: true }, async () => {
     const mem = await openMemory({ path, embedder: new HashEmbedder('hash-64', 64) });
     await assert.rejects(
       () => mem.recall('garden', { mode: 'vector', limit: 5, namespace: 'a' }),
@@ -154,7 +145,5 @@ test('a helper thread that stops answering mid-range fails the open with a typed
     }
     db.close();
     assert.equal(busy, 0, 'the stalled helper still holds a read transaction');
-  } finally {
-    Object.assign(CODE_LOAD, was);
-  }
+  });
 });
