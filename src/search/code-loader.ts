@@ -147,7 +147,7 @@ for (;;) {
   const r = Atomics.add(ctl, ${NEXT}, 1);
   if (r >= w.ranges) break;
   state[r] = ${THREAD};
-  if (w.hang) Atomics.wait(ctl, 3, 0);
+  if (w.hang) Atomics.wait(ctl, 3, 0); // a word nothing writes: until terminated
   try {
     copyRange(u8, w.p, seqOf, r * w.rangeSlots, Math.min((r + 1) * w.rangeSlots, w.slots), none, chunk, parse, w.limit);
     state[r] = ${DONE};

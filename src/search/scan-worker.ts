@@ -78,8 +78,8 @@ const FIELDS = [
 ] as const;
 /**
  * Words after the fields: `qs` (float32), the result (candidates scored), the next chunk to claim,
- * chunks finished, and the tail's state (0 running, 1 done, 2 the worker failed). The functions
- * below spell these indexes out as numbers (their source is also the worker's).
+ * chunks finished, and the tail's state (0 running, 1 done, 2 the worker failed). The worker's
+ * source declares the same names (see SOURCE), so the functions shared with it use them too.
  */
 const QS = 1 + FIELDS.length,
   COUNT = QS + 1,
@@ -92,9 +92,8 @@ const QS = 1 + FIELDS.length,
 /**
  * Claim chunks of the job in `c` and scan them (Hamming distances, counted into the histogram at
  * `hist`), at most `limit`. Returns twice the chunks scanned, plus 1 when this call finished the
- * job's last chunk (its caller then runs {@link finishStage}). Self-contained (no closure, no
- * inner function): its source is also the worker's. Word indexes: see {@link QS}; 21 next chunk,
- * 22 chunks finished.
+ * job's last chunk (its caller then runs {@link finishStage}). No closure and no inner function,
+ * only the word names of {@link QS} (the worker declares them too): its source is also the worker's.
  */
 function scanChunks(k: Kernels, c: Int32Array, hist: number, limit: number): number {
   const codes = c[2]!,
@@ -105,12 +104,12 @@ function scanChunks(k: Kernels, c: Int32Array, hist: number, limit: number): num
   const ham = c[1] ? (k as unknown as Record<string, Kernels['hamming']>)[`hamming${c[1]}`]! : k.hamming;
   let scanned = 0;
   while (scanned < limit) {
-    const i = Atomics.add(c, 21, 1);
+    const i = Atomics.add(c, NEXT, 1);
     if (i >= chunks) break;
     const from = i * chunk;
     ham(codes + from * cb, Math.max(0, Math.min(chunk, n - from)), cb, c[5]!, c[6]! + from, c[7]! + 2 * from, hist);
     scanned++;
-    if (Atomics.add(c, 22, 1) === chunks - 1) return 2 * scanned + 1;
+    if (Atomics.add(c, FINISHED, 1) === chunks - 1) return 2 * scanned + 1;
   }
   return 2 * scanned;
 }
@@ -118,7 +117,7 @@ function scanChunks(k: Kernels, c: Int32Array, hist: number, limit: number): num
 /**
  * The job's tail once every chunk is scanned: both histograms summed, the cut-off, the selection
  * of candidates and their int8 re-score; leaves their slots at `cand`, their scores at `scores`,
- * their number in word 20, and marks the tail done (word 23). Self-contained, as above.
+ * their number in word COUNT, and marks the tail done (word TAIL). Self-contained, as above.
  */
 function finishStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Array): void {
   const dist = c[7]!,
@@ -131,7 +130,7 @@ function finishStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Ar
     cand = c[14]!,
     scores = c[15]!,
     scales = c[16]!,
-    qs = f[19]!;
+    qs = f[QS]!;
   const h = new Uint32Array(memory.buffer, hist, bins);
   const h2 = new Uint32Array(memory.buffer, c[18]!, bins);
   for (let t = 0; t < bins; t++) h[t]! += h2[t]!;
@@ -147,9 +146,9 @@ function finishStage(k: Kernels, memory: WasmMemory, c: Int32Array, f: Float32Ar
   const m8 = m & ~7;
   k.dotsI8x8(vecs, dp, q16, cand, m8, scores, scales, qs);
   k.dotsI8x1(vecs, dp, q16, cand + 4 * m8, m - m8, scores + 4 * m8, scales, qs);
-  c[20] = m;
-  Atomics.store(c, 23, 1);
-  Atomics.notify(c, 23);
+  c[COUNT] = m;
+  Atomics.store(c, TAIL, 1);
+  Atomics.notify(c, TAIL);
 }
 
 /** Zero the job's histograms and chunk counters (before anyone scans). */
@@ -176,6 +175,7 @@ const { memory, module, ctl } = workerData;
 const k = new WebAssembly.Instance(module, { env: { memory } }).exports;
 const c = new Int32Array(memory.buffer, ctl, 32);
 const f = new Float32Array(memory.buffer, ctl, 32);
+const QS = ${QS}, COUNT = ${COUNT}, NEXT = ${NEXT}, FINISHED = ${FINISHED}, TAIL = ${TAIL};
 const scanChunks = ${scanChunks.toString()};
 const finishStage = ${finishStage.toString()};
 for (;;) {
