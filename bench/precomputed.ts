@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Embedder } from '../src/embed/provider.js';
+import { PROBES } from '../src/recall/probes.js';
 
 /**
  * An {@link Embedder} that returns vectors computed beforehand (synthetic or cached model
@@ -14,6 +16,9 @@ export class PrecomputedEmbedder implements Embedder {
     this.id = id;
     this.dims = dims;
     this.provider = provider;
+    // Relevance's probe questions (src/recall/baseline.ts) ask about nothing the corpus holds: a
+    // fixed pseudo-random direction each (the bundled model's own vectors ship with the library).
+    for (const p of PROBES) this.byText.set(p, randomUnit(p, dims));
   }
 
   /** Register the vector `flat[i*dims ..]` for `texts[i]`. */
@@ -28,4 +33,22 @@ export class PrecomputedEmbedder implements Embedder {
       return v;
     });
   }
+}
+
+/** A unit vector from a text's hash (deterministic). */
+function randomUnit(text: string, dims: number): Float32Array {
+  const v = new Float32Array(dims);
+  let seed = createHash('sha256').update(text).digest().readUInt32LE(0) || 1;
+  for (let i = 0; i < dims; i++) {
+    // xorshift32, then a centred uniform value
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    v[i] = ((seed >>> 0) / 2 ** 32) * 2 - 1;
+  }
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n);
+  for (let i = 0; i < dims; i++) v[i]! /= n;
+  return v;
 }

@@ -118,7 +118,7 @@ export interface MemoryToolsOptions {
    */
   readScope?: NamespaceScope;
   /**
-   * When nothing reaches `minRelevance`, memory_recall returns the closest memory (relevance ≥ 0.3)
+   * When nothing reaches `minRelevance`, memory_recall returns the closest memory (relevance ≥ 0.4)
    * worded as a low-confidence guess instead of "nothing" (default true). A person's facts asked in
    * other words often score below the threshold while ranking first; false answers "nothing".
    */

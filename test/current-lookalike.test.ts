@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { openMemory, type Embedder, type Memory } from '../src/index.js';
 import { preferCurrent, QUERY_COSINE_GAP, type CurrentMeta } from '../src/recall/current.js';
 import type { FusedHit } from '../src/recall/fusion.js';
+import { PROBES } from '../src/recall/probes.js';
 import { storeTargets } from './store-matrix.js';
 
 const targets = await storeTargets();
@@ -22,6 +23,9 @@ function at(cos: number, k: number): number[] {
   return v;
 }
 
+/** Relevance's probe questions (src/recall/baseline.ts) get a direction of their own. */
+const probe = [0, 0, 0, 0, 0, 0, 0, 1];
+
 /** An embedder with the vectors a test names (not the bundled model: "the same thing" then compares token overlap). */
 function tableEmbedder(table: ReadonlyMap<string, number[]>): Embedder {
   return {
@@ -30,7 +34,7 @@ function tableEmbedder(table: ReadonlyMap<string, number[]>): Embedder {
     dims: 8,
     embed: async (texts: string[]) =>
       texts.map((t) => {
-        const v = table.get(t);
+        const v = table.get(t) ?? (PROBES.includes(t) ? probe : undefined);
         if (!v) throw new Error(`no test vector for ${JSON.stringify(t)}`);
         return v;
       }),

@@ -33,6 +33,8 @@ export class HashEmbedder implements Embedder {
   readonly dims: number;
   calls = 0;
   texts = 0;
+  /** Every text embedded, in order. */
+  readonly embedded: string[] = [];
   constructor(id = 'hash-64', dims = 64) {
     this.id = id;
     this.dims = dims;
@@ -40,6 +42,7 @@ export class HashEmbedder implements Embedder {
   async embed(texts: string[]): Promise<number[][]> {
     this.calls++;
     this.texts += texts.length;
+    this.embedded.push(...texts);
     return texts.map((t) => {
       const v = new Array<number>(this.dims).fill(0);
       for (const w of t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {

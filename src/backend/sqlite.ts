@@ -377,7 +377,7 @@ export class SqliteBackend implements Backend {
     const stats = { idfMass: 0, matched: true };
     let t = tick();
     // One catch-up with the file for all three searches (one data_version read, not three).
-    const { keyword, context, vector } = this.index.synced(() => {
+    const { keyword, context, vector, scopeSize } = this.index.synced(() => {
       t = lap('sync', t);
       // The vector leg starts first: on a large index its sign-code scan runs on a worker thread
       // while this thread walks the keyword legs (src/search/scan-worker.ts).
@@ -389,12 +389,21 @@ export class SqliteBackend implements Backend {
       t = lap('context-leg', t);
       const vector = finishVector ? finishVector() : [];
       t = lap('vector', t);
-      return { keyword, context, vector };
+      return { keyword, context, vector, scopeSize: this.index.liveCount(q.filter.namespace) };
     });
     // Sessions of the keyword candidates (only memories with context have one that matters here).
     const sessions = context.length ? this.store.read('read sessions', () => this.store.sessionsOf([...keyword, ...context].map((h) => h.seq))) : undefined;
     lap('sessions', t);
-    return { keyword, context, vector, idfMass: stats.idfMass, ...(sessions ? { sessions } : {}) };
+    return { keyword, context, vector, scopeSize, idfMass: stats.idfMass, ...(sessions ? { sessions } : {}) };
+  }
+
+  async bestCosines(vectors: readonly Float32Array[], _model: string, namespace: string | undefined): Promise<number[]> {
+    // The index holds the vectors of the file's one model.
+    return this.index.bestScores(vectors, namespace);
+  }
+
+  async scopeSize(namespace: string | undefined): Promise<number> {
+    return this.index.liveCount(namespace);
   }
 
   async rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>> {

@@ -123,6 +123,8 @@ export interface LegResults {
   idfMass: number;
   /** Successor seq of each superseded candidate, when the store read them with the legs (saves a round trip). */
   successors?: Map<number, number>;
+  /** {@link Backend.scopeSize} of the recall's namespace, when the store read it with the legs. */
+  scopeSize?: number;
 }
 
 /** What one recall asks of the legs. */
@@ -205,6 +207,17 @@ export interface Backend extends RankSource, HistorySource {
 
   /** Both legs of a recall (one round trip where the store allows it). */
   legs(q: LegQuery): Promise<LegResults>;
+  /**
+   * Memories in one namespace (every namespace when undefined), for relevance's baseline
+   * (src/recall/baseline.ts): exact on the file; on PostgreSQL its keyword statistics' count, which
+   * lags writes by up to 10%.
+   */
+  scopeSize(namespace: string | undefined): Promise<number>;
+  /**
+   * For each of `vectors`, the best score the vector leg would give it among the memories of one
+   * namespace (every namespace when undefined) with vectors of `model`; 0 when there are none.
+   */
+  bestCosines(vectors: readonly Float32Array[], model: string, namespace: string | undefined): Promise<number[]>;
   rowsBySeqs(seqs: number[]): Promise<Map<number, MemoryRow>>;
 
   prune(o: PruneOptions, nowIso: string): Promise<PruneResult>;

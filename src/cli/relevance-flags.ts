@@ -23,7 +23,7 @@ export function relevanceFlags(cmd: Command): Command {
     .option('--no-time-preference', 'ignore time words in the query')
     .option('--no-prefer-current', 'do not rank newer statements of the same thing first')
     .option('--no-prefer-speaker', "do not rank a named person's turns first")
-    .option('--best-match', 'with --min-relevance: when nothing reaches it, show the closest hit (relevance ≥ 0.3) marked low confidence')
+    .option('--best-match', 'with --min-relevance: when nothing reaches it, show the closest hit (relevance ≥ 0.4) marked low confidence')
     .option('--exclude-superseded', 'leave out memories another memory replaced');
 }
 

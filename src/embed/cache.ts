@@ -126,6 +126,11 @@ export class EmbeddingService {
     return res;
   }
 
+  /** Vectors of `texts` from the embedder itself, normalised, without reading or writing any cache. */
+  embedFresh(texts: string[]): Promise<Float32Array[]> {
+    return this.callModel(texts);
+  }
+
   /**
    * Vectors for texts with known hashes; only cache misses reach the model (each distinct text
    * once). An item's `scope` (a namespace) limits its cache lookup to that namespace.

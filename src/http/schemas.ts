@@ -100,7 +100,7 @@ const relevanceFields = {
     .boolean()
     .optional()
     .describe(
-      'With minRelevance: when nothing reaches it, return the most relevant hit (relevance ≥ 0.3) marked lowConfidence instead of nothing (default false)',
+      'With minRelevance: when nothing reaches it, return the most relevant hit (relevance ≥ 0.4) marked lowConfidence instead of nothing (default false)',
     ),
   excludeSuperseded: z
     .boolean()
@@ -266,6 +266,10 @@ export const RecallHitSchema = MemorySchema.extend({
     .object({
       coverage: z.number().optional().describe("BM25 over the query's idf mass"),
       cosine: z.number().optional().describe('Cosine to the query vector'),
+      baseline: z
+        .number()
+        .optional()
+        .describe('The best cosine questions about nothing the namespace holds get in it (median of fixed probes): relevance counts the cosine above it'),
       queryCoverage: z.number().optional().describe('Best coverage any keyword candidate reaches'),
       terms: z.number().optional().describe("Share of the query's vocabulary, weighted by idf, the memory contains"),
       inWindow: z.boolean().optional().describe('Whether the memory lies in a time window the query names'),

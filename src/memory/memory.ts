@@ -10,6 +10,7 @@ import { toRecord } from '../backend/records.js';
 import type { Backend, DedupDefaults } from '../backend/types.js';
 import { DEFAULTS } from '../defaults.js';
 import { EmbeddingService, contentHash } from '../embed/cache.js';
+import { RelevanceBaseline } from '../recall/baseline.js';
 import type { Embedder } from '../embed/provider.js';
 import { MnemoliteError, invalid } from '../errors.js';
 import { resolveAutoSupersede } from '../lifecycle/auto-supersede.js';
@@ -80,6 +81,8 @@ export class Memory {
   readonly readonly: boolean;
   private readonly backend: Backend;
   private readonly embeddings: EmbeddingService | null;
+  /** Relevance's baseline per namespace (src/recall/baseline.ts), or null without an embedder. */
+  private readonly baseline: RelevanceBaseline | null;
   private readonly semanticOff: string | undefined;
   private closed = false;
   private readonly dedupDefaults: DedupDefaults;
@@ -96,6 +99,7 @@ export class Memory {
     this.readonly = readonly;
     this.semanticOff = semanticOff;
     this.embeddings = embedder ? new EmbeddingService(embedder, backend, !readonly) : null;
+    this.baseline = embedder && this.embeddings ? new RelevanceBaseline(backend, this.embeddings, embedder.id) : null;
     this.profile = new ProfileApi(
       backend,
       () => this.live(),
@@ -340,7 +344,14 @@ export class Memory {
 
   private recallOne(query: string, options: RecallOptions): Promise<RecallHit[]> {
     return recall(
-      { backend: this.backend, embeddings: this.embeddings, model: this.embedder?.id ?? null, semanticOff: this.semanticOff, live: () => this.live() },
+      {
+        backend: this.backend,
+        embeddings: this.embeddings,
+        baseline: this.baseline,
+        model: this.embedder?.id ?? null,
+        semanticOff: this.semanticOff,
+        live: () => this.live(),
+      },
       query,
       options,
     );

@@ -85,6 +85,7 @@ export class PgSearch {
     if (terms.length) {
       const ns = lq.filter.namespace;
       await this.ensureTermStats(ns);
+      out.scopeSize = this.statsSize(ns);
       const p = new Params();
       const text = p.add(terms.join(' '));
       // Within one namespace the statistics are that namespace's alone (as the file's): its scores,
@@ -217,6 +218,16 @@ export class PgSearch {
     for (const hits of res.keyword.values()) hits.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
     res.vector.sort((a, b) => b.score - a.score || a.seq - b.seq);
     return res;
+  }
+
+  /** Memories in a namespace (all when undefined) as the keyword statistics count them (within 10% of the truth, see {@link ensureTermStats}). */
+  async scopeSize(ns: string | undefined): Promise<number> {
+    await this.ensureTermStats(ns);
+    return this.statsSize(ns);
+  }
+
+  private statsSize(ns: string | undefined): number {
+    return ns === undefined ? this.statsDocs : (this.nsStats.get(ns)?.docs ?? 0);
   }
 
   /**

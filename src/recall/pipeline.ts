@@ -27,12 +27,15 @@ import { neighboursOf } from './neighbours.js';
 import { type RecallReads, readOnce } from './read-once.js';
 import { LOW_CONFIDENCE_RELEVANCE, evidenceFor, relevanceOf } from './relevance.js';
 import { lap, tick } from '../stage-timer.js';
+import type { RelevanceBaseline } from './baseline.js';
 
 /** What the pipeline needs from the {@link Memory} that runs it. */
 export interface RecallContext {
   backend: Backend;
   /** The query embedder with its caches, or null when semantic recall is off. */
   embeddings: EmbeddingService | null;
+  /** Relevance's baseline per namespace, or null when semantic recall is off. */
+  baseline: RelevanceBaseline | null;
   /** The embedder's id (the model whose stored vectors count), or null. */
   model: string | null;
   /** Why semantic recall is off, for the error a vector or hybrid recall gets. */
@@ -81,6 +84,7 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
       ...(mode === 'vector' ? {} : { matched: legs.keyword }),
       idfMass: legs.idfMass,
       model: c.model,
+      ...(qvec && c.baseline ? { baseline: await c.baseline.of(filter.namespace, legs.scopeSize) } : {}),
     },
     windows.length ? { windows, topic: hasTopic(q, windows), timeOf: (r) => windowTime(r, o) } : null,
   );

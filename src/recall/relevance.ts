@@ -6,7 +6,10 @@
  * 1. Relevance is computed instead from the raw evidence of the two legs for that one memory:
  *
  * - **cosine**: the memory's cosine to the query vector (read from the stored vector when the memory
- *   was not among the vector leg's candidates);
+ *   was not among the vector leg's candidates), counted by how far it beats the namespace's
+ *   **baseline**, the best cosine questions about nothing it holds get there (src/recall/baseline.ts):
+ *   what an unrelated question reaches differs by kind of memory (~0.26 among one person's facts,
+ *   ~0.42 against an assistant's long answers);
  * - **terms**: the share of the query's vocabulary, weighted by rarity (idf), that the memory
  *   contains, each word once. Query words no memory contains still count, so "the capital of Peru"
  *   against chats that mention "capital" covers less than half.
@@ -16,11 +19,12 @@
  * hit of a query whose words the store knows (unrelated memories at 0.65 to 0.99).
  *
  * A time window named by a question that says nothing else ("What happened last week?") is the match:
- * a memory inside it is relevant by that alone ({@link TIME_MATCH_RELEVANCE}). When the question has a
+ * a memory inside it is relevant by that alone ({@link TIME_MATCH_RELEVANCE}), one outside it loses
+ * {@link TIME_LOGIT}. When the question has a
  * topic too ("dinner at Lucia's in March"), the window moves the logit by ±{@link TIME_LOGIT}.
  *
  * The constants were chosen leaving one kind of memory out (facts, generated chats, hand-written
- * profiles, LoCoMo, LongMemEval: EVAL.md "Relevance on memories we did not write"), with the bundled
+ * profiles, LoCoMo, LongMemEval: EVAL.md "A baseline per namespace for relevance"), with the bundled
  * model. A different embedder has a different cosine scale: check the threshold on your own data.
  */
 import { dot } from '../lifecycle/dedup.js';
@@ -36,24 +40,26 @@ export interface RelevanceModel {
   terms: number;
   /** Weight of the query's best BM25 coverage (keyword-only recall, which has no cosine): whether the store knows the query's words at all. */
   queryCoverage: number;
+  /** Weight of the namespace's baseline cosine (src/recall/baseline.ts): minus the cosine's, so a match counts by how far it beats it. */
+  baseline: number;
 }
 
 /**
- * Fitted constants (EVAL.md "Relevance on memories we did not write"): hybrid recall (both legs),
+ * Fitted constants (EVAL.md "A baseline per namespace for relevance"): hybrid recall (both legs),
  * keyword-only recall (no query vector), vector-only recall (no keyword evidence).
  */
 export const RELEVANCE_MODELS: { hybrid: RelevanceModel; keyword: RelevanceModel; vector: RelevanceModel } = {
-  // σ(10·(cosine + 0.3·terms − 0.467))
-  hybrid: { bias: -4.67, cosine: 10, terms: 3, queryCoverage: 0 },
+  // σ(10·(cosine − baseline + 0.3·terms − 0.089))
+  hybrid: { bias: -0.89, cosine: 10, baseline: -10, terms: 3, queryCoverage: 0 },
   // σ(10·(terms + queryCoverage − 0.56))
-  keyword: { bias: -5.6, cosine: 0, terms: 10, queryCoverage: 10 },
-  // σ(10·(cosine − 0.41))
-  vector: { bias: -4.1, cosine: 10, terms: 0, queryCoverage: 0 },
+  keyword: { bias: -5.6, cosine: 0, baseline: 0, terms: 10, queryCoverage: 10 },
+  // σ(10·(cosine − baseline − 0.082))
+  vector: { bias: -0.82, cosine: 10, baseline: -10, terms: 0, queryCoverage: 0 },
 };
 
 /** Relevance of a memory inside the window of a question that names only a time ("What did we talk about last week?"). */
 export const TIME_MATCH_RELEVANCE = 0.75;
-/** Logit added for a memory inside the window a question names (and taken from one outside it), when the question has a topic too. */
+/** Logit added for a memory inside the window a question names, and taken from one outside it (when the question names nothing else too). */
 export const TIME_LOGIT = 1;
 
 /**
@@ -66,7 +72,7 @@ export const DEFAULT_MIN_RELEVANCE = 0.5;
  * The least relevance of the hit `bestMatch: true` returns when nothing reaches `minRelevance`
  * (EVAL.md "Best match, low confidence": below it the closest memory was wrong far more often than right).
  */
-export const LOW_CONFIDENCE_RELEVANCE = 0.3;
+export const LOW_CONFIDENCE_RELEVANCE = 0.4;
 
 /** σ(x), numerically safe. */
 function sigmoid(x: number): number {
@@ -81,9 +87,10 @@ export function relevanceOf(e: RelevanceEvidence, time?: { topic: boolean }): nu
   const m = e.cosine === undefined ? RELEVANCE_MODELS.keyword : e.coverage === undefined ? RELEVANCE_MODELS.vector : RELEVANCE_MODELS.hybrid;
   // A store that cannot report term shares falls back to BM25 coverage.
   const t = e.terms ?? e.coverage ?? 0;
-  let x = m.bias + m.cosine * (e.cosine ?? 0) + m.terms * t + m.queryCoverage * (e.queryCoverage ?? 0);
+  let x = m.bias + m.cosine * (e.cosine ?? 0) + m.baseline * (e.baseline ?? 0) + m.terms * t + m.queryCoverage * (e.queryCoverage ?? 0);
   if (time && e.inWindow !== undefined) {
-    if (!time.topic) return e.inWindow ? Math.max(TIME_MATCH_RELEVANCE, round(sigmoid(x))) : round(sigmoid(x));
+    // A question about nothing but the window: a memory outside it answers it less than its cosine says.
+    if (!time.topic) return e.inWindow ? Math.max(TIME_MATCH_RELEVANCE, round(sigmoid(x))) : round(sigmoid(x - TIME_LOGIT));
     x += e.inWindow ? TIME_LOGIT : -TIME_LOGIT;
   }
   return round(sigmoid(x));
@@ -104,6 +111,8 @@ export interface EvidenceInput {
   vector: { seq: number; score: number }[] | null;
   qvec: Float32Array | null;
   model: string | null;
+  /** The namespace's baseline cosine (src/recall/baseline.ts), when the query has a vector. */
+  baseline?: number;
 }
 
 /**
@@ -129,6 +138,7 @@ export async function evidenceFor(src: Pick<Backend, 'vectorsOf'>, hits: readonl
       if (e.matched) ev.terms = e.idfMass > 0 ? Math.max(0, Math.min(1, (matched.get(h.seq) ?? 0) / e.idfMass)) : 0;
     }
     if (cos && e.qvec) {
+      if (e.baseline !== undefined) ev.baseline = e.baseline;
       const c = cos.get(h.seq);
       if (c === undefined) missing.push(h.seq);
       else ev.cosine = c;

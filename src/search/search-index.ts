@@ -710,6 +710,36 @@ export class SearchIndex {
     };
   }
 
+  /** Live memories of a namespace (of every namespace when undefined), after a catch-up with the file. */
+  liveCount(namespace: string | undefined): number {
+    this.sync();
+    if (namespace === undefined) return this.slots - this.dead;
+    const c = this.nsCode.get(namespace);
+    return c === undefined ? 0 : this.nsLive[c]!;
+  }
+
+  /**
+   * For each of `queries`, the best vector-leg score among the live memories of `namespace` (every
+   * namespace when undefined); 0 when none has a vector. A namespace of at most one eighth of the
+   * index is scored row by row (its rows found by one pass over the slots), a larger one by a search
+   * per query: the same int8 scores either way, the search's sign-code pre-selection aside.
+   */
+  bestScores(queries: readonly Float32Array[], namespace: string | undefined): number[] {
+    this.sync();
+    const vec = this.vec;
+    if (!vec || vec.count === 0) return queries.map(() => 0);
+    const code = namespace === undefined ? undefined : this.nsCode.get(namespace);
+    if (namespace !== undefined && code === undefined) return queries.map(() => 0);
+    if (code !== undefined && this.nsLive[code]! * 8 <= vec.count) {
+      const slots: number[] = [];
+      const nsOf = this.nsOf;
+      for (let s = 0; s < this.slots; s++) if (nsOf[s] === code && vec.hasVector(s)) slots.push(s);
+      return vec.bestOf(queries, slots);
+    }
+    const f: RowFilter = namespace === undefined ? {} : { namespace };
+    return queries.map((q) => this.search(q, 1, f)[0]?.score ?? 0);
+  }
+
   /** Top-k memories by cosine among those passing the filter. */
   search(query: Float32Array, k: number, f: RowFilter, opts: VectorSearchOptions = {}): VectorHit[] {
     return this.startSearch(query, k, f, opts)();

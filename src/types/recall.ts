@@ -9,7 +9,7 @@ export interface RelevanceRecallOptions {
   minRelevance?: number;
   /**
    * With `minRelevance`: when no hit reaches it, return the best hit anyway if its relevance is at
-   * least `LOW_CONFIDENCE_RELEVANCE` (0.3), marked `lowConfidence: true`, instead of nothing. For the
+   * least `LOW_CONFIDENCE_RELEVANCE` (0.4), marked `lowConfidence: true`, instead of nothing. For the
    * agent surfaces' "best match, low confidence" answer; measured to be right about as often as wrong
    * (EVAL.md "Best match, low confidence"), so show it as such. Default false.
    */
@@ -66,6 +66,11 @@ export interface RelevanceEvidence {
   coverage?: number;
   /** Cosine between the memory's vector and the query's. */
   cosine?: number;
+  /**
+   * The best cosine a question about nothing this namespace holds gets in it (the median over fixed
+   * probe questions, src/recall/baseline.ts): relevance counts the cosine by how far it beats this.
+   */
+  baseline?: number;
   /**
    * The best coverage any keyword candidate reaches for this query: how much of the query's
    * vocabulary the store knows at all (low for a question about something no memory mentions).
