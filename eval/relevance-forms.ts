@@ -23,6 +23,20 @@ export interface Features {
   lift: number;
   /** The hit's cosine minus the best cosine among the other vector candidates (negative unless it is the best). */
   gap: number;
+  /** The store's null: the median best cosine of eval/probes.ts's unrelated questions in the question's namespace (0 when not dumped). */
+  nul: number;
+  /** The same, their 75th percentile. */
+  nul75: number;
+  /** The baseline the library computed for the hit's namespace (src/recall/baseline.ts). */
+  base: number;
+  /** The median best cosine of the first `k` probes only. */
+  firstK: (k: number) => number;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return !s.length ? 0 : s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 export function features(q: DumpQuestion, h: DumpHit): Features {
@@ -38,7 +52,20 @@ export function features(q: DumpQuestion, h: DumpHit): Features {
       break;
     }
   if (v.length && Math.abs(v[0]! - cos) > 1e-6) other = v[0]!;
-  return { cos, cov: h.coverage ?? 0, qc: h.queryCoverage ?? 0, terms: h.terms ?? 0, lift: cos - med, gap: cos - other };
+  const probes = [...(q.probeTop ?? [])].sort((a, b) => a - b);
+  const at = (p: number): number => (probes.length ? probes[Math.min(probes.length - 1, Math.floor(p * probes.length))]! : 0);
+  return {
+    cos,
+    cov: h.coverage ?? 0,
+    qc: h.queryCoverage ?? 0,
+    terms: h.terms ?? 0,
+    lift: cos - med,
+    gap: cos - other,
+    nul: at(0.5),
+    nul75: at(0.75),
+    base: h.baseline ?? 0,
+    firstK: (k) => median((q.probeTop ?? []).slice(0, k)),
+  };
 }
 
 export interface Form {
@@ -69,6 +96,61 @@ export const FORMS: Form[] = [
     name: 'cos + w·terms',
     terms: [
       { f: (x) => x.cos, label: 'cos', grid: [1] },
+      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
+    ],
+  },
+  {
+    name: 'vector-only evidence: cos − baseline (the library)',
+    terms: [{ f: (x) => x.cos - x.base, label: 'cos−baseline', grid: [1] }],
+  },
+  {
+    name: 'cos − baseline + w·terms (the library)',
+    terms: [
+      { f: (x) => x.cos - x.base, label: 'cos−baseline', grid: [1] },
+      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
+    ],
+  },
+  ...[6, 8, 12, 16].map(
+    (k): Form => ({
+      name: `cos − median of the first ${k} probes + w·terms (fewer probes)`,
+      terms: [
+        { f: (x) => x.cos - x.firstK(k), label: 'cos−null', grid: [1] },
+        { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
+      ],
+    }),
+  ),
+  ...[0.2, 0.25, 0.3, 0.35].map(
+    (floor): Form => ({
+      name: `cos − max(baseline, ${floor}) + w·terms (the library, floored)`,
+      terms: [
+        { f: (x) => x.cos - Math.max(x.base, floor), label: 'cos−baseline', grid: [1] },
+        { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
+      ],
+    }),
+  ),
+  {
+    name: 'vector-only evidence: cos − null',
+    terms: [{ f: (x) => x.cos - x.nul, label: 'cos−null', grid: [1] }],
+  },
+  {
+    name: 'cos − null + w·terms (the store null: the median best cosine of unrelated questions)',
+    terms: [
+      { f: (x) => x.cos - x.nul, label: 'cos−null', grid: [1] },
+      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
+    ],
+  },
+  {
+    name: 'cos + w·null + w·terms',
+    terms: [
+      { f: (x) => x.cos, label: 'cos', grid: [1] },
+      { f: (x) => x.nul, label: 'null', grid: grid(-1.5, 0, 7) },
+      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
+    ],
+  },
+  {
+    name: 'cos − null75 + w·terms',
+    terms: [
+      { f: (x) => x.cos - x.nul75, label: 'cos−null75', grid: [1] },
       { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
     ],
   },
@@ -278,7 +360,8 @@ export function crossValidate(qs: readonly DumpQuestion[]): string {
   const kinds = [...new Set(qs.map((q) => q.kind))];
   const out: string[] = ['### Leave one kind out: fitted on the other kinds, scored on the one left out', ''];
   const pct = (x: number | undefined): string => (x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
-  for (const form of FORMS) {
+  const only = process.env.FORMS_MATCH;
+  for (const form of FORMS.filter((f) => !only || f.name.includes(only))) {
     out.push(
       `**${form.name}**`,
       '',

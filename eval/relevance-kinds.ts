@@ -25,6 +25,7 @@ import { defaultLocomoDir, loadLocomo, storeConversation } from './locomo.js';
 import { defaultLmeDir, loadLme, openLme } from './longmemeval.js';
 import { loadProfiles, storeProfiles } from './profiles.js';
 import { collides, fillerOf } from './generate-offtopic.js';
+import { PROBES } from '../src/recall/probes.js';
 
 const here = new URL('.', import.meta.url).pathname;
 
@@ -48,6 +49,8 @@ export interface DumpHit {
   relevance: number;
   coverage?: number;
   cosine?: number;
+  /** The namespace's baseline cosine the library used (src/recall/baseline.ts). */
+  baseline?: number;
   queryCoverage?: number;
   terms?: number;
   score: number;
@@ -66,6 +69,8 @@ export interface DumpQuestion {
   vecTop: number[];
   /** The keyword leg's top-50 scores (negated BM25 with context and session evidence), best first. */
   kwTop: number[];
+  /** The best cosine each of eval/probes.ts's unrelated questions gets in the question's namespace (the store's null). */
+  probeTop?: number[];
 }
 
 const off = (): { id: string; query: string }[] =>
@@ -222,7 +227,24 @@ function dumpHits(hits: RecallHit[], rel: ((id: string) => boolean) | undefined)
 /** Run every question of a kind and keep what the relevance study needs. */
 export async function dumpKind(kind: string, mem: Memory, questions: KindQuestion[]): Promise<DumpQuestion[]> {
   const out: DumpQuestion[] = [];
+  const nulls = new Map<string, number[]>();
   for (const q of questions) {
+    const ns = JSON.stringify(q.opts.namespace ?? '');
+    let probeTop = nulls.get(ns);
+    if (!probeTop) {
+      probeTop = [];
+      for (const p of PROBES) {
+        const [h] = await mem.recall(p, {
+          ...(q.opts.namespace ? { namespace: q.opts.namespace } : {}),
+          limit: 1,
+          mode: 'vector',
+          preferCurrent: false,
+          timePreference: false,
+        });
+        probeTop.push(h?.evidence.cosine ?? 0);
+      }
+      nulls.set(ns, probeTop);
+    }
     const hybrid = await mem.recall(q.query, { ...q.opts, limit: 10 });
     const keyword = await mem.recall(q.query, { ...q.opts, limit: 10, mode: 'keyword' });
     const vec = await mem.recall(q.query, { ...q.opts, limit: 50, mode: 'vector' });
@@ -237,6 +259,7 @@ export async function dumpKind(kind: string, mem: Memory, questions: KindQuestio
       keyword: dumpHits(keyword, q.rel),
       vecTop: vec.map((h) => h.score),
       kwTop: kw.map((h) => h.score),
+      probeTop,
     });
   }
   return out;
