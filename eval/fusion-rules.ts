@@ -25,6 +25,9 @@
  *   asks for (`candidates` = max(50, 3 × limit)).
  * - `mrank2`, `combo`: the margin to rank 26 with the margin and coverage gains re-chosen, and with
  *   the coverage hinge.
+ * - `vlift`: the vector leg's best cosine above the namespace's relevance baseline (src/recall/baseline.ts)
+ *   lowers the keyword share, `− gain·((v1 − baseline) − mid)`, or replaces the median candidate as
+ *   the margin's reference.
  * - `arb`: the first place only: when the legs' best hits differ and one of them is first, the one
  *   whose leg leads more is first (keyword lead (s1 − s2)/s1 against ratio × the vector lead in cosine).
  *
@@ -62,6 +65,11 @@ export interface RulePoint {
   marginRank?: number;
   arbitrate?: number;
   arbitrateAny?: boolean;
+  /** `− liftGain·((best cosine − baseline) − liftMid)`: the vector leg's best hit above the namespace's baseline. */
+  liftGain?: number;
+  liftMid?: number;
+  /** The margin measured from the baseline instead of the median candidate. */
+  marginFromBaseline?: boolean;
 }
 
 function normalise(list: readonly LegHit[], minRange: number, p: RulePoint, leg: 'keyword' | 'vector', floorZero: boolean): Map<number, number> {
@@ -99,7 +107,7 @@ function alphaOf(k: readonly LegHit[], v: readonly LegHit[], o: FuseOptions, p: 
   const scores = v.map((h) => h.score);
   const n = Math.min(scores.length, p.medianDepth ?? Infinity);
   const ref = p.marginRank ? scores[Math.min(scores.length, p.marginRank) - 1]! : scores[Math.floor(n / 2)]!;
-  const margin = scores[0]! - ref;
+  const margin = scores[0]! - (p.marginFromBaseline ? (o.signals.vectorBaseline ?? ref) : ref);
   let a =
     (p.base ?? ap.base) +
     (p.keywordGain ?? ap.keywordGain) * (coverage - 0.5) -
@@ -110,6 +118,7 @@ function alphaOf(k: readonly LegHit[], v: readonly LegHit[], o: FuseOptions, p: 
   }
   if (p.vgapGain) a -= p.vgapGain * ((v.length > 1 ? v[0]!.score - v[1]!.score : p.vgapMid!) - p.vgapMid!);
   if (p.lowCovGain) a -= p.lowCovGain * Math.max(0, p.lowCov! - coverage);
+  if (p.liftGain) a -= p.liftGain * (scores[0]! - (o.signals.vectorBaseline ?? scores[0]! - p.liftMid!) - p.liftMid!);
   if (p.crossGain) {
     const kv = normalise(v, NORMALISATION_RANGE.vector, p, 'vector', false).get(k[0]!.seq) ?? 0;
     const vk = normalise(k, keywordRange(k, p), p, 'keyword', false).get(v[0]!.seq) ?? 0;
@@ -198,6 +207,15 @@ export const FAMILIES: Record<string, RulePoint[]> = {
     { name: 'exhaustive keyword', exhaustive: true },
   ],
   rank: [1, 3, 10, 30].map((K) => ({ name: `weighted rrf ${K}`, rank: K })),
+  vlift: [
+    ...cross([0.5, 1, 2], [0.1, 0.15, 0.2]).map(([g, m]) => ({ name: `vlift ${g}@${m}`, liftGain: g, liftMid: m })),
+    ...cross([1, 1.5, 2], [0.1, 0.15, 0.2]).map(([g, m]) => ({
+      name: `margin from baseline ${g}@${m}`,
+      marginFromBaseline: true,
+      vectorGain: g,
+      typicalMargin: m,
+    })),
+  ],
   agree: cross([0.05, 0.1, 0.2, 0.4], ['min', 'prod'] as const).map(([b, m]) => ({ name: `agree ${m} ${b}`, agree: b, agreeMode: m })),
   depth: [
     { name: 'median of 50', medianDepth: 50 },

@@ -58,6 +58,8 @@ export const ADAPTIVE_DEFAULTS: AdaptiveParams = { base: 0.6, keywordGain: 0.5, 
 export interface LegSignals {
   /** Sum of the idf of the query's terms (as BM25 counts them); 0 when unknown. */
   keywordIdfMass: number;
+  /** The namespace's relevance baseline (src/recall/baseline.ts), when the query has a vector: read by candidate rules (eval/fusion-rules.ts `vlift`), not by the shipped fusion. */
+  vectorBaseline?: number;
 }
 
 /**

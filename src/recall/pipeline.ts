@@ -68,7 +68,8 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
   t = lap('evidence', t);
   const windows = timeWindows(q, o);
-  let ranked = fuseLegs(mode, keyword, legs, o);
+  const baseline = qvec && c.baseline ? await c.baseline.of(filter.namespace, legs.scopeSize) : undefined;
+  let ranked = fuseLegs(mode, keyword, legs, o, baseline);
   t = lap('fusion', t);
   if (o.rerank) ranked = await rerankTop(ranked, q, o.rerank, o.rerankTop ?? DEFAULT_RERANK_TOP, (s) => reads.rowsBySeqs(s));
   ranked = await applyPreferences(reads, ranked, q, o, c.model, evidence, windows);
@@ -84,7 +85,7 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
       ...(mode === 'vector' ? {} : { matched: legs.keyword }),
       idfMass: legs.idfMass,
       model: c.model,
-      ...(qvec && c.baseline ? { baseline: await c.baseline.of(filter.namespace, legs.scopeSize) } : {}),
+      ...(baseline !== undefined ? { baseline } : {}),
     },
     windows.length ? { windows, topic: hasTopic(q, windows), timeOf: (r) => windowTime(r, o) } : null,
   );
@@ -114,7 +115,7 @@ function modeOf(c: RecallContext, o: ParsedRecall): RecallMode {
 }
 
 /** One ranked list from the legs the mode runs: a leg's own order, or the fusion of both. */
-function fuseLegs(mode: RecallMode, keyword: readonly KeywordCandidate[], legs: LegResults, o: ParsedRecall): FusedHit[] {
+function fuseLegs(mode: RecallMode, keyword: readonly KeywordCandidate[], legs: LegResults, o: ParsedRecall, baseline: number | undefined): FusedHit[] {
   if (mode === 'keyword') return keyword.map((h, i) => ({ seq: h.seq, score: -h.bm25, keywordRank: i + 1 }));
   if (mode === 'vector') return legs.vector.map((h, i) => ({ seq: h.seq, score: h.score, vectorRank: i + 1 }));
   return fuse(
@@ -125,7 +126,7 @@ function fuseLegs(mode: RecallMode, keyword: readonly KeywordCandidate[], legs: 
       weights: { keyword: o.weights?.keyword ?? 1, vector: o.weights?.vector ?? 1 },
       rrfK: o.rrfK ?? 60,
       adaptive: ADAPTIVE_DEFAULTS,
-      signals: { keywordIdfMass: legs.idfMass },
+      signals: { keywordIdfMass: legs.idfMass, ...(baseline !== undefined ? { vectorBaseline: baseline } : {}) },
     },
   );
 }
