@@ -222,13 +222,8 @@ export class PostgresBackend implements Backend, PgStore {
     return this.search.legs(lq);
   }
 
-  async bestCosines(vectors: readonly Float32Array[], model: string, namespace: string | undefined): Promise<number[]> {
-    const out: number[] = [];
-    for (const v of vectors) {
-      const legs = await this.search.legs({ text: null, vector: v, model, depth: 1, filter: namespace === undefined ? {} : { namespace }, exact: false });
-      out.push(legs.vector[0]?.score ?? 0);
-    }
-    return out;
+  bestCosines(vectors: readonly Float32Array[], model: string, namespace: string | undefined): Promise<number[]> {
+    return this.search.bestScores(vectors, model, namespace);
   }
 
   scopeSize(namespace: string | undefined): Promise<number> {

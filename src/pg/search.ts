@@ -220,6 +220,28 @@ export class PgSearch {
     return res;
   }
 
+  /**
+   * For each of `vectors`, the vector leg's best score among the memories of `ns` (all when
+   * undefined) with vectors of `model`, in one round trip (the HNSW index serves each probe); 0 for none.
+   */
+  async bestScores(vectors: readonly Float32Array[], model: string, ns: string | undefined): Promise<number[]> {
+    const out = vectors.map(() => 0);
+    if (!this.pg.vectors || !vectors.length) return out;
+    const p = new Params();
+    const vs = p.add(vectors.map((v) => vectorText(v)));
+    const m = p.add(model);
+    const rows = await this.pg.db.query<{ i: number; s: number | null }>(
+      'work out the relevance baseline',
+      `SELECT p.i::int AS i, (SELECT 1 - (m.search_embedding <=> p.v::vector) FROM memories m
+         WHERE m.search_embedding IS NOT NULL AND m.embedding_model = ${m} AND ${where(ns === undefined ? {} : { namespace: ns }, p)}
+         ORDER BY m.search_embedding <=> p.v::vector LIMIT 1)::float8 AS s
+       FROM unnest(${vs}::text[]) WITH ORDINALITY AS p(v, i)`,
+      p.values,
+    );
+    for (const r of rows) out[r.i - 1] = r.s ?? 0;
+    return out;
+  }
+
   /** Memories in a namespace (all when undefined) as the keyword statistics count them (within 10% of the truth, see {@link ensureTermStats}). */
   async scopeSize(ns: string | undefined): Promise<number> {
     await this.ensureTermStats(ns);
