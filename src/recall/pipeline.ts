@@ -68,7 +68,15 @@ export async function recall(c: RecallContext, query: string, options: RecallOpt
   const evidence = { keyword: mode === 'vector' ? null : keyword, vector: qvec ? legs.vector : null, qvec };
   t = lap('evidence', t);
   const windows = timeWindows(q, o);
-  const baseline = qvec && c.baseline ? await c.baseline.of(filter.namespace, legs.scopeSize) : undefined;
+  // Relevance's baseline for this namespace (worked out on its first semantic recall, then kept).
+  const baseline =
+    qvec && c.baseline
+      ? await c.baseline.of(filter.namespace, legs.scopeSize).catch((err: unknown) => {
+          c.live(); // closed meanwhile: say so rather than how the store failed
+          throw err;
+        })
+      : undefined;
+  c.live();
   let ranked = fuseLegs(mode, keyword, legs, o, baseline);
   t = lap('fusion', t);
   if (o.rerank) ranked = await rerankTop(ranked, q, o.rerank, o.rerankTop ?? DEFAULT_RERANK_TOP, (s) => reads.rowsBySeqs(s));
