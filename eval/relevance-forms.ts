@@ -78,6 +78,17 @@ export interface Form {
 
 const grid = (lo: number, hi: number, n: number): number[] => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
 
+/** The form `cos − null + w·terms` for one way of measuring a namespace's null. */
+function aboveNull(name: string, label: string, nul: (x: Features) => number): Form {
+  return {
+    name,
+    terms: [
+      { f: (x) => x.cos - nul(x), label, grid: [1] },
+      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
+    ],
+  };
+}
+
 export const FORMS: Form[] = [
   {
     name: 'keyword-only recall: terms + w·cov + w·qc',
@@ -103,42 +114,16 @@ export const FORMS: Form[] = [
     name: 'vector-only evidence: cos − baseline (the library)',
     terms: [{ f: (x) => x.cos - x.base, label: 'cos−baseline', grid: [1] }],
   },
-  {
-    name: 'cos − baseline + w·terms (the library)',
-    terms: [
-      { f: (x) => x.cos - x.base, label: 'cos−baseline', grid: [1] },
-      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
-    ],
-  },
-  ...[6, 8, 12, 16].map(
-    (k): Form => ({
-      name: `cos − median of the first ${k} probes + w·terms (fewer probes)`,
-      terms: [
-        { f: (x) => x.cos - x.firstK(k), label: 'cos−null', grid: [1] },
-        { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
-      ],
-    }),
-  ),
-  ...[0.2, 0.25, 0.3, 0.35].map(
-    (floor): Form => ({
-      name: `cos − max(baseline, ${floor}) + w·terms (the library, floored)`,
-      terms: [
-        { f: (x) => x.cos - Math.max(x.base, floor), label: 'cos−baseline', grid: [1] },
-        { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
-      ],
-    }),
+  aboveNull('cos − baseline + w·terms (the library)', 'cos−baseline', (x) => x.base),
+  ...[6, 8, 12, 16].map((k) => aboveNull(`cos − median of the first ${k} probes + w·terms (fewer probes)`, 'cos−null', (x) => x.firstK(k))),
+  ...[0.2, 0.25, 0.3, 0.35].map((floor) =>
+    aboveNull(`cos − max(baseline, ${floor}) + w·terms (the library, floored)`, 'cos−baseline', (x) => Math.max(x.base, floor)),
   ),
   {
     name: 'vector-only evidence: cos − null',
     terms: [{ f: (x) => x.cos - x.nul, label: 'cos−null', grid: [1] }],
   },
-  {
-    name: 'cos − null + w·terms (the store null: the median best cosine of unrelated questions)',
-    terms: [
-      { f: (x) => x.cos - x.nul, label: 'cos−null', grid: [1] },
-      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
-    ],
-  },
+  aboveNull('cos − null + w·terms (the store null: the median best cosine of unrelated questions)', 'cos−null', (x) => x.nul),
   {
     name: 'cos + w·null + w·terms',
     terms: [
@@ -147,13 +132,7 @@ export const FORMS: Form[] = [
       { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
     ],
   },
-  {
-    name: 'cos − null75 + w·terms',
-    terms: [
-      { f: (x) => x.cos - x.nul75, label: 'cos−null75', grid: [1] },
-      { f: (x) => x.terms, label: 'terms', grid: grid(0, 0.8, 17) },
-    ],
-  },
+  aboveNull('cos − null75 + w·terms', 'cos−null75', (x) => x.nul75),
   {
     name: 'cos + w·terms + w·cov·cos',
     terms: [
