@@ -63,6 +63,43 @@ for (const T of targets.filter((t) => t.vectors)) {
       }
     });
 
+    test('another embedder embeds the probes once per store, not once per Memory', async () => {
+      const e = new HashEmbedder();
+      const loc = T.fresh();
+      const first = await openMemory({ ...loc, embedder: e });
+      await first.addMany(NOTES.map((content) => ({ content, namespace: 'a' })));
+      await first.recall('how did the deploy go', { namespace: 'a' });
+      assert.equal(e.embedded.filter((t) => PROBES.includes(t)).length, PROBES.length);
+      await first.close();
+      const second = await openMemory({ ...loc, embedder: e });
+      try {
+        const before = e.embedded.length;
+        const hits = await second.recall('how did the deploy go', { namespace: 'a' });
+        assert.equal(typeof hits[0]!.evidence.baseline, 'number');
+        assert.deepEqual(
+          e.embedded.slice(before).filter((t) => PROBES.includes(t)),
+          [],
+          'read from the store',
+        );
+        // Erasing a namespace leaves them: they belong to none.
+        await second.erase({ namespace: 'a' });
+        await second.add('the garden went well', { namespace: 'b' });
+      } finally {
+        await second.close();
+      }
+      const third = await openMemory({ ...loc, embedder: e });
+      try {
+        const n = e.embedded.length;
+        await third.recall('how is the garden', { namespace: 'b' });
+        assert.deepEqual(
+          e.embedded.slice(n).filter((t) => PROBES.includes(t)),
+          [],
+        );
+      } finally {
+        await third.close();
+      }
+    });
+
     test("another namespace's memories never move a namespace's baseline", async () => {
       const e = new HashEmbedder();
       const mem = await openMemory({ ...T.fresh(), embedder: e });

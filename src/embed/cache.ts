@@ -27,6 +27,13 @@ export function scopedKey(namespace: string, textHash: string): string {
   return cryptoHash('sha256', `${namespace}\u0000${textHash}`);
 }
 
+/**
+ * The cache scope of texts that belong to no namespace (relevance's probe questions): a name no
+ * namespace can take (namespaces hold no control characters), so no namespace's memories or cache
+ * entries are read for them, and erasing a namespace leaves them.
+ */
+export const SHARED_SCOPE = '\u0001mnemolite';
+
 /** sha256 hex of a text: the cache key (with the model id). */
 export function contentHash(text: string): string {
   // One-shot hash (UTF-8, hex): the same digest as createHash().update().digest(), half the cost.
@@ -126,9 +133,35 @@ export class EmbeddingService {
     return res;
   }
 
-  /** Vectors of `texts` from the embedder itself, normalised, without reading or writing any cache. */
-  embedFresh(texts: string[]): Promise<Float32Array[]> {
-    return this.callModel(texts);
+  /**
+   * Vectors of fixed texts that belong to no namespace (relevance's probes), through the file's
+   * cache under {@link SHARED_SCOPE}: embedded once per file, not once per process. Not counted in
+   * {@link counters}, which are about what callers asked for.
+   */
+  async embedShared(texts: readonly string[]): Promise<Float32Array[]> {
+    const model = this.embedder.id;
+    const hashes = texts.map(contentHash);
+    const cached = await this.store.cachedVectors(model, hashes, SHARED_SCOPE);
+    const out: Float32Array[] = new Array(texts.length);
+    const missing: number[] = [];
+    hashes.forEach((h, i) => {
+      const v = cached.get(h);
+      if (v && v.length === this.embedder.dims) out[i] = v;
+      else missing.push(i);
+    });
+    if (missing.length) {
+      const vecs = await this.callModel(missing.map((i) => texts[i]!));
+      for (const [k, i] of missing.entries()) {
+        out[i] = vecs[k]!;
+        if (!this.writable) continue;
+        try {
+          await this.store.cacheVector(model, hashes[i]!, vecs[k]!, SHARED_SCOPE);
+        } catch {
+          // Best effort, as for query vectors: the next process embeds them again.
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -81,11 +81,11 @@ export class RelevanceBaseline {
     return best.length % 2 ? best[mid]! : (best[mid - 1]! + best[mid]!) / 2;
   }
 
-  /** The probes' vectors: shipped for the bundled model, else embedded once (no cache is read: nothing about the store shows). */
+  /** The probes' vectors: shipped for the bundled model, else embedded once per file (the cache's shared scope: no namespace's data is read). */
   private vectors(): Promise<Float32Array[]> {
     if (!this.probes) {
       const e = this.embeddings.embedder;
-      this.probes = e.id === PROBE_VECTORS_MODEL && e.dims === PROBE_VECTORS_DIMS ? Promise.resolve(shippedVectors()) : this.embeddings.embedFresh([...PROBES]);
+      this.probes = e.id === PROBE_VECTORS_MODEL && e.dims === PROBE_VECTORS_DIMS ? Promise.resolve(shippedVectors()) : this.embeddings.embedShared(PROBES);
       this.probes.catch(() => {
         this.probes = null;
       });
