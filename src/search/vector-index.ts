@@ -409,6 +409,15 @@ export class VectorIndex {
     return 1 / s;
   }
 
+  /** Scores are centre · q + residual · q: the first term, the same for every row (0 without a centre). */
+  private centreDot(query: Float32Array): number {
+    if (!this.centreSet) return 0;
+    const c = new Float32Array(this.memory.buffer, this.qcentre, this.dims);
+    let off = 0;
+    for (let i = 0; i < this.dims; i++) off += c[i]! * query[i]!;
+    return off;
+  }
+
   /**
    * Top-k slots by dot product with `query` (cosine, for unit vectors), best first, scored on
    * the int8 vectors. `filtered` uses the mask from {@link filterMask}; otherwise every slot with a
@@ -428,12 +437,7 @@ export class VectorIndex {
     this.settle();
     if (k <= 0 || this.count === 0) return () => [];
     const qs = this.loadQuery(query);
-    // Scores are centre . q + residual . q; the first term is the same for every row.
-    let off = 0;
-    if (this.centreSet) {
-      const c = new Float32Array(this.memory.buffer, this.qcentre, this.dims);
-      for (let i = 0; i < this.dims; i++) off += c[i]! * query[i]!;
-    }
+    const off = this.centreDot(query);
     const mask = opts.filtered ? this.fmask : this.has;
     const n = this.nslots;
     if (opts.exact) {
@@ -494,11 +498,7 @@ export class VectorIndex {
     if (!slots.length) return queries.map(() => 0);
     return queries.map((query) => {
       const qs = this.loadQuery(query);
-      let off = 0;
-      if (this.centreSet) {
-        const c = new Float32Array(this.memory.buffer, this.qcentre, this.dims);
-        for (let i = 0; i < this.dims; i++) off += c[i]! * query[i]!;
-      }
+      const off = this.centreDot(query);
       let best = -Infinity;
       for (let from = 0; from < slots.length; from += MAX_CANDIDATES) {
         const m = Math.min(MAX_CANDIDATES, slots.length - from);
